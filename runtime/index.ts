@@ -1,0 +1,7 @@
+/**
+ * The public API of autograph-ts: `stage`, `range`, and the Tensor iteration augmentation.
+ */
+import './tensor_iteration';
+
+export { range, TensorRange } from './range';
+export { Undefined, UndefinedReturnValue } from './undefined_values';

@@ -1,0 +1,26 @@
+/**
+ * The shared vocabulary between the transformer and the runtime: the names of the operators that
+ * emitted code calls. The transformer builds `ag__.<name>(...)` from these constants and the
+ * runtime's operators module is type-checked against them (see operators.ts), so the two cannot
+ * drift apart.
+ */
+export const OperatorNames = {
+  ifStmt: 'ifStmt',
+  whileStmt: 'whileStmt',
+  doWhileStmt: 'doWhileStmt',
+  forStmt: 'forStmt',
+  forInStmt: 'forInStmt',
+  ifExp: 'ifExp',
+  and: 'and',
+  or: 'or',
+  not: 'not',
+  strictEq: 'strictEq',
+  assert: 'assert',
+  retval: 'retval',
+  UndefinedReturnValue: 'UndefinedReturnValue',
+} as const;
+
+export type OperatorName = (typeof OperatorNames)[keyof typeof OperatorNames];
+
+/** The module specifier that emitted code imports the operators from. */
+export const RUNTIME_MODULE = 'autograph-ts/runtime';

@@ -1,0 +1,165 @@
+/**
+ * The operators that converted code calls (`import * as ag__ from 'autograph-ts/runtime'`).
+ *
+ * Each operator replaces one JS statement or expression. The eager path below IS that statement:
+ * on plain JS values it evaluates the same things in the same order and number (ToBoolean of the
+ * condition, the iterator protocol of for...of, the key enumeration of for...in), and on a tensor
+ * condition it reads the scalar's value and takes that path. Bodies are closures that assign the
+ * enclosing variables directly, so getState/setState are not used here: they exist for the staging
+ * engine, which receives every call unchanged while `stage(fn)` traces (see staging_hooks.ts).
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import type { OperatorName } from './names';
+import { describeOrigin, LoopOptions, OperatorOptions } from './options';
+import { TensorRange } from './range';
+import { activeStaging, GetState, SetState, Thunk } from './staging_hooks';
+import { isTensor, logicalNot, readCondition } from './tensors';
+import { UndefinedReturnValue } from './undefined_values';
+
+export { Undefined, UndefinedReturnValue } from './undefined_values';
+export type { LoopOptions, OperatorOptions } from './options';
+
+const noop = (): void => {};
+
+/** ToBoolean of a condition; a tensor condition is read by value. */
+function truthy(cond: unknown, opts: OperatorOptions | undefined): boolean {
+  return isTensor(cond) ? readCondition(cond, opts) : Boolean(cond);
+}
+
+export function ifStmt(cond: unknown, body: Thunk<void>, orelse: Thunk<void> | undefined,
+                       getState: GetState, setState: SetState, symbolNames: string[],
+                       nouts: number, opts?: OperatorOptions): void {
+  const staging = activeStaging();
+  if (staging !== undefined) {
+    return staging.ifStmt(cond, body, orelse ?? noop, getState, setState, symbolNames, nouts, opts);
+  }
+  if (truthy(cond, opts)) body();
+  else if (orelse !== undefined) orelse();
+}
+
+export function whileStmt(test: Thunk, body: Thunk<void>, getState: GetState, setState: SetState,
+                          symbolNames: string[], opts?: LoopOptions): void {
+  const staging = activeStaging();
+  if (staging !== undefined) {
+    return staging.whileStmt(test, body, getState, setState, symbolNames, opts);
+  }
+  while (truthy(test(), opts)) body();
+}
+
+export function doWhileStmt(test: Thunk, body: Thunk<void>, getState: GetState, setState: SetState,
+                            symbolNames: string[], opts?: LoopOptions): void {
+  const staging = activeStaging();
+  if (staging !== undefined) {
+    return staging.doWhileStmt(test, body, getState, setState, symbolNames, opts);
+  }
+  do body();
+  while (truthy(test(), opts));
+}
+
+/**
+ * for...of. `extraTest` carries the lowered `break`/`return` flags; it is checked after each body,
+ * inside the native loop, so that an early exit closes the iterator (`return()`) exactly as a
+ * native `break` would, and a throwing body closes it too.
+ */
+export function forStmt(iterable: unknown, extraTest: Thunk | undefined, body: (item: any) => void,
+                        getState: GetState, setState: SetState, symbolNames: string[],
+                        opts?: LoopOptions): void {
+  const staging = activeStaging();
+  if (staging !== undefined) {
+    return staging.forStmt(iterable, extraTest, body, getState, setState, symbolNames, opts);
+  }
+  const items = isTensor(iterable) ? tensorRows(iterable, opts) : (iterable as Iterable<unknown>);
+  if (extraTest === undefined) {
+    for (const item of items) body(item);
+    return;
+  }
+  for (const item of items) {
+    body(item);
+    if (!truthy(extraTest(), opts)) break;
+  }
+}
+
+/** for...in: the native enumeration, so deleted and added keys behave as in the original. */
+export function forInStmt(object: unknown, extraTest: Thunk | undefined, body: (key: string) => void,
+                          getState: GetState, setState: SetState, symbolNames: string[],
+                          opts?: LoopOptions): void {
+  const staging = activeStaging();
+  if (staging !== undefined) {
+    return staging.forInStmt(object, extraTest, body, getState, setState, symbolNames, opts);
+  }
+  for (const key in object as object) {
+    body(key);
+    if (extraTest !== undefined && !truthy(extraTest(), opts)) break;
+  }
+}
+
+/** `cond ? whenTrue : whenFalse`, evaluating only the branch taken. */
+export function ifExp<T, F>(cond: unknown, whenTrue: () => T, whenFalse: () => F,
+                            opts?: OperatorOptions): T | F {
+  const staging = activeStaging();
+  if (staging !== undefined) return staging.ifExp(cond, whenTrue, whenFalse, opts) as T | F;
+  return truthy(cond, opts) ? whenTrue() : whenFalse();
+}
+
+/** `left && right`: the value of left when it is falsy, else the value of right (lazy). */
+export function and<L, R>(left: () => L, right: () => R, opts?: OperatorOptions): L | R {
+  const staging = activeStaging();
+  if (staging !== undefined) return staging.and(left, right, opts) as L | R;
+  const value = left();
+  return truthy(value, opts) ? right() : value;
+}
+
+/** `left || right`: the value of left when it is truthy, else the value of right (lazy). */
+export function or<L, R>(left: () => L, right: () => R, opts?: OperatorOptions): L | R {
+  const staging = activeStaging();
+  if (staging !== undefined) return staging.or(left, right, opts) as L | R;
+  const value = left();
+  return truthy(value, opts) ? value : right();
+}
+
+/** `!value`; on a tensor, its logical negation as a bool tensor (as AutoGraph's not_). */
+export function not(value: unknown, opts?: OperatorOptions): unknown {
+  const staging = activeStaging();
+  if (staging !== undefined) return staging.not(value, opts);
+  return isTensor(value) ? logicalNot(value) : !value;
+}
+
+/** `left === right` (switch case matching); on tensors, elementwise tf.equal. */
+export function strictEq(left: unknown, right: unknown, opts?: OperatorOptions): unknown {
+  const staging = activeStaging();
+  if (staging !== undefined) return staging.strictEq(left, right, opts);
+  if (isTensor(left) || isTensor(right)) return tf.equal(left as tf.Tensor, right as tf.Tensor);
+  return left === right;
+}
+
+/** `assert(cond, message)` with a tensor condition: read eagerly, a graph check when staged. */
+export function assert(cond: unknown, message: unknown, opts?: OperatorOptions): void {
+  const staging = activeStaging();
+  if (staging !== undefined) return staging.assert(cond, message, opts);
+  if (truthy(cond, opts)) return;
+  if (message instanceof Error) throw message;
+  throw new AssertionFailure(message === undefined ? `Assertion failed${describeOrigin(opts)}` : String(message));
+}
+
+export class AssertionFailure extends Error {
+  override name = 'AssertionError';
+}
+
+/** The function's result at its single exit: `undefined` when no return statement ran. */
+export function retval<T>(value: T | UndefinedReturnValue): T | undefined {
+  return value === UndefinedReturnValue.instance ? undefined : (value as T);
+}
+
+function tensorRows(tensor: tf.Tensor, opts: OperatorOptions | undefined): Iterable<unknown> {
+  if (tensor.rank === 0) {
+    throw new TypeError(`autograph-ts: cannot iterate over a scalar tensor${describeOrigin(opts)}`);
+  }
+  return tf.unstack(tensor);
+}
+
+export { TensorRange };
+
+// Compile-time check that every name the transformer emits exists here with that name.
+type Exported = typeof import('./operators');
+const _vocabularyCheck: { [K in OperatorName]: Exported[K] } | undefined = undefined;
+void _vocabularyCheck;

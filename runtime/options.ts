@@ -1,0 +1,21 @@
+/**
+ * Options the transformer passes to every operator call. `origin` is the user's source location
+ * (`file.ts:line:col`) of the statement the call replaced; errors raised at run time name it.
+ */
+export interface OperatorOptions {
+  /** `path/to/file.ts:12:5` of the converted statement or expression. */
+  origin?: string;
+  /**
+   * Names (a subset of symbolNames) of the variables the transformer introduced: the lowered jump
+   * flags (`break_`, `continue_`, `do_return`) and the return value (`retval_`). The staging engine
+   * may turn a JS boolean flag into a bool tensor when a staged branch or loop sets it; a user's
+   * JS number or boolean that changes inside a staged loop is an error instead.
+   */
+  flags?: string[];
+}
+
+export type LoopOptions = OperatorOptions;
+
+export function describeOrigin(opts: OperatorOptions | undefined): string {
+  return opts?.origin ? ` (at ${opts.origin})` : '';
+}

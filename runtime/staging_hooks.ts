@@ -1,0 +1,51 @@
+/**
+ * The seam between the operators (runtime/) and the staging engine (backends/).
+ *
+ * While `stage(fn)` traces fn, the staging engine installs a StagingHooks object and EVERY
+ * operator call is delegated to it, with the operator's own arguments: the engine decides per
+ * call whether the value at hand is a tensor (record an If/While node) or a plain JS value (run
+ * the JS statement, i.e. unroll it into the trace). Outside a trace no hooks are installed and
+ * the operators run their eager path (operators.ts), which never touches this module again.
+ */
+import type { LoopOptions, OperatorOptions } from './options';
+
+export type Thunk<T = unknown> = () => T;
+export type GetState = () => unknown[];
+export type SetState = (values: unknown[]) => void;
+
+export interface StagingHooks {
+  ifStmt(cond: unknown, body: Thunk<void>, orelse: Thunk<void>, getState: GetState,
+         setState: SetState, symbolNames: string[], nouts: number, opts?: OperatorOptions): void;
+  whileStmt(test: Thunk, body: Thunk<void>, getState: GetState, setState: SetState,
+            symbolNames: string[], opts?: LoopOptions): void;
+  doWhileStmt(test: Thunk, body: Thunk<void>, getState: GetState, setState: SetState,
+              symbolNames: string[], opts?: LoopOptions): void;
+  forStmt(iterable: unknown, extraTest: Thunk | undefined, body: (item: unknown) => void,
+          getState: GetState, setState: SetState, symbolNames: string[], opts?: LoopOptions): void;
+  forInStmt(object: unknown, extraTest: Thunk | undefined, body: (key: string) => void,
+            getState: GetState, setState: SetState, symbolNames: string[], opts?: LoopOptions): void;
+  ifExp(cond: unknown, whenTrue: Thunk, whenFalse: Thunk, opts?: OperatorOptions): unknown;
+  and(left: Thunk, right: Thunk, opts?: OperatorOptions): unknown;
+  or(left: Thunk, right: Thunk, opts?: OperatorOptions): unknown;
+  not(value: unknown, opts?: OperatorOptions): unknown;
+  strictEq(left: unknown, right: unknown, opts?: OperatorOptions): unknown;
+  assert(cond: unknown, message: unknown, opts?: OperatorOptions): void;
+}
+
+let active: StagingHooks | undefined;
+
+/** The hooks of the trace in progress, if any. Hot path: a single module-variable read. */
+export function activeStaging(): StagingHooks | undefined {
+  return active;
+}
+
+/** Runs fn with hooks installed (nesting restores the outer trace's hooks). */
+export function withStaging<T>(hooks: StagingHooks | undefined, fn: () => T): T {
+  const previous = active;
+  active = hooks;
+  try {
+    return fn();
+  } finally {
+    active = previous;
+  }
+}
