@@ -1,0 +1,104 @@
+/**
+ * Compiles TypeScript sources in memory with the autograph transformer, and loads the output.
+ * Library and node_modules declaration files are parsed once per process and shared between
+ * programs, so a spec can compile many small programs quickly.
+ */
+import * as path from 'path';
+import * as ts from 'typescript';
+import autographTransformer from '../../transformer/index';
+import type { AutographConfig } from '../../transformer/index';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const RUNTIME = path.join(ROOT, 'dist/runtime/operators.js');
+const sharedFiles = new Map<string, ts.SourceFile>();
+
+export interface CompileResult {
+  /** Emitted JavaScript per input name (`main.ts` → its .js text). */
+  js: Record<string, string>;
+  maps: Record<string, string>;
+  diagnostics: ts.Diagnostic[];
+  /** Pre-emit (type-check) diagnostics, for specs that want a clean input. */
+  typeErrors: ts.Diagnostic[];
+}
+
+export const defaultOptions: ts.CompilerOptions = {
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.CommonJS,
+  moduleResolution: ts.ModuleResolutionKind.Node10,
+  strict: true,
+  esModuleInterop: true,
+  skipLibCheck: true,
+  sourceMap: true,
+  types: [],
+  lib: ['lib.es2022.d.ts'],
+  ignoreDeprecations: '6.0',
+  allowJs: true,
+};
+
+export function compile(files: Record<string, string>, config: AutographConfig = {},
+                        options: ts.CompilerOptions = {}): CompileResult {
+  const compilerOptions = { ...defaultOptions, ...options };
+  const dir = path.join(ROOT, 'spec-virtual');
+  const virtual = new Map(Object.entries(files).map(([name, text]) => [path.join(dir, name), text]));
+  const host = ts.createCompilerHost(compilerOptions, true);
+  const readFile = host.readFile.bind(host);
+  const fileExists = host.fileExists.bind(host);
+  host.getCurrentDirectory = () => dir;
+  host.fileExists = (f) => virtual.has(f) || fileExists(f);
+  host.readFile = (f) => virtual.get(f) ?? readFile(f);
+  host.getSourceFile = (fileName, languageVersion) => {
+    const text = virtual.get(fileName);
+    if (text !== undefined) return ts.createSourceFile(fileName, text, languageVersion, true);
+    let shared = sharedFiles.get(fileName);
+    if (shared === undefined) {
+      const content = readFile(fileName);
+      if (content === undefined) return undefined;
+      shared = ts.createSourceFile(fileName, content, languageVersion, true);
+      sharedFiles.set(fileName, shared);
+    }
+    return shared;
+  };
+  // Resolve packages from the project root (the virtual directory has no node_modules).
+  host.resolveModuleNames = (names, containing) => names.map((name) =>
+    ts.resolveModuleName(name, containing.startsWith(dir) ? path.join(ROOT, 'index.ts') : containing,
+      compilerOptions, host).resolvedModule);
+  const js: Record<string, string> = {};
+  const maps: Record<string, string> = {};
+  host.writeFile = (fileName, text) => {
+    const name = path.relative(dir, fileName).replace(/\\/g, '/');
+    if (name.endsWith('.map')) maps[name.replace(/\.js\.map$/, '.ts')] = text;
+    else js[name.replace(/\.js$/, '.ts')] = text;
+  };
+  const program = ts.createProgram([...virtual.keys()], { ...compilerOptions, outDir: dir }, host);
+  const diagnostics: ts.Diagnostic[] = [];
+  const transformer = autographTransformer(program, { runtimeModule: RUNTIME, ...config }, {
+    ts, addDiagnostic: (d) => diagnostics.push(d),
+  });
+  program.emit(undefined, undefined, undefined, false, { before: [transformer] });
+  const typeErrors = [...program.getSemanticDiagnostics(), ...program.getSyntacticDiagnostics()];
+  return { js, maps, diagnostics, typeErrors };
+}
+
+/** Evaluates an emitted CommonJS module and returns its exports. */
+export function load(js: string): Record<string, any> {
+  const module = { exports: {} as Record<string, any> };
+  const fn = new Function('require', 'module', 'exports', js);
+  fn(require, module, module.exports);
+  return module.exports;
+}
+
+/** Compiles one `main.ts` and returns its exports; fails on any diagnostic. */
+export function compileAndLoad(source: string, config: AutographConfig = {}): { exports: Record<string, any>; js: string } {
+  const result = compile({ 'main.ts': source }, config);
+  if (result.diagnostics.length > 0) {
+    throw new Error(result.diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')).join('\n'));
+  }
+  return { exports: load(result.js['main.ts']), js: result.js['main.ts'] };
+}
+
+export function formatDiagnostics(diagnostics: readonly ts.Diagnostic[]): string {
+  return diagnostics.map((d) => {
+    const where = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start) : undefined;
+    return `${d.file ? path.basename(d.file.fileName) : ''}${where ? `:${where.line + 1}:${where.character + 1}` : ''} AG${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+  }).join('\n');
+}

@@ -1,0 +1,226 @@
+/**
+ * The conversion plan of one function body, decided on the ORIGINAL tree (the only one the
+ * checker can type): which statements become operator calls, which jumps are lowered to flags,
+ * and whether returns are lowered to a single exit. Later passes rewrite the tree and look
+ * decisions up here through ts.getOriginalNode.
+ *
+ * Rules (AutoGraph's, adapted):
+ *  - an if / while / do / for whose condition may be a Tensor is converted; so is a for...of whose
+ *    iterable may be a Tensor (or TensorRange);
+ *  - a break/continue is lowered when a converted statement lies between it and its target (or
+ *    the target loop itself is converted: its body becomes a closure);
+ *  - returns are lowered (all of them) when any return sits inside a converted statement;
+ *  - a loop that a lowered jump must leave is converted, so its test can check the flag —
+ *    "a static statement whose body holds a staged break/continue/return is not static".
+ * The last two rules feed back into the first, so the plan is computed to a fixpoint.
+ */
+import type * as TS from 'typescript';
+import { Classifier } from '../classify';
+import { ConversionError } from '../diagnostics';
+import { ts } from '../typescript';
+
+export type Jump = TS.BreakStatement | TS.ContinueStatement;
+
+export interface ConversionPlan {
+  /** Original if/loop statements that become operator calls. */
+  readonly converted: Set<TS.Node>;
+  /** Original break/continue statements lowered to flags. */
+  readonly loweredJumps: Set<Jump>;
+  /** The statement each break/continue leaves (a loop, a switch or a labeled statement). */
+  readonly jumpTargets: Map<Jump, TS.Statement>;
+  /** Whether the function's returns are lowered to `retval_` / `do_return` and a single exit. */
+  readonly lowerReturns: boolean;
+  /** Original `&&`, `||`, `!`, `?:` and `&&=`/`||=` expressions that become operator calls. */
+  readonly expressions: Set<TS.Expression>;
+  /** Lowered jumps and returns inside a (native) switch: their flag assignment is followed by a
+   * native `break` that leaves the switch, as the original jump did. */
+  readonly switchExits: Set<TS.Node>;
+}
+
+interface Site<T extends TS.Node> {
+  node: T;
+  /** Enclosing statements inside the function, outermost first. */
+  ancestors: TS.Statement[];
+}
+
+export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classifier): ConversionPlan {
+  const controls: Site<TS.Statement>[] = [];
+  const jumps: Site<Jump>[] = [];
+  const returns: Site<TS.ReturnStatement>[] = [];
+  const jumpTargets = new Map<Jump, TS.Statement>();
+  const expressions = new Set<TS.Expression>();
+  const expressionSites: Site<TS.Node>[] = [];
+
+  const visit = (node: TS.Node, ancestors: TS.Statement[]): void => {
+    if (ts.isFunctionLike(node) || ts.isClassLike(node)) return; // converted on their own
+    if (isControlStatement(node)) controls.push({ node, ancestors });
+    if (ts.isBreakStatement(node) || ts.isContinueStatement(node)) {
+      const target = findTarget(node, ancestors);
+      if (target !== undefined) {
+        jumpTargets.set(node, target);
+        jumps.push({ node, ancestors });
+      }
+    }
+    if (ts.isReturnStatement(node)) returns.push({ node, ancestors });
+    if (isConvertedExpression(node, classifier)) {
+      expressions.add(node as TS.Expression);
+      expressionSites.push({ node, ancestors });
+    }
+    if (ts.isYieldExpression(node) || ts.isAwaitExpression(node) ||
+        (ts.isForOfStatement(node) && node.awaitModifier) || ts.isWithStatement(node)) {
+      expressionSites.push({ node, ancestors });
+    }
+    const next = ts.isStatement(node) ? [...ancestors, node] : ancestors;
+    ts.forEachChild(node, (child) => visit(child, next));
+  };
+  if (ts.isBlock(body)) body.statements.forEach((s) => visit(s, []));
+  else visit(body, []);
+
+  const converted = new Set<TS.Node>();
+  for (const { node } of controls) if (hasTensorCondition(node, classifier)) converted.add(node);
+
+  const loweredJumps = new Set<Jump>();
+  let lowerReturns = false;
+  // Lowering a jump wraps the rest of each block up to its target in guards (closures). A native
+  // jump that may land inside such a guard must be lowered too: conservatively, any jump whose
+  // target holds a lowered jump leaving that target (or a lowered return).
+  const guardedInside = (target: TS.Statement, jump: TS.Node): boolean => {
+    if (lowerReturns && returns.some(({ ancestors }) => ancestors.includes(target))) return true;
+    for (const other of loweredJumps) {
+      if (other === jump) continue;
+      const otherTarget = jumpTargets.get(other)!;
+      const site = jumps.find((j) => j.node === other)!;
+      if (site.ancestors.includes(target) && (otherTarget === target || !site.ancestors.slice(site.ancestors.indexOf(target)).includes(otherTarget))) {
+        return true;
+      }
+    }
+    return false;
+  };
+  for (let changed = true; changed;) {
+    changed = false;
+    const convert = (node: TS.Node): void => {
+      if (!converted.has(node)) {
+        converted.add(node);
+        changed = true;
+      }
+    };
+    for (const { node: jump, ancestors } of jumps) {
+      const target = jumpTargets.get(jump)!;
+      const between = ancestors.slice(ancestors.indexOf(target) + 1);
+      const crosses = converted.has(loopOf(target)) || between.some((s) => converted.has(s));
+      if (!crosses && (ts.isSwitchStatement(target) || !guardedInside(target, jump))) continue;
+      if (!loweredJumps.has(jump)) {
+        loweredJumps.add(jump);
+        changed = true;
+      }
+      if (ts.isSwitchStatement(target)) throw new ConversionError('JumpOutOfSwitch', jump);
+      for (const s of between) if (isLoop(s)) convert(s);
+      if (ts.isBreakStatement(jump) && isLoop(loopOf(target))) convert(loopOf(target));
+    }
+    if (!lowerReturns && returns.some(({ ancestors }) => ancestors.some((s) => converted.has(s)))) {
+      lowerReturns = true;
+      changed = true;
+    }
+    if (lowerReturns) {
+      for (const { ancestors } of returns) for (const s of ancestors) if (isLoop(s)) convert(s);
+    }
+  }
+
+  // A lowered jump inside a native switch leaves it with a native break after setting its flag;
+  // that only works when no converted statement (a closure) lies between the jump and the switch.
+  const switchExits = new Set<TS.Node>();
+  const lowered: Site<TS.Node>[] = [
+    ...jumps.filter(({ node }) => loweredJumps.has(node)),
+    ...(lowerReturns ? returns : []),
+  ];
+  for (const { node, ancestors } of lowered) {
+    const target = jumpTargets.get(node as Jump);
+    const between = target === undefined ? ancestors : ancestors.slice(ancestors.indexOf(target) + 1);
+    const switches = between.filter((s) => ts.isSwitchStatement(s));
+    if (switches.length === 0) continue;
+    const inner = between.slice(between.indexOf(switches[switches.length - 1]) + 1);
+    if (switches.length > 1 || inner.some((s) => converted.has(s))) throw new ConversionError('JumpOutOfSwitch', node);
+    switchExits.add(node);
+  }
+
+  for (const { node } of controls) {
+    if (ts.isSwitchStatement(node) && classifier.predicate(node.expression) === 'staged') {
+      throw new ConversionError('TensorSwitch', node.expression);
+    }
+  }
+  // Closures cannot hold yield/await: refuse where conversion would move them into one.
+  for (const { node, ancestors } of expressionSites) {
+    const enclosed = ancestors.some((s) => converted.has(s)) ||
+      [...expressions].some((e) => e !== node && contains(e, node));
+    if (!enclosed) continue;
+    if (ts.isYieldExpression(node)) throw new ConversionError('YieldInConvertedStatement', node);
+    if (ts.isAwaitExpression(node)) throw new ConversionError('AwaitInConvertedStatement', node);
+    if (ts.isForOfStatement(node) && node.awaitModifier) throw new ConversionError('ForAwaitInConvertedStatement', node);
+    if (ts.isWithStatement(node)) throw new ConversionError('WithStatement', node);
+  }
+  for (const { node } of controls) {
+    if (ts.isForOfStatement(node) && node.awaitModifier && converted.has(node)) {
+      throw new ConversionError('ForAwaitInConvertedStatement', node);
+    }
+  }
+  return { converted, loweredJumps, jumpTargets, lowerReturns, expressions, switchExits };
+}
+
+function isControlStatement(node: TS.Node): node is TS.Statement {
+  return ts.isIfStatement(node) || isLoop(node) || ts.isSwitchStatement(node) || ts.isLabeledStatement(node);
+}
+
+export function isLoop(node: TS.Node): node is TS.IterationStatement {
+  return ts.isWhileStatement(node) || ts.isDoStatement(node) || ts.isForStatement(node) ||
+    ts.isForOfStatement(node) || ts.isForInStatement(node);
+}
+
+/** The loop a labeled statement labels (possibly through nested labels), else the statement. */
+export function loopOf(target: TS.Statement): TS.Statement {
+  let s = target;
+  while (ts.isLabeledStatement(s)) s = s.statement;
+  return isLoop(s) ? s : target;
+}
+
+function hasTensorCondition(node: TS.Statement, classifier: Classifier): boolean {
+  if (ts.isIfStatement(node) || ts.isWhileStatement(node) || ts.isDoStatement(node)) {
+    return !classifier.isStatic(node.expression);
+  }
+  if (ts.isForStatement(node)) return node.condition !== undefined && !classifier.isStatic(node.condition);
+  if (ts.isForOfStatement(node)) return node.awaitModifier === undefined && classifier.iterable(node.expression) !== 'static';
+  return false;
+}
+
+function isConvertedExpression(node: TS.Node, classifier: Classifier): boolean {
+  if (ts.isBinaryExpression(node)) {
+    const op = node.operatorToken.kind;
+    if (op === ts.SyntaxKind.AmpersandAmpersandToken || op === ts.SyntaxKind.BarBarToken ||
+        op === ts.SyntaxKind.AmpersandAmpersandEqualsToken || op === ts.SyntaxKind.BarBarEqualsToken) {
+      return !classifier.isStatic(node.left);
+    }
+    return false;
+  }
+  if (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.ExclamationToken) {
+    return !classifier.isStatic(node.operand);
+  }
+  if (ts.isConditionalExpression(node)) return !classifier.isStatic(node.condition);
+  return false;
+}
+
+/** The statement a break/continue leaves, resolved through labels; undefined if it leaves the
+ * function (invalid code, reported by the checker already). */
+function findTarget(jump: Jump, ancestors: TS.Statement[]): TS.Statement | undefined {
+  for (let i = ancestors.length - 1; i >= 0; i--) {
+    const s = ancestors[i];
+    if (jump.label) {
+      if (ts.isLabeledStatement(s) && s.label.text === jump.label.text) return loopOf(s);
+    } else if (isLoop(s) || (ts.isBreakStatement(jump) && ts.isSwitchStatement(s))) {
+      return s;
+    }
+  }
+  return undefined;
+}
+
+function contains(outer: TS.Node, inner: TS.Node): boolean {
+  return inner.pos >= outer.pos && inner.end <= outer.end && inner !== outer && outer.getSourceFile() === inner.getSourceFile();
+}

@@ -1,0 +1,153 @@
+/**
+ * The one place that decides, by asking the checker, how a predicate or iterable is converted:
+ *   static  – its type cannot be a Tensor (boolean, number, string, arrays, ...): emitted unchanged;
+ *   staged  – it is a Tensor (or a TensorRange): becomes an operator call;
+ *   dynamic – any, unknown, type parameters, unions that may hold a Tensor: an operator call, which
+ *             dispatches on the value at run time.
+ * Results are memoized per original node.
+ */
+import type * as TS from 'typescript';
+import { ts } from './typescript';
+
+export type Classification = 'static' | 'staged' | 'dynamic';
+
+const TENSOR_MEMBERS = ['dataSync', 'dtype', 'shape', 'rank', 'dataId'];
+
+export class Classifier {
+  private readonly typeCache = new Map<TS.Type, Classification>();
+  private readonly nodeCache = new Map<TS.Node, Classification>();
+
+  constructor(private readonly checker: TS.TypeChecker) {}
+
+  /** A condition: also looks through `!`, `&&`, `||`, `?:`, parentheses and commas, whose own
+   * static types hide a Tensor operand (`!t` is typed boolean, `t && true` is typed true). */
+  predicate(expr: TS.Expression): Classification {
+    const cached = this.nodeCache.get(expr);
+    if (cached !== undefined) return cached;
+    const result = this.computePredicate(expr);
+    this.nodeCache.set(expr, result);
+    return result;
+  }
+
+  isStatic(expr: TS.Expression): boolean {
+    return this.predicate(expr) === 'static';
+  }
+
+  /** The iterable of a for...of: a Tensor or TensorRange is staged, an array is static. */
+  iterable(expr: TS.Expression): Classification {
+    return this.type(this.checker.getTypeAtLocation(expr));
+  }
+
+  private computePredicate(expr: TS.Expression): Classification {
+    if (ts.isParenthesizedExpression(expr)) return this.predicate(expr.expression);
+    if (ts.isPrefixUnaryExpression(expr) && expr.operator === ts.SyntaxKind.ExclamationToken) {
+      return this.predicate(expr.operand);
+    }
+    if (ts.isBinaryExpression(expr)) {
+      const op = expr.operatorToken.kind;
+      if (op === ts.SyntaxKind.AmpersandAmpersandToken || op === ts.SyntaxKind.BarBarToken) {
+        return join(this.predicate(expr.left), this.predicate(expr.right));
+      }
+      if (op === ts.SyntaxKind.CommaToken) return this.predicate(expr.right);
+    }
+    if (ts.isConditionalExpression(expr)) {
+      return join(this.predicate(expr.whenTrue), this.predicate(expr.whenFalse));
+    }
+    return this.type(this.checker.getTypeAtLocation(expr));
+  }
+
+  type(type: TS.Type): Classification {
+    const cached = this.typeCache.get(type);
+    if (cached !== undefined) return cached;
+    this.typeCache.set(type, 'dynamic'); // recursion guard for self-referential types
+    const result = this.computeType(type);
+    this.typeCache.set(type, result);
+    return result;
+  }
+
+  private computeType(type: TS.Type): Classification {
+    const flags = type.flags;
+    if (flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return 'dynamic';
+    if (flags & ts.TypeFlags.TypeParameter) {
+      const constraint = this.checker.getBaseConstraintOfType(type);
+      if (constraint === undefined || constraint === type) return 'dynamic';
+      const inner = this.type(constraint);
+      return inner === 'static' ? 'static' : 'dynamic';
+    }
+    if (flags & (ts.TypeFlags.BooleanLike | ts.TypeFlags.NumberLike | ts.TypeFlags.StringLike |
+                 ts.TypeFlags.BigIntLike | ts.TypeFlags.ESSymbolLike | ts.TypeFlags.Void |
+                 ts.TypeFlags.Undefined | ts.TypeFlags.Null | ts.TypeFlags.Never | ts.TypeFlags.EnumLike)) {
+      return 'static';
+    }
+    if (type.isUnion()) {
+      const parts = type.types.map((t) => this.type(t));
+      if (parts.every((p) => p === 'static')) return 'static';
+      if (parts.every((p) => p === 'staged')) return 'staged';
+      return 'dynamic';
+    }
+    if (type.isIntersection()) {
+      const parts = type.types.map((t) => this.type(t));
+      if (parts.includes('staged')) return 'staged';
+      return parts.includes('dynamic') ? 'dynamic' : 'static';
+    }
+    if (flags & ts.TypeFlags.Object) {
+      if (this.isTensorClass(type)) return 'staged';
+      // `{}`, `object` and `Object` admit a Tensor at run time.
+      if (this.isOpenObjectType(type)) return 'dynamic';
+      return 'static';
+    }
+    if (flags & ts.TypeFlags.NonPrimitive) return 'dynamic';
+    return 'static';
+  }
+
+  /** The tfjs Tensor class or anything derived from it (Scalar, Tensor1D, ..., Variable), found
+   * through the declarations' names and files, and structurally (a duplicated tfjs copy). */
+  private isTensorClass(type: TS.Type): boolean {
+    const symbol = type.getSymbol() ?? type.aliasSymbol;
+    if (symbol !== undefined && isTfjsDeclared(symbol, ['Tensor', 'Variable', 'TensorRange'])) return true;
+    for (const base of this.baseTypes(type)) {
+      const baseSymbol = base.getSymbol();
+      if (baseSymbol !== undefined && isTfjsDeclared(baseSymbol, ['Tensor'])) return true;
+    }
+    return TENSOR_MEMBERS.every((name) => type.getProperty(name) !== undefined);
+  }
+
+  private baseTypes(type: TS.Type): TS.Type[] {
+    const target = (type as TS.TypeReference).target ?? type;
+    if (!(target.flags & ts.TypeFlags.Object) || !((target as TS.ObjectType).objectFlags & ts.ObjectFlags.ClassOrInterface)) {
+      return [];
+    }
+    const result: TS.Type[] = [];
+    const visit = (t: TS.InterfaceType): void => {
+      for (const base of this.checker.getBaseTypes(t)) {
+        result.push(base);
+        const baseTarget = ((base as TS.TypeReference).target ?? base) as TS.InterfaceType;
+        if ((baseTarget as TS.ObjectType).objectFlags & ts.ObjectFlags.ClassOrInterface) visit(baseTarget);
+      }
+    };
+    visit(target as TS.InterfaceType);
+    return result;
+  }
+
+  private isOpenObjectType(type: TS.Type): boolean {
+    const symbol = type.getSymbol();
+    if (symbol?.getName() === 'Object' && this.checker.getPropertiesOfType(type).length > 5) return true;
+    return this.checker.getPropertiesOfType(type).length === 0 &&
+      this.checker.getSignaturesOfType(type, ts.SignatureKind.Call).length === 0 &&
+      this.checker.getSignaturesOfType(type, ts.SignatureKind.Construct).length === 0;
+  }
+}
+
+function join(a: Classification, b: Classification): Classification {
+  if (a === 'static') return b;
+  if (b === 'static') return a;
+  return a === 'staged' && b === 'staged' ? 'staged' : 'dynamic';
+}
+
+function isTfjsDeclared(symbol: TS.Symbol, names: string[]): boolean {
+  if (!names.includes(symbol.getName())) return false;
+  return (symbol.getDeclarations() ?? []).some((decl) => {
+    const file = decl.getSourceFile().fileName.replace(/\\/g, '/');
+    return /@tensorflow\/tfjs-core\//.test(file) || /autograph-ts\/.*range|\/runtime\/range\.(d\.)?ts$/.test(file);
+  });
+}

@@ -1,0 +1,86 @@
+/**
+ * The control-flow pass: visits a lowered function body and hands every converted statement to
+ * its converter (if, while, do-while, for, for...of, for...in). Converters compute the statement's
+ * state from the analyses (activity ∩ liveness, on the lowered tree) and emit an operator call
+ * with named closures; they recurse through `visit` into the bodies they move.
+ */
+import type * as TS from 'typescript';
+import { activityOf } from '../analysis/activity';
+import { Liveness } from '../analysis/liveness';
+import { EmitContext } from '../emit';
+import { ts } from '../typescript';
+import { LoweringState } from './guards';
+import { convertIf } from './if_statements';
+import { convertWhile, convertDoWhile } from './while_statements';
+import { convertFor } from './for_statements';
+import { convertForOf, convertForIn } from './for_of_statements';
+
+export interface ControlFlowContext {
+  readonly state: LoweringState;
+  readonly emit: EmitContext;
+  readonly liveness: Liveness;
+  readonly context: TS.TransformationContext;
+  visit(node: TS.Statement): TS.Statement;
+  /** The state of a converted statement: names modified in `parts` that are live where it
+   * matters (`live`), plus the synthesized flags it modifies. */
+  stateOf(parts: (TS.Node | undefined)[], live: Set<string>): string[];
+  /** The flags a converted loop must check (from the jump-lowering converters). */
+  loopFlags(loop: TS.Node): string[];
+  /** The flags among `names` (for opts.flags). */
+  flagsIn(names: string[]): string[];
+}
+
+export function convertControlFlow(body: TS.Block, state: LoweringState, context: TS.TransformationContext): TS.Block {
+  const liveness = Liveness.ofFunctionBody(body);
+  const isConverted = (node: TS.Node): boolean =>
+    state.plan.converted.has(ts.getOriginalNode(node)) || isGuard(state, node);
+
+  const visit = (node: TS.Node): TS.VisitResult<TS.Node> => {
+    if (ts.isFunctionLike(node) || ts.isClassLike(node)) return node;
+    if (isConverted(node)) {
+      if (ts.isIfStatement(node)) return convertIf(node, cf);
+      if (ts.isWhileStatement(node)) return convertWhile(node, cf);
+      if (ts.isDoStatement(node)) return convertDoWhile(node, cf);
+      if (ts.isForStatement(node)) return convertFor(node, cf);
+      if (ts.isForOfStatement(node)) return convertForOf(node, cf);
+      if (ts.isForInStatement(node)) return convertForIn(node, cf);
+    }
+    return ts.visitEachChild(node, visit, context);
+  };
+
+  const cf: ControlFlowContext = {
+    state,
+    emit: state.emit,
+    liveness,
+    context,
+    visit: (statement) => ts.visitNode(statement, visit, ts.isStatement, liftToBlock) as TS.Statement,
+    stateOf(parts, live) {
+      return activityOf(...parts).modified.filter((name) =>
+        live.has(name) || state.flagNames.has(name) || name.includes('.'));
+    },
+    loopFlags(loop) {
+      return state.loopFlags.get(ts.getOriginalNode(loop)) ?? [];
+    },
+    flagsIn(names) {
+      return names.filter((name) => state.flagNames.has(name));
+    },
+  };
+  return ts.visitEachChild(body, visit, context);
+}
+
+function liftToBlock(nodes: readonly TS.Node[]): TS.Statement {
+  return nodes.length === 1 ? nodes[0] as TS.Statement : ts.factory.createBlock(nodes as TS.Statement[], true);
+}
+
+function isGuard(state: LoweringState, node: TS.Node): boolean {
+  for (let n: TS.Node | undefined = node; n !== undefined; n = (n as { original?: TS.Node }).original) {
+    if (state.guards.has(n)) return true;
+  }
+  return false;
+}
+
+export function union(...sets: Set<string>[]): Set<string> {
+  const result = new Set<string>();
+  for (const set of sets) for (const name of set) result.add(name);
+  return result;
+}

@@ -1,0 +1,27 @@
+/**
+ * The expression pass: rewrites the logical and conditional expressions the plan selected,
+ * innermost first, on the original tree (before statements are moved into closures).
+ */
+import type * as TS from 'typescript';
+import type { ConversionPlan } from '../analysis/plan';
+import { EmitContext, withOrigin } from '../emit';
+import { ts } from '../typescript';
+import { convertConditional } from './conditional_expressions';
+import { convertLogical } from './logical_expressions';
+
+export function convertExpressions<T extends TS.Node>(root: T, plan: ConversionPlan, emit: EmitContext,
+                                                     context: TS.TransformationContext): T {
+  if (plan.expressions.size === 0) return root;
+  const visit = (node: TS.Node): TS.Node => {
+    if (ts.isFunctionLike(node) || ts.isClassLike(node)) return node;
+    if (plan.expressions.has(node as TS.Expression)) {
+      const visitExpression = (e: TS.Expression): TS.Expression => visit(e) as TS.Expression;
+      const converted = ts.isConditionalExpression(node)
+        ? convertConditional(node, visitExpression, emit)
+        : convertLogical(node as TS.Expression, visitExpression, emit);
+      if (converted !== undefined) return withOrigin(converted, node);
+    }
+    return ts.visitEachChild(node, visit, context);
+  };
+  return visit(root) as T;
+}

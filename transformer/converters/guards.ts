@@ -1,0 +1,100 @@
+/**
+ * Shared machinery of the jump-lowering converters (break, continue, return): flag assignments
+ * that remember which flag they set, and guards that skip "the rest of the block" once a flag may
+ * be set — AutoGraph's canonicalization, which leaves only structured code for the control-flow
+ * converters.
+ */
+import type * as TS from 'typescript';
+import type { ConversionPlan } from '../analysis/plan';
+import { EmitContext, id, operatorCall, closure, withOrigin } from '../emit';
+import { ts } from '../typescript';
+
+export interface LoweringState {
+  readonly plan: ConversionPlan;
+  readonly emit: EmitContext;
+  /** Synthesized statements that set a flag, with the flag's name. */
+  readonly flagSetters: WeakMap<TS.Node, string>;
+  /** Synthesized `if` guards: always converted (their flag may be a tensor). */
+  readonly guards: WeakSet<TS.Node>;
+  /** Flags a converted loop's test must check, keyed by the original loop. */
+  readonly loopFlags: Map<TS.Node, string[]>;
+  /** Every flag name introduced in this function (passed to operators as opts.flags). */
+  readonly flagNames: Set<string>;
+}
+
+export function createLoweringState(plan: ConversionPlan, emit: EmitContext): LoweringState {
+  return { plan, emit, flagSetters: new WeakMap(), guards: new WeakSet(), loopFlags: new Map(), flagNames: new Set() };
+}
+
+/** `flag = true;` remembered as a setter of `flag`. */
+export function setFlag(state: LoweringState, flag: string, original: TS.Node): TS.Statement {
+  const statement = withOrigin(ts.factory.createExpressionStatement(
+    ts.factory.createAssignment(id(flag), ts.factory.createTrue())), original);
+  state.flagSetters.set(statement, flag);
+  return statement;
+}
+
+export function addLoopFlag(state: LoweringState, loop: TS.Node, flag: string): void {
+  const original = ts.getOriginalNode(loop);
+  const flags = state.loopFlags.get(original) ?? [];
+  if (!flags.includes(flag)) flags.push(flag);
+  state.loopFlags.set(original, flags);
+}
+
+/** Whether `node` may set `flag` (it holds a setter, outside nested functions). */
+export function maySet(state: LoweringState, node: TS.Node, flag: string): boolean {
+  if (state.flagSetters.get(node) === flag) return true;
+  if (ts.isFunctionLike(node) || ts.isClassLike(node)) return false;
+  return ts.forEachChild(node, (child) => maySet(state, child, flag) || undefined) ?? false;
+}
+
+/** The condition "no flag is set": `ag__.not(f)`, or a lazy conjunction of them. */
+export function noFlagSet(state: LoweringState, flags: string[]): TS.Expression {
+  const negations = flags.map((f) => operatorCall(state.emit, 'not', [id(f)]));
+  return negations.reduceRight((rest, negation) => operatorCall(state.emit, 'and', [closure(negation), closure(rest)]));
+}
+
+/**
+ * Rewrites every statement list under `root` (not inside nested functions) so that the
+ * statements after one that may set `flag` run only when it is not set.
+ */
+export function guardLists<T extends TS.Node>(state: LoweringState, root: T, flag: string,
+                                              context: TS.TransformationContext): T {
+  const visit = (node: TS.Node): TS.Node => {
+    // Inside a native switch every flag setter is followed by a native break (plan.switchExits).
+    if (ts.isFunctionLike(node) || ts.isClassLike(node) || ts.isSwitchStatement(node)) return node;
+    const visited = ts.visitEachChild(node, visit, context);
+    if (ts.isBlock(visited)) return ts.factory.updateBlock(visited, guardList(state, visited.statements, flag));
+    if (ts.isCaseClause(visited)) {
+      return ts.factory.updateCaseClause(visited, visited.expression, guardList(state, visited.statements, flag));
+    }
+    if (ts.isDefaultClause(visited)) return ts.factory.updateDefaultClause(visited, guardList(state, visited.statements, flag));
+    return visited;
+  };
+  return visit(root) as T;
+}
+
+function guardList(state: LoweringState, statements: readonly TS.Statement[], flag: string): TS.Statement[] {
+  const out: TS.Statement[] = [];
+  for (let i = 0; i < statements.length; i++) {
+    const statement = statements[i];
+    out.push(statement);
+    const rest = statements.slice(i + 1);
+    if (rest.length === 0 || !maySet(state, statement, flag)) continue;
+    if (rest.every(isInert)) {
+      out.push(...rest);
+      break;
+    }
+    const guard = ts.factory.createIfStatement(noFlagSet(state, [flag]),
+      ts.factory.createBlock(guardList(state, rest, flag), true));
+    state.guards.add(withOrigin(guard, rest[0]));
+    out.push(guard);
+    break;
+  }
+  return out;
+}
+
+/** Statements with no effect to skip (a trailing `break;` of a switch clause must stay native). */
+function isInert(statement: TS.Statement): boolean {
+  return ts.isEmptyStatement(statement) || (ts.isBreakStatement(statement) && statement.label === undefined);
+}

@@ -1,0 +1,32 @@
+/**
+ * `a && b`, `a || b`, `!a` (and `a &&= b`, `a ||= b`) whose left operand may be a Tensor →
+ * `ag__.and(() => a, () => b)`, `ag__.or(...)`, `ag__.not(a)`: lazy, and on a tensor a logical
+ * operation instead of "a Tensor object is always truthy".
+ */
+import type * as TS from 'typescript';
+import { closure, operatorCall, EmitContext } from '../emit';
+import { ts } from '../typescript';
+
+export function convertLogical(node: TS.Expression, visit: (e: TS.Expression) => TS.Expression,
+                               emit: EmitContext): TS.Expression | undefined {
+  if (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.ExclamationToken) {
+    return operatorCall(emit, 'not', [visit(node.operand)]);
+  }
+  if (!ts.isBinaryExpression(node)) return undefined;
+  const op = node.operatorToken.kind;
+  const left = visit(node.left);
+  const right = visit(node.right);
+  if (op === ts.SyntaxKind.AmpersandAmpersandToken) return operatorCall(emit, 'and', [closure(left), closure(right)]);
+  if (op === ts.SyntaxKind.BarBarToken) return operatorCall(emit, 'or', [closure(left), closure(right)]);
+  // `a &&= b` is `a && (a = b)`; only for targets that evaluate without side effects.
+  if ((op === ts.SyntaxKind.AmpersandAmpersandEqualsToken || op === ts.SyntaxKind.BarBarEqualsToken) && isSimpleTarget(node.left)) {
+    const assign = ts.factory.createAssignment(left, right);
+    return operatorCall(emit, op === ts.SyntaxKind.AmpersandAmpersandEqualsToken ? 'and' : 'or', [closure(left), closure(assign)]);
+  }
+  return undefined;
+}
+
+function isSimpleTarget(target: TS.Expression): boolean {
+  return ts.isIdentifier(target) || (ts.isPropertyAccessExpression(target) &&
+    (ts.isIdentifier(target.expression) || target.expression.kind === ts.SyntaxKind.ThisKeyword));
+}

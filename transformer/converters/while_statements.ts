@@ -1,0 +1,46 @@
+/**
+ * `while (test) body` and `do body while (test)` with a test that may be a Tensor (or a loop that
+ * lowered jumps must leave) →
+ *   const loop_test = () => test;  const loop_body = () => { body };
+ *   ag__.whileStmt(loop_test, loop_body, get_state, set_state, ['x'], { origin });
+ * Flags set by lowered jumps are checked first: `ag__.and(() => ag__.not(break_), () => test)`.
+ * State: names modified in the loop that are live into it or out of it.
+ */
+import type * as TS from 'typescript';
+import {
+  asBlock, closure, constStatement, getStateClosure, id, operatorCall, optionsObject, setStateClosure,
+  stringArray, withOrigin,
+} from '../emit';
+import { ts } from '../typescript';
+import { noFlagSet } from './guards';
+import { ControlFlowContext, union } from './control_flow';
+
+export function convertWhile(node: TS.WhileStatement, cf: ControlFlowContext): TS.Statement[] {
+  return convertLoop(node, node.expression, node.statement, 'whileStmt', cf);
+}
+
+export function convertDoWhile(node: TS.DoStatement, cf: ControlFlowContext): TS.Statement[] {
+  return convertLoop(node, node.expression, node.statement, 'doWhileStmt', cf);
+}
+
+function convertLoop(node: TS.IterationStatement, test: TS.Expression, bodyStatement: TS.Statement,
+                     operator: 'whileStmt' | 'doWhileStmt', cf: ControlFlowContext): TS.Statement[] {
+  const { emit } = cf;
+  const names = cf.stateOf([test, bodyStatement], union(cf.liveness.inOf(node), cf.liveness.outOf(node)));
+  const testName = emit.fresh('loop_test');
+  const bodyName = emit.fresh('loop_body');
+  return [
+    withOrigin(constStatement(testName, closure(testWithFlags(test, cf.loopFlags(node), cf))), test),
+    withOrigin(constStatement(bodyName, closure(asBlock(cf.visit(bodyStatement)))), bodyStatement),
+    withOrigin(ts.factory.createExpressionStatement(operatorCall(emit, operator, [
+      id(testName), id(bodyName), getStateClosure(names), setStateClosure(emit, names), stringArray(names),
+      optionsObject(emit.origin(node), cf.flagsIn(names)),
+    ])), node),
+  ];
+}
+
+/** The loop test, after the flags of lowered jumps: stop as soon as one is set. */
+export function testWithFlags(test: TS.Expression, flags: string[], cf: ControlFlowContext): TS.Expression {
+  if (flags.length === 0) return test;
+  return operatorCall(cf.emit, 'and', [closure(noFlagSet(cf.state, flags)), closure(test)]);
+}

@@ -1,0 +1,70 @@
+/**
+ * The one table of diagnostics the transformer reports. Codes are stable (users search for them);
+ * messages say what to change. A ConversionError raised anywhere during the conversion of a
+ * function becomes one diagnostic at the offending node (see pipeline.ts); every other exception
+ * is a bug in the transformer and is rethrown.
+ */
+import type * as TS from 'typescript';
+import { ts } from './typescript';
+
+export const Diagnostics = {
+  YieldInConvertedStatement: {
+    code: 99001,
+    message: "'yield' inside a tensor-dependent statement cannot be converted: move the tensor condition out of the generator, or give the condition a non-Tensor type.",
+  },
+  AwaitInConvertedStatement: {
+    code: 99002,
+    message: "'await' inside a tensor-dependent statement cannot be converted: await before the statement, or give the condition a non-Tensor type.",
+  },
+  TensorSwitch: {
+    code: 99003,
+    message: "A switch on a Tensor cannot be converted: use if / else if with tensor comparisons (e.g. x.equal(1)).",
+  },
+  JumpOutOfSwitch: {
+    code: 99004,
+    message: "A 'break' out of a switch from inside a tensor-dependent statement is not supported: rewrite the switch as if / else if.",
+  },
+  ForAwaitInConvertedStatement: {
+    code: 99005,
+    message: "'for await' cannot be converted when its body holds a tensor-dependent jump: move the tensor condition out of the loop.",
+  },
+  WithStatement: {
+    code: 99006,
+    message: "'with' statements cannot be converted: their scope is dynamic. Remove the 'with' or the 'use autograph' directive.",
+  },
+  LabeledFunctionJump: {
+    code: 99007,
+    message: "A labeled 'continue' that targets a non-loop statement is invalid.",
+  },
+  AssignmentToFunctionDeclaration: {
+    code: 99008,
+    message: "A tensor-dependent statement reassigns a function declaration: declare it with 'let' instead.",
+  },
+  TensorValueAsBoolean: {
+    code: 99101,
+    message: "This logical operator yields a Tensor at run time but its static type is boolean: annotate the variable as a tf.Tensor, or use it directly in the condition.",
+  },
+} as const;
+
+export type DiagnosticKey = keyof typeof Diagnostics;
+
+/** A problem in the user's code that prevents conversion; becomes a diagnostic at `node`. */
+export class ConversionError extends Error {
+  constructor(readonly key: DiagnosticKey, readonly node: TS.Node, readonly detail?: string) {
+    super(Diagnostics[key].message + (detail ? ` ${detail}` : ''));
+  }
+}
+
+export function createDiagnostic(error: ConversionError, category = ts.DiagnosticCategory.Error): TS.Diagnostic {
+  const sourceFile = error.node.getSourceFile();
+  const start = error.node.getStart(sourceFile);
+  return {
+    category,
+    code: Diagnostics[error.key].code,
+    file: sourceFile,
+    start,
+    length: error.node.getEnd() - start,
+    messageText: `autograph-ts: ${error.message}`,
+    source: 'autograph-ts',
+  };
+}

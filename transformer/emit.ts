@@ -1,0 +1,106 @@
+/**
+ * Small factories for the code the converters emit: operator calls, named closures, state
+ * accessors. Every synthesized statement is given the original node's position and origin
+ * (`withOrigin`), so source maps and stack traces point at the user's TypeScript.
+ */
+import type * as TS from 'typescript';
+import type { OperatorName } from '../runtime/names';
+import { transparentFunctions } from './analysis/references';
+import { ts } from './typescript';
+
+/** What every converter needs while emitting into one source file. */
+export interface EmitContext {
+  /** The identifier the runtime is imported as (`ag__`). */
+  readonly runtime: TS.Identifier;
+  fresh(base: string): string;
+  /** `file.ts:line:col` of an original node, for run-time messages. */
+  origin(node: TS.Node): string;
+}
+
+export function withOrigin<T extends TS.Node>(node: T, original: TS.Node): T {
+  const source = ts.getOriginalNode(original);
+  ts.setOriginalNode(node, source);
+  if (source.pos >= 0) ts.setTextRange(node, { pos: source.getStart?.() ?? source.pos, end: source.end });
+  return node;
+}
+
+export function id(name: string): TS.Identifier {
+  return ts.factory.createIdentifier(name);
+}
+
+/** `ag__.name(args)` */
+export function operatorCall(ctx: EmitContext, name: OperatorName, args: TS.Expression[]): TS.CallExpression {
+  return ts.factory.createCallExpression(
+    ts.factory.createPropertyAccessExpression(ctx.runtime, name), undefined, args);
+}
+
+/** `() => body` (or `(p) => body`): a closure analyses look through. */
+export function closure(body: TS.ConciseBody, params: TS.ParameterDeclaration[] = []): TS.ArrowFunction {
+  const fn = ts.factory.createArrowFunction(undefined, undefined, params, undefined,
+    ts.factory.createToken(ts.SyntaxKind.EqualsGreaterThanToken), body);
+  transparentFunctions.add(fn);
+  return fn;
+}
+
+export function param(name: string | TS.BindingName): TS.ParameterDeclaration {
+  return ts.factory.createParameterDeclaration(undefined, undefined, name);
+}
+
+/** `const name = init;` */
+export function constStatement(name: string, init: TS.Expression): TS.VariableStatement {
+  return ts.factory.createVariableStatement(undefined, ts.factory.createVariableDeclarationList(
+    [ts.factory.createVariableDeclaration(name, undefined, undefined, init)], ts.NodeFlags.Const));
+}
+
+/** `let name = init;` */
+export function letStatement(name: string, init: TS.Expression): TS.VariableStatement {
+  return ts.factory.createVariableStatement(undefined, ts.factory.createVariableDeclarationList(
+    [ts.factory.createVariableDeclaration(name, undefined, undefined, init)], ts.NodeFlags.Let));
+}
+
+/** `name = value;` */
+export function assignStatement(target: TS.Expression, value: TS.Expression): TS.ExpressionStatement {
+  return ts.factory.createExpressionStatement(ts.factory.createAssignment(target, value));
+}
+
+/** `this.x.y` from its qualified name. */
+export function qualifiedExpression(name: string): TS.Expression {
+  const [root, ...rest] = name.split('.');
+  let expr: TS.Expression = root === 'this' ? ts.factory.createThis() : id(root);
+  for (const part of rest) expr = ts.factory.createPropertyAccessExpression(expr, part);
+  return expr;
+}
+
+export function stringArray(values: string[]): TS.ArrayLiteralExpression {
+  return ts.factory.createArrayLiteralExpression(values.map((v) => ts.factory.createStringLiteral(v)));
+}
+
+/** `() => [a, this.b]` */
+export function getStateClosure(names: string[]): TS.ArrowFunction {
+  return closure(ts.factory.createArrayLiteralExpression(names.map(qualifiedExpression)));
+}
+
+/** `(vars_) => { [a, this.b] = vars_; }` */
+export function setStateClosure(ctx: EmitContext, names: string[]): TS.ArrowFunction {
+  if (names.length === 0) return closure(ts.factory.createBlock([]));
+  const values = ctx.fresh('vars_');
+  const target = ts.factory.createArrayLiteralExpression(names.map(qualifiedExpression));
+  return closure(ts.factory.createBlock([assignStatement(target, id(values))], false), [param(values)]);
+}
+
+/** `{ origin: 'file.ts:3:5', flags: ['break_'] }` */
+export function optionsObject(origin: string, flags: string[] = []): TS.ObjectLiteralExpression {
+  const props = [ts.factory.createPropertyAssignment('origin', ts.factory.createStringLiteral(origin))];
+  if (flags.length > 0) props.push(ts.factory.createPropertyAssignment('flags', stringArray(flags)));
+  return ts.factory.createObjectLiteralExpression(props, false);
+}
+
+/** A block from a statement (keeping a block as it is). */
+export function asBlock(statement: TS.Statement): TS.Block {
+  return ts.isBlock(statement) ? statement : ts.factory.createBlock([statement], true);
+}
+
+/** The statements of a statement (a block's list, or the statement alone). */
+export function statementsOf(statement: TS.Statement): TS.Statement[] {
+  return ts.isBlock(statement) ? [...statement.statements] : [statement];
+}

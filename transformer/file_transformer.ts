@@ -1,0 +1,134 @@
+/**
+ * The per-file transformer: finds the functions to convert, runs the pipeline on each, reports
+ * ConversionErrors as diagnostics (leaving that function unconverted), and imports the runtime
+ * under a fresh name when anything was converted.
+ */
+import * as path from 'path';
+import type * as TS from 'typescript';
+import { RUNTIME_MODULE } from '../runtime/names';
+import { transparentFunctions } from './analysis/references';
+import { Classifier } from './classify';
+import { ConversionError, createDiagnostic } from './diagnostics';
+import { hasDirective, isConvertibleFunction, isProjectSource, selectFunctions, withoutDirective, ConvertibleFunction } from './directives';
+import { EmitContext, id } from './emit';
+import { NameGenerator } from './names';
+import { convertFunctionBody } from './pipeline';
+import { ts } from './typescript';
+
+export interface AutographConfig {
+  /** "all" converts every function of the project's sources; default: only by directive. */
+  convert?: 'directive' | 'all';
+  /** The module emitted code imports the operators from (default 'autograph-ts/runtime'). */
+  runtimeModule?: string;
+}
+
+export function createFileTransformer(program: TS.Program, config: AutographConfig,
+                                      report: (diagnostic: TS.Diagnostic) => void): TS.TransformerFactory<TS.SourceFile> {
+  const checker = program.getTypeChecker();
+  const classifier = new Classifier(checker);
+  let selected: Set<TS.Node> | undefined;
+  const runtimeModule = config.runtimeModule ?? RUNTIME_MODULE;
+
+  return (context) => (file) => {
+    if (!isProjectSource(program, file)) return file;
+    selected ??= selectFunctions(program, config.convert === 'all');
+    const names = new NameGenerator(file);
+    const runtime = id(names.fresh('ag__'));
+    const emit: EmitContext = {
+      runtime,
+      fresh: (base) => names.fresh(base),
+      origin: (node) => originOf(program, node),
+    };
+    let usesRuntime = false;
+
+    const convert = (fn: ConvertibleFunction): ConvertibleFunction => {
+      let body = fn.body;
+      if (ts.isBlock(body) && hasDirective(body.statements)) {
+        body = ts.factory.updateBlock(body, withoutDirective(body.statements));
+      }
+      try {
+        const result = convertFunctionBody(fn.body, classifier, emit, context);
+        usesRuntime ||= result.usesRuntime;
+        if (result.usesRuntime) {
+          body = result.body;
+          if (ts.isBlock(body) && hasDirective(body.statements)) body = ts.factory.updateBlock(body, withoutDirective(body.statements));
+        }
+      } catch (error) {
+        if (!(error instanceof ConversionError)) throw error;
+        report(createDiagnostic(error));
+      }
+      return body === fn.body ? fn : withBody(fn, body);
+    };
+
+    const visitor = (inside: boolean) => (node: TS.Node): TS.Node => {
+      if (isConvertibleFunction(node) && !transparentFunctions.has(node)) {
+        const converting = inside || selected!.has(ts.getOriginalNode(node));
+        const converted = converting ? convert(node) : node;
+        return ts.visitEachChild(converted, visitor(converting), context);
+      }
+      return ts.visitEachChild(node, visitor(inside), context);
+    };
+    let result = ts.visitEachChild(file, visitor(false), context);
+    if (hasDirective(result.statements)) result = ts.factory.updateSourceFile(result, withoutDirective(result.statements));
+    return usesRuntime ? addRuntimeImport(program, result, runtime, runtimeModule) : result;
+  };
+}
+
+function withBody(fn: ConvertibleFunction, body: TS.ConciseBody): ConvertibleFunction {
+  const f = ts.factory;
+  if (ts.isArrowFunction(fn)) {
+    return f.updateArrowFunction(fn, fn.modifiers, fn.typeParameters, fn.parameters, fn.type, fn.equalsGreaterThanToken, body);
+  }
+  const block = body as TS.Block;
+  if (ts.isFunctionDeclaration(fn)) {
+    return f.updateFunctionDeclaration(fn, fn.modifiers, fn.asteriskToken, fn.name, fn.typeParameters, fn.parameters, fn.type, block) as ConvertibleFunction;
+  }
+  if (ts.isFunctionExpression(fn)) {
+    return f.updateFunctionExpression(fn, fn.modifiers, fn.asteriskToken, fn.name, fn.typeParameters, fn.parameters, fn.type, block);
+  }
+  if (ts.isMethodDeclaration(fn)) {
+    return f.updateMethodDeclaration(fn, fn.modifiers, fn.asteriskToken, fn.name, fn.questionToken, fn.typeParameters, fn.parameters, fn.type, block) as ConvertibleFunction;
+  }
+  if (ts.isGetAccessorDeclaration(fn)) return f.updateGetAccessorDeclaration(fn, fn.modifiers, fn.name, fn.parameters, fn.type, block) as ConvertibleFunction;
+  if (ts.isSetAccessorDeclaration(fn)) return f.updateSetAccessorDeclaration(fn, fn.modifiers, fn.name, fn.parameters, block) as ConvertibleFunction;
+  return f.updateConstructorDeclaration(fn as TS.ConstructorDeclaration, fn.modifiers, fn.parameters, block) as ConvertibleFunction;
+}
+
+/** `import * as ag__ from '...'` in ES module output, `const ag__ = require('...')` otherwise
+ * (also in scripts, which an import would silently turn into modules). */
+function addRuntimeImport(program: TS.Program, file: TS.SourceFile, runtime: TS.Identifier, specifier: string): TS.SourceFile {
+  const f = ts.factory;
+  const esm = emitsEsm(program, file);
+  const statement: TS.Statement = esm
+    ? f.createImportDeclaration(undefined, f.createImportClause(false, undefined, f.createNamespaceImport(runtime)),
+        f.createStringLiteral(specifier))
+    : f.createVariableStatement(undefined, f.createVariableDeclarationList([f.createVariableDeclaration(runtime, undefined, undefined,
+        f.createCallExpression(f.createIdentifier('require'), undefined, [f.createStringLiteral(specifier)]))], ts.NodeFlags.Const));
+  let prologue = 0;
+  while (prologue < file.statements.length && ts.isExpressionStatement(file.statements[prologue]) &&
+         ts.isStringLiteral((file.statements[prologue] as TS.ExpressionStatement).expression)) prologue++;
+  return f.updateSourceFile(file, [...file.statements.slice(0, prologue), statement, ...file.statements.slice(prologue)]);
+}
+
+function emitsEsm(program: TS.Program, file: TS.SourceFile): boolean {
+  const options = program.getCompilerOptions();
+  const kind = options.module ?? ((options.target ?? 0) >= ts.ScriptTarget.ES2015 ? ts.ModuleKind.ES2015 : ts.ModuleKind.CommonJS);
+  if (kind === ts.ModuleKind.None || kind === ts.ModuleKind.CommonJS || kind === ts.ModuleKind.AMD ||
+      kind === ts.ModuleKind.UMD || kind === ts.ModuleKind.System) return false;
+  if (kind >= ts.ModuleKind.Node16 && kind <= ts.ModuleKind.NodeNext) {
+    const format = (program as { getImpliedNodeFormatForEmit?(f: TS.SourceFile): TS.ResolutionMode }).getImpliedNodeFormatForEmit?.(file) ??
+      file.impliedNodeFormat;
+    return format === ts.ModuleKind.ESNext;
+  }
+  return true;
+}
+
+/** `src/model.ts:12:5` relative to the project directory. */
+export function originOf(program: TS.Program, node: TS.Node): string {
+  const original = ts.getOriginalNode(node);
+  const file = original.getSourceFile?.();
+  if (file === undefined || original.pos < 0) return '<generated>';
+  const { line, character } = file.getLineAndCharacterOfPosition(original.getStart(file));
+  const name = path.relative(program.getCurrentDirectory(), file.fileName).replace(/\\/g, '/');
+  return `${name}:${line + 1}:${character + 1}`;
+}

@@ -1,0 +1,54 @@
+/**
+ * The conversion pipeline of one function body: the only place that knows the order of passes.
+ *
+ *  1. plan         – on the original tree, with the checker: what is converted (analysis/plan.ts).
+ *                    Everything after works on rewritten trees, which the checker cannot type, so
+ *                    every decision that needs types is taken here, once.
+ *  2. expressions  – `&&`, `||`, `!`, `?:` first: they are local rewrites, and doing them before
+ *                    statements move into closures keeps their origin lookups on original nodes.
+ *  3. declarations – hoist `var`s and function declarations, so that moving code into closures
+ *                    (next passes) cannot change what a name refers to.
+ *  4. break        – lower jumps to flags and guards before any control flow is functionalized
+ *  5. continue       (AutoGraph's canonicalization): after these three passes the control-flow
+ *  6. return         converters see only structured code. break before continue before return,
+ *                    as in AutoGraph: each pass's guards are ordinary ifs for the next one.
+ *  7. control flow – if / while / do / for / for...of / for...in become operator calls; it runs
+ *                    the liveness analysis on the lowered tree, so the synthesized flags are
+ *                    seen like any other variable.
+ */
+import type * as TS from 'typescript';
+import { planFunction } from './analysis/plan';
+import { Classifier } from './classify';
+import { EmitContext } from './emit';
+import { ts } from './typescript';
+import { convertExpressions } from './converters/expressions';
+import { hoistDeclarations } from './converters/declarations';
+import { createLoweringState } from './converters/guards';
+import { lowerBreaks } from './converters/break_statements';
+import { lowerContinues } from './converters/continue_statements';
+import { lowerReturns } from './converters/return_statements';
+import { convertControlFlow } from './converters/control_flow';
+
+export interface ConvertedBody {
+  body: TS.ConciseBody;
+  /** Whether the body now calls the runtime. */
+  usesRuntime: boolean;
+}
+
+export function convertFunctionBody(body: TS.ConciseBody, classifier: Classifier, emit: EmitContext,
+                                    context: TS.TransformationContext): ConvertedBody {
+  const plan = planFunction(body, classifier);
+  if (plan.converted.size === 0 && plan.expressions.size === 0) return { body, usesRuntime: false };
+
+  let converted = convertExpressions(body, plan, emit, context);
+  if (!ts.isBlock(converted)) return { body: converted, usesRuntime: true };
+  if (plan.converted.size === 0) return { body: converted, usesRuntime: true };
+
+  const state = createLoweringState(plan, emit);
+  converted = hoistDeclarations(converted, context);
+  converted = lowerBreaks(converted, state, context);
+  converted = lowerContinues(converted, state, context);
+  converted = lowerReturns(converted, state, context);
+  converted = convertControlFlow(converted, state, context);
+  return { body: converted, usesRuntime: true };
+}
