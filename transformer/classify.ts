@@ -17,7 +17,9 @@ export class Classifier {
   private readonly typeCache = new Map<TS.Type, Classification>();
   private readonly nodeCache = new Map<TS.Node, Classification>();
 
-  constructor(private readonly checker: TS.TypeChecker) {}
+  /** `forceDynamic` (a testing aid) classifies every predicate and iterable as dynamic, so that
+   * all control flow goes through the operators. */
+  constructor(private readonly checker: TS.TypeChecker, private readonly forceDynamic = false) {}
 
   /** A condition: also looks through `!`, `&&`, `||`, `?:`, parentheses and commas, whose own
    * static types hide a Tensor operand (`!t` is typed boolean, `t && true` is typed true). */
@@ -29,12 +31,20 @@ export class Classifier {
     return result;
   }
 
+  /** The classification of a statement's condition, as the plan sees it (forced dynamic when
+   * testing the plain-value paths). */
+  condition(expr: TS.Expression): Classification {
+    const kind = this.predicate(expr);
+    return this.forceDynamic && kind !== 'staged' ? 'dynamic' : kind;
+  }
+
   isStatic(expr: TS.Expression): boolean {
-    return this.predicate(expr) === 'static';
+    return !this.forceDynamic && this.predicate(expr) === 'static';
   }
 
   /** The iterable of a for...of: a Tensor or TensorRange is staged, an array is static. */
   iterable(expr: TS.Expression): Classification {
+    if (this.forceDynamic) return 'dynamic';
     return this.type(this.checker.getTypeAtLocation(expr));
   }
 

@@ -20,12 +20,15 @@ export interface AutographConfig {
   convert?: 'directive' | 'all';
   /** The module emitted code imports the operators from (default 'autograph-ts/runtime'). */
   runtimeModule?: string;
+  /** Testing aid: treat every condition as possibly a Tensor, so that all control flow of the
+   * converted functions goes through the operators (their plain-value path). */
+  forceDynamic?: boolean;
 }
 
 export function createFileTransformer(program: TS.Program, config: AutographConfig,
                                       report: (diagnostic: TS.Diagnostic) => void): TS.TransformerFactory<TS.SourceFile> {
   const checker = program.getTypeChecker();
-  const classifier = new Classifier(checker);
+  const classifier = new Classifier(checker, config.forceDynamic === true);
   let selected: Set<TS.Node> | undefined;
   const runtimeModule = config.runtimeModule ?? RUNTIME_MODULE;
 

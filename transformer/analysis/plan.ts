@@ -78,6 +78,7 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
 
   const converted = new Set<TS.Node>();
   for (const { node } of controls) if (hasTensorCondition(node, classifier)) converted.add(node);
+  demoteDynamic(converted, expressions, expressionSites, [...jumps, ...returns], jumpTargets, classifier);
 
   const loweredJumps = new Set<Jump>();
   let lowerReturns = false;
@@ -164,6 +165,46 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
     }
   }
   return { converted, loweredJumps, jumpTargets, lowerReturns, expressions, switchExits };
+}
+
+/**
+ * A dynamic condition (any, unknown, a union) may well hold only plain values. Where converting its
+ * statement would need what a closure cannot do — hold a yield/await/with, or leave a native switch
+ * from inside — the statement stays native: exactly right on plain values, and the only option.
+ * A condition typed as a Tensor has no such way out: the checks after the fixpoint report it.
+ */
+function demoteDynamic(converted: Set<TS.Node>, expressions: Set<TS.Expression>, sites: Site<TS.Node>[],
+                       jumps: Site<TS.Node>[], jumpTargets: Map<Jump, TS.Statement>, classifier: Classifier): void {
+  const demote = (node: TS.Node): void => {
+    if (conditionKind(node, classifier) === 'dynamic') converted.delete(node);
+  };
+  for (const { node, ancestors } of sites) {
+    if (!(ts.isYieldExpression(node) || ts.isAwaitExpression(node) || ts.isForOfStatement(node) || ts.isWithStatement(node))) continue;
+    ancestors.forEach(demote);
+    for (const e of [...expressions]) {
+      if (contains(e, node) && classifier.predicate(operandOf(e)) !== 'staged') expressions.delete(e);
+    }
+  }
+  for (const { node, ancestors } of jumps) {
+    const target = jumpTargets.get(node as Jump);
+    const path = target === undefined ? ancestors : ancestors.slice(ancestors.indexOf(target) + 1);
+    const lastSwitch = path.map((s) => ts.isSwitchStatement(s)).lastIndexOf(true);
+    if (lastSwitch >= 0) path.slice(lastSwitch + 1).forEach(demote);
+  }
+}
+
+function conditionKind(node: TS.Node, classifier: Classifier) {
+  if (ts.isIfStatement(node) || ts.isWhileStatement(node) || ts.isDoStatement(node)) return classifier.condition(node.expression);
+  if (ts.isForStatement(node) && node.condition) return classifier.condition(node.condition);
+  if (ts.isForOfStatement(node)) return classifier.iterable(node.expression);
+  return 'static';
+}
+
+function operandOf(e: TS.Expression): TS.Expression {
+  if (ts.isBinaryExpression(e)) return e.left;
+  if (ts.isPrefixUnaryExpression(e)) return e.operand;
+  if (ts.isConditionalExpression(e)) return e.condition;
+  return e;
 }
 
 function isControlStatement(node: TS.Node): node is TS.Statement {
