@@ -37,6 +37,9 @@ export function convertControlFlow(body: TS.Block, state: LoweringState, context
 
   const visit = (node: TS.Node): TS.VisitResult<TS.Node> => {
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return node;
+    // Every jump to a converted loop was lowered (it sat in the loop's closure), so its label
+    // names nothing any more: drop it rather than leave it on a block.
+    if (ts.isLabeledStatement(node) && isConverted(labeledLoop(node))) return visit(labeledLoop(node));
     if (isConverted(node)) {
       if (ts.isIfStatement(node)) return convertIf(node, cf);
       if (ts.isWhileStatement(node)) return convertWhile(node, cf);
@@ -66,6 +69,12 @@ export function convertControlFlow(body: TS.Block, state: LoweringState, context
     },
   };
   return ts.visitEachChild(body, visit, context);
+}
+
+function labeledLoop(node: TS.LabeledStatement): TS.Statement {
+  let inner: TS.Statement = node;
+  while (ts.isLabeledStatement(inner)) inner = inner.statement;
+  return inner;
 }
 
 function liftToBlock(nodes: readonly TS.Node[]): TS.Statement {

@@ -97,7 +97,7 @@ function renamer(copies: Map<string, string>, context: TS.TransformationContext)
       if (ts.isPropertyAccessExpression(node)) {
         return ts.factory.updatePropertyAccessExpression(node, ts.visitNode(node.expression, visit) as TS.Expression, node.name);
       }
-      if (ts.isFunctionLike(node)) return node;
+      // Closures in the test or update see the outer copy (a rarity; the body's see their own).
       return ts.visitEachChild(node, visit, context);
     };
     return visit(root) as T;

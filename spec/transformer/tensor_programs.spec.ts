@@ -1,0 +1,129 @@
+/**
+ * Reference programs on tensors, eager: conditions are tensors, read by value by the operators.
+ * (Staged runs of the same programs live with the staging engine's specs.)
+ */
+import { expect } from 'chai';
+import * as tf from '@tensorflow/tfjs';
+import { compile, formatDiagnostics, load } from '../harness/compile';
+
+const source = `
+import * as tf from '@tensorflow/tfjs';
+
+export function collatzSteps(n: tf.Scalar): tf.Scalar {
+  'use autograph';
+  let steps = tf.scalar(0);
+  while (n.greater(1)) {
+    if (n.mod(2).equal(0)) n = n.div(2).floor();
+    else n = n.mul(3).add(1);
+    steps = steps.add(1);
+  }
+  return steps;
+}
+
+export function earlyReturn(x: tf.Scalar): tf.Scalar {
+  'use autograph';
+  if (x.greater(10)) return x.mul(2);
+  if (x.less(0)) {
+    return x.neg();
+  }
+  return x.add(100);
+}
+
+export function nestedBreakContinue(limit: tf.Scalar): tf.Scalar {
+  'use autograph';
+  let total = tf.scalar(0);
+  let i = tf.scalar(0);
+  while (i.less(10)) {
+    i = i.add(1);
+    if (i.mod(2).equal(0)) continue;
+    let j = tf.scalar(0);
+    while (j.less(10)) {
+      j = j.add(1);
+      if (j.greater(i)) break;
+      total = total.add(j);
+    }
+    if (total.greater(limit)) break;
+  }
+  return total;
+}
+
+export function ternaryAndLogical(x: tf.Scalar, y: tf.Scalar): tf.Tensor[] {
+  'use autograph';
+  const a = x.greater(0) ? x : x.neg();
+  const both = x.greater(0) && y.greater(0);
+  const either = x.greater(0) || y.greater(0);
+  const neither = !either;
+  let count = 0;
+  if (both) count += 1;
+  if (either) count += 10;
+  if (!x.greater(0)) count += 100;
+  return [a, both, either, neither, tf.scalar(count)];
+}
+
+export function sumRows(m: tf.Tensor2D): tf.Tensor {
+  'use autograph';
+  let acc = tf.zeros([m.shape[1]]);
+  for (const row of m) {
+    if (row.sum().less(0)) continue;
+    acc = acc.add(row);
+  }
+  return acc;
+}
+
+export function staticPredicatesUntouched(xs: number[], flag: boolean): number {
+  'use autograph';
+  let s = 0;
+  for (const x of xs) { if (flag && x > 1) s += x; }
+  return s;
+}
+`;
+
+describe('tensor programs, eager', () => {
+  let m: Record<string, any>;
+  let js: string;
+  before(() => {
+    const result = compile({ 'main.ts': source });
+    expect(formatDiagnostics(result.diagnostics)).to.equal('');
+    js = result.js['main.ts'];
+    m = load(js);
+  });
+  const value = (t: tf.Tensor) => t.arraySync();
+
+  it('collatz(27) takes 111 steps', () => {
+    expect(value(m.collatzSteps(tf.scalar(27)))).to.equal(111);
+    expect(value(m.collatzSteps(tf.scalar(1)))).to.equal(0);
+  });
+  it('early returns take the path of the value', () => {
+    expect(value(m.earlyReturn(tf.scalar(20)))).to.equal(40);
+    expect(value(m.earlyReturn(tf.scalar(-3)))).to.equal(3);
+    expect(value(m.earlyReturn(tf.scalar(5)))).to.equal(105);
+  });
+  it('break and continue in nested tensor loops', () => {
+    // odd i: adds 1..i; stops once total > limit
+    const expected = (limit: number) => {
+      let total = 0;
+      for (let i = 1; i <= 10; i++) {
+        if (i % 2 === 0) continue;
+        for (let j = 1; j <= Math.min(i, 10); j++) total += j;
+        if (total > limit) break;
+      }
+      return total;
+    };
+    for (const limit of [0, 5, 100]) expect(value(m.nestedBreakContinue(tf.scalar(limit)))).to.equal(expected(limit));
+  });
+  it('ternary, &&, || and ! on tensors use values, not object truthiness', () => {
+    const [a, both, either, neither, count] = m.ternaryAndLogical(tf.scalar(-2), tf.scalar(3));
+    expect(value(a)).to.equal(2);
+    expect(value(both)).to.equal(0);           // false: x > 0 is false, returned as the tensor
+    expect(!!value(either)).to.equal(true);
+    expect(!!value(neither)).to.equal(false);
+    expect(value(count)).to.equal(110);
+  });
+  it('for...of over a tensor iterates rows', () => {
+    expect(value(m.sumRows(tf.tensor2d([[1, 2], [-5, 1], [3, 4]])))).to.deep.equal([4, 6]);
+  });
+  it('static predicates are emitted unchanged', () => {
+    expect(js).to.contain('for (const x of xs) {\n        if (flag && x > 1)\n            s += x;\n    }');
+    expect(m.staticPredicatesUntouched([1, 2, 3], true)).to.equal(5);
+  });
+});
