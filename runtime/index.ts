@@ -5,3 +5,5 @@ import './tensor_iteration';
 
 export { range, TensorRange } from './range';
 export { Undefined, UndefinedReturnValue } from './undefined_values';
+export { stage } from '../backends/stage';
+export type { Staged, StageOptions, StagedGraphInfo } from '../backends/stage';

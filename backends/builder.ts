@@ -1,0 +1,90 @@
+/**
+ * Builds one Graph (the function body, a branch, a loop's cond or body) while a trace runs.
+ * Tensors are known by value identity: (dataId, shape, dtype). dataId alone is not enough since
+ * some kernels (Reshape, Identity, same-dtype Cast) return their input's dataId.
+ */
+import type * as tf from '@tensorflow/tfjs-core';
+import type { Graph, Node, TensorSpec, ValueRef } from './graph';
+
+export function specOf(info: tf.TensorInfo): TensorSpec {
+  return { shape: [...info.shape], dtype: info.dtype };
+}
+
+function sameShape(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((d, i) => d === b[i]);
+}
+
+/** A map keyed by a tensor's value identity. */
+export class ValueTable<V> {
+  private readonly byDataId = new Map<object, { shape: readonly number[]; dtype: string; value: V }[]>();
+
+  get(info: tf.TensorInfo): V | undefined {
+    const entries = this.byDataId.get(info.dataId);
+    if (entries === undefined) return undefined;
+    for (const e of entries) if (e.dtype === info.dtype && sameShape(e.shape, info.shape)) return e.value;
+    return undefined;
+  }
+
+  set(info: tf.TensorInfo, value: V): void {
+    let entries = this.byDataId.get(info.dataId);
+    if (entries === undefined) this.byDataId.set(info.dataId, (entries = []));
+    const existing = entries.find((e) => e.dtype === info.dtype && sameShape(e.shape, info.shape));
+    if (existing) existing.value = value;
+    else entries.push({ shape: [...info.shape], dtype: info.dtype, value });
+  }
+}
+
+export class GraphBuilder {
+  readonly graph: Graph = { numParams: 0, nodes: [], results: [] };
+  readonly values = new ValueTable<ValueRef>();
+  /** Captured values of the enclosing graph, as (parameter, outer reference) pairs. */
+  readonly captures: { param: number; outer: ValueRef }[] = [];
+  /** Last read (or assigned value) of each variable in this graph, valid while its dataId holds. */
+  readonly variableReads = new Map<number, { dataId: object; ref: ValueRef }>();
+
+  constructor(readonly parent?: GraphBuilder) {}
+
+  add(node: Node): number {
+    this.graph.nodes.push(node);
+    return this.graph.nodes.length - 1;
+  }
+
+  /** A new parameter (explicit ones must all be added before the first capture). */
+  addParam(spec: TensorSpec): ValueRef {
+    const param = this.graph.numParams++;
+    return { node: this.add({ kind: 'Input', param, outputs: [spec] }), output: 0 };
+  }
+
+  addCapture(outer: ValueRef, spec: TensorSpec): ValueRef {
+    const existing = this.captures.find((c) => c.outer.node === outer.node && c.outer.output === outer.output);
+    if (existing) {
+      const node = this.graph.nodes.findIndex((n) => n.kind === 'Input' && n.param === existing.param);
+      return { node, output: 0 };
+    }
+    const ref = this.addParam(spec);
+    this.captures.push({ param: this.graph.numParams - 1, outer });
+    return ref;
+  }
+}
+
+/**
+ * Gives several sub-graphs one parameter list: each graph's explicit parameters (the first
+ * `explicit`), then every graph's captures in turn. Returns the outer references of the captures,
+ * in parameter order.
+ */
+export function unifyCaptures(builders: GraphBuilder[], explicit: number): ValueRef[] {
+  const outer: ValueRef[] = [];
+  const offsets: number[] = [];
+  for (const b of builders) {
+    offsets.push(explicit + outer.length);
+    for (const c of b.captures) outer.push(c.outer);
+  }
+  builders.forEach((b, i) => {
+    const shift = offsets[i] - explicit;
+    for (const node of b.graph.nodes) {
+      if (node.kind === 'Input' && node.param >= explicit) node.param += shift;
+    }
+    b.graph.numParams = explicit + outer.length;
+  });
+  return outer;
+}

@@ -1,0 +1,200 @@
+/**
+ * The StagingHooks installed while stage() traces: each operator call either runs the plain JS
+ * statement (a JS condition or iterable: static control flow, unrolled into the trace, exactly as
+ * AutoGraph does) or records graph control flow (a tensor condition or iterable).
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import { AssertionFailure } from '../runtime/operators';
+import type { LoopOptions, OperatorOptions } from '../runtime/options';
+import { TensorRange } from '../runtime/range';
+import type { GetState, SetState, StagingHooks, Thunk } from '../runtime/staging_hooks';
+import { logicalNot } from '../runtime/tensors';
+import { at, StagingError } from './errors';
+import { stageConditional } from './staged_if';
+import { stageLoop } from './staged_loop';
+import { conditionTensor, negationOf } from './staged_values';
+import type { Tracer } from './tracer';
+
+const isTensor = (value: unknown): value is tf.Tensor => value instanceof tf.Tensor;
+const noop = (): void => {};
+
+export class StagedControlFlow implements StagingHooks {
+  constructor(private readonly tracer: Tracer) {}
+
+  ifStmt(cond: unknown, body: Thunk<void>, orelse: Thunk<void>, getState: GetState, setState: SetState,
+         symbolNames: string[], _nouts: number, opts?: OperatorOptions): void {
+    if (!isTensor(cond)) {
+      if (cond) body();
+      else orelse();
+      return;
+    }
+    const before = getState();
+    const branch = (run: Thunk<void>) => (): unknown[] => {
+      setState(before);
+      run();
+      return getState();
+    };
+    const merged = stageConditional(this.tracer, cond, branch(body), branch(orelse), {
+      names: symbolNames, flags: opts?.flags ?? [], opts, isExpression: false, before,
+    });
+    setState(merged);
+  }
+
+  whileStmt(test: Thunk, body: Thunk<void>, getState: GetState, setState: SetState, symbolNames: string[],
+            opts?: LoopOptions): void {
+    // A JS test runs the JS loop; from the first tensor test on, the rest of the loop is staged.
+    for (;;) {
+      const t = test();
+      if (isTensor(t)) {
+        return stageLoop(this.tracer, { test, body, getState, setState, names: symbolNames, flags: opts?.flags ?? [], opts });
+      }
+      if (!t) return;
+      body();
+    }
+  }
+
+  doWhileStmt(test: Thunk, body: Thunk<void>, getState: GetState, setState: SetState, symbolNames: string[],
+              opts?: LoopOptions): void {
+    for (;;) {
+      body();
+      const t = test();
+      if (isTensor(t)) {
+        return stageLoop(this.tracer, { test, body, getState, setState, names: symbolNames, flags: opts?.flags ?? [], opts });
+      }
+      if (!t) return;
+    }
+  }
+
+  forStmt(iterable: unknown, extraTest: Thunk | undefined, body: (item: unknown) => void, getState: GetState,
+          setState: SetState, symbolNames: string[], opts?: LoopOptions): void {
+    if (isTensor(iterable)) return this.forOverTensor(iterable, extraTest, body, getState, setState, symbolNames, opts);
+    if (iterable instanceof TensorRange) {
+      return this.forOverRange(iterable, extraTest, body, getState, setState, symbolNames, opts);
+    }
+    // A JS iterable is unrolled. Once a break/return flag is a tensor, the remaining iterations run
+    // under a staged `if (extraTest())`, which is what the native loop's early exit means.
+    let guard: unknown = true;
+    for (const item of iterable as Iterable<unknown>) {
+      if (isTensor(guard)) {
+        this.ifStmt(guard, () => body(item), noop, getState, setState, symbolNames, 0, opts);
+      } else {
+        body(item);
+      }
+      if (extraTest === undefined) continue;
+      const next = extraTest();
+      if (isTensor(next)) guard = next;
+      else if (!next) break;
+    }
+  }
+
+  forInStmt(object: unknown, extraTest: Thunk | undefined, body: (key: string) => void, getState: GetState,
+            setState: SetState, symbolNames: string[], opts?: LoopOptions): void {
+    if (isTensor(object)) {
+      throw new StagingError(`autograph-ts: for...in over a tensor enumerates no keys${at(opts)}; use for...of.`);
+    }
+    const keys: string[] = [];
+    for (const key in object as object) keys.push(key);
+    this.forStmt(keys, extraTest, body as (item: unknown) => void, getState, setState, symbolNames, opts);
+  }
+
+  ifExp(cond: unknown, whenTrue: Thunk, whenFalse: Thunk, opts?: OperatorOptions): unknown {
+    if (!isTensor(cond)) return cond ? whenTrue() : whenFalse();
+    return this.expression(cond, whenTrue, whenFalse, '<conditional expression>', opts);
+  }
+
+  and(left: Thunk, right: Thunk, opts?: OperatorOptions): unknown {
+    const value = left();
+    if (!isTensor(value)) return value ? right() : value;
+    return this.expression(value, right, () => value, '<&& expression>', opts);
+  }
+
+  or(left: Thunk, right: Thunk, opts?: OperatorOptions): unknown {
+    const value = left();
+    if (!isTensor(value)) return value ? value : right();
+    return this.expression(value, () => value, right, '<|| expression>', opts);
+  }
+
+  not(value: unknown, opts?: OperatorOptions): unknown {
+    if (!isTensor(value)) return !value;
+    conditionTensor(value, opts);
+    const result = logicalNot(value);
+    negationOf.set(result, value);
+    return result;
+  }
+
+  strictEq(left: unknown, right: unknown, _opts?: OperatorOptions): unknown {
+    if (isTensor(left) || isTensor(right)) return tf.equal(left as tf.Tensor, right as tf.Tensor);
+    return left === right;
+  }
+
+  assert(cond: unknown, message: unknown, opts?: OperatorOptions): void {
+    const error = (): Error => (message instanceof Error ? message
+      : new AssertionFailure(message === undefined ? `Assertion failed${opts?.origin ? ` (at ${opts.origin})` : ''}` : String(message)));
+    if (!isTensor(cond)) {
+      if (!cond) throw error();
+      return;
+    }
+    const pred = conditionTensor(cond, opts);
+    this.tracer.recordCheck(this.tracer.resolve(pred), error(), opts?.origin);
+  }
+
+  /** A lazy conditional expression (`c ? a : b`, `a && b`, `a || b`) on a tensor condition. */
+  private expression(cond: tf.Tensor, whenTrue: Thunk, whenFalse: Thunk, name: string,
+                     opts: OperatorOptions | undefined): unknown {
+    const [value] = stageConditional(this.tracer, cond, () => [whenTrue()], () => [whenFalse()], {
+      names: [name], flags: [], opts, isExpression: true,
+    });
+    return value;
+  }
+
+  /** for (const row of t): a While over the rows of t (its first dimension). */
+  private forOverTensor(t: tf.Tensor, extraTest: Thunk | undefined, body: (item: unknown) => void,
+                        getState: GetState, setState: SetState, names: string[], opts: LoopOptions | undefined): void {
+    if (t.rank === 0) throw new StagingError(`autograph-ts: cannot iterate over a scalar tensor${at(opts)}`);
+    const rows = t.shape[0];
+    this.countedLoop(tf.scalar(0, 'int32'), (i) => tf.less(i, rows), 1, (i) => tf.gather(t, i), extraTest, body,
+      getState, setState, names, opts);
+  }
+
+  /** for (const i of range(a, b, step)) with tensor bounds: a While over a counter. */
+  private forOverRange(r: TensorRange, extraTest: Thunk | undefined, body: (item: unknown) => void,
+                       getState: GetState, setState: SetState, names: string[], opts: LoopOptions | undefined): void {
+    const start = isTensor(r.start) ? r.start.cast(r.dtype) : tf.scalar(r.start, r.dtype);
+    const inRange = (i: tf.Tensor): tf.Tensor => {
+      if (!isTensor(r.delta)) return r.delta > 0 ? tf.less(i, r.limit) : tf.greater(i, r.limit);
+      const up = tf.logicalAnd(tf.greater(r.delta, 0), tf.less(i, r.limit));
+      const down = tf.logicalAnd(tf.less(r.delta, 0), tf.greater(i, r.limit));
+      return tf.logicalOr(up, down);
+    };
+    const delta = isTensor(r.delta) ? r.delta.cast(r.dtype) : r.delta;
+    this.countedLoop(start.reshape([]), inRange, delta, (i) => i, extraTest, body, getState, setState, names, opts);
+  }
+
+  private countedLoop(start: tf.Tensor, inRange: (i: tf.Tensor) => tf.Tensor, delta: tf.Tensor | number,
+                      itemAt: (i: tf.Tensor) => unknown, extraTest: Thunk | undefined, body: (item: unknown) => void,
+                      getState: GetState, setState: SetState, names: string[], opts: LoopOptions | undefined): void {
+    let counter = start;
+    const test = (): unknown => {
+      const more = inRange(counter);
+      if (extraTest === undefined) return more;
+      const extra = extraTest();
+      if (!isTensor(extra)) return extra ? more : false;
+      return tf.logicalAnd(more, conditionTensor(extra, opts));
+    };
+    stageLoop(this.tracer, {
+      test,
+      body: () => {
+        body(itemAt(counter));
+        counter = tf.add(counter, isTensor(delta) ? delta : tf.scalar(delta, counter.dtype));
+      },
+      getState: () => [...getState(), counter],
+      setState: (values) => {
+        setState(values.slice(0, -1));
+        counter = values[values.length - 1] as tf.Tensor;
+      },
+      names: [...names, '<loop counter>'],
+      flags: opts?.flags ?? [],
+      opts,
+    });
+  }
+}

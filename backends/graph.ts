@@ -1,0 +1,267 @@
+/**
+ * The staged graph: plain data, so that exporters (ONNX, TF GraphDef) are a walk over it.
+ *
+ * A Graph is a list of nodes in execution order; a node's inputs are (node, output) references to
+ * earlier nodes of the same graph. Kernel nodes carry the tfjs kernel name (TF op names such as
+ * 'Add', 'MatMul', 'Tanh') and its attrs. If/While nodes hold their sub-graphs; a sub-graph sees
+ * values of the enclosing graph only through its parameters (explicit captures). Everything that
+ * is not a pure function of the inputs is an explicit node kind: constants and variables refer to
+ * the program's tables, random draws are Random nodes re-drawn per call, and host callbacks
+ * (Print, Check) are nodes with plain-data payloads, never closures.
+ */
+import type * as tf from '@tensorflow/tfjs-core';
+
+export type DataType = tf.DataType;
+
+export interface TensorSpec {
+  shape: number[];
+  dtype: DataType;
+}
+
+/** Output `output` of node `node` of the same graph. */
+export interface ValueRef {
+  node: number;
+  output: number;
+}
+
+export type AttrValue = number | string | boolean | null | undefined | AttrValue[] | { [k: string]: AttrValue };
+export type Attrs = Record<string, AttrValue>;
+
+/** Parameter `param` of the graph: a function argument (root) or a captured/loop value (sub-graph). */
+export interface InputNode {
+  kind: 'Input';
+  param: number;
+  outputs: TensorSpec[];
+}
+
+/** A captured tensor, held in Program.constants. */
+export interface ConstantNode {
+  kind: 'Constant';
+  constant: number;
+  outputs: TensorSpec[];
+}
+
+/** Reads the current value of Program.variables[variable] (stateful: never folded, merged or hoisted). */
+export interface ReadVariableNode {
+  kind: 'ReadVariable';
+  variable: number;
+  outputs: TensorSpec[];
+}
+
+/** `variable.assign(inputs[0])` (stateful). */
+export interface AssignVariableNode {
+  kind: 'AssignVariable';
+  variable: number;
+  inputs: ValueRef[];
+  outputs: TensorSpec[];
+}
+
+/** One tfjs kernel call: `kernelFunc({inputs: {[inputNames[i]]: inputs[i]}, attrs})`. */
+export interface KernelNode {
+  kind: 'Kernel';
+  op: string;
+  inputs: ValueRef[];
+  inputNames: string[];
+  /** The kernel takes its inputs as an array (Concat, AddN, Pack, ...). */
+  variadic: boolean;
+  attrs: Attrs;
+  /** The kernel returned an array (even of one element). */
+  multiOutput: boolean;
+  outputs: TensorSpec[];
+}
+
+export type RandomOp = 'randomUniform' | 'randomNormal' | 'truncatedNormal' | 'randomStandardNormal' |
+  'randomGamma' | 'randomUniformInt' | 'multinomial' | 'dropout';
+
+/** An argument of a random op: a graph input (tensor) or a plain value. */
+export type RandomArg = { input: number } | { value: AttrValue };
+
+/**
+ * A tfjs random op (they are not kernels: they draw in JS), re-drawn on every run. `args` are the
+ * op's positional arguments; an absent seed stays absent so every run draws a fresh sequence.
+ */
+export interface RandomNode {
+  kind: 'Random';
+  op: RandomOp;
+  inputs: ValueRef[];
+  args: RandomArg[];
+  outputs: TensorSpec[];
+}
+
+/** inputs = [cond, ...captures]; both branches take the captures as parameters. */
+export interface IfNode {
+  kind: 'If';
+  inputs: ValueRef[];
+  then: Graph;
+  else: Graph;
+  origin?: string;
+  outputs: TensorSpec[];
+}
+
+/**
+ * inputs = [...loop variables (loopVars of them), ...invariants]. cond and body take all inputs as
+ * parameters; cond returns one bool scalar, body returns the next loop variables.
+ */
+export interface WhileNode {
+  kind: 'While';
+  inputs: ValueRef[];
+  loopVars: number;
+  cond: Graph;
+  body: Graph;
+  origin?: string;
+  outputs: TensorSpec[];
+}
+
+export type PrintPart = { text: string } | { input: number; verbose: boolean };
+
+/** Host callback: console.log of the parts, tensors formatted as tfjs does (t.toString()). */
+export interface PrintNode {
+  kind: 'Print';
+  inputs: ValueRef[];
+  parts: PrintPart[];
+  outputs: TensorSpec[];
+}
+
+/** Host check: throws Program.errors[error] (a new error of its class) when inputs[0] is false. */
+export interface CheckNode {
+  kind: 'Check';
+  inputs: ValueRef[];
+  error: number;
+  origin?: string;
+  outputs: TensorSpec[];
+}
+
+export type Node = InputNode | ConstantNode | ReadVariableNode | AssignVariableNode | KernelNode | RandomNode |
+  IfNode | WhileNode | PrintNode | CheckNode;
+
+export interface Graph {
+  numParams: number;
+  nodes: Node[];
+  results: ValueRef[];
+}
+
+/** A staged function body: the graph and the tables its nodes refer to. */
+export interface Program {
+  graph: Graph;
+  constants: tf.Tensor[];
+  variables: tf.Variable[];
+  errors: Error[];
+}
+
+export function nodeInputs(node: Node): ValueRef[] {
+  return 'inputs' in node ? node.inputs : [];
+}
+
+/** Nodes whose execution is observable beyond their outputs: kept even when their outputs are unused. */
+export function hasSideEffects(node: Node): boolean {
+  switch (node.kind) {
+    case 'AssignVariable':
+    case 'Print':
+    case 'Check':
+      return true;
+    case 'If':
+      return graphHasSideEffects(node.then) || graphHasSideEffects(node.else);
+    case 'While':
+      return graphHasSideEffects(node.cond) || graphHasSideEffects(node.body);
+    default:
+      return false;
+  }
+}
+
+export function graphHasSideEffects(graph: Graph): boolean {
+  return graph.nodes.some(hasSideEffects);
+}
+
+/** Pure nodes: same inputs give the same outputs, no effect. Only these are merged, folded, hoisted. */
+export function isPure(node: Node): node is KernelNode {
+  return node.kind === 'Kernel';
+}
+
+export interface GraphStats {
+  nodes: number;
+  kernels: number;
+  ifs: number;
+  whiles: number;
+  constants: number;
+}
+
+/** Counts over the graph and all its sub-graphs. */
+export function graphStats(graph: Graph): GraphStats {
+  const stats: GraphStats = { nodes: 0, kernels: 0, ifs: 0, whiles: 0, constants: 0 };
+  const visit = (g: Graph): void => {
+    for (const node of g.nodes) {
+      stats.nodes++;
+      if (node.kind === 'Kernel') stats.kernels++;
+      if (node.kind === 'Constant') stats.constants++;
+      if (node.kind === 'If') {
+        stats.ifs++;
+        visit(node.then);
+        visit(node.else);
+      }
+      if (node.kind === 'While') {
+        stats.whiles++;
+        visit(node.cond);
+        visit(node.body);
+      }
+    }
+  };
+  visit(graph);
+  return stats;
+}
+
+const specText = (s: TensorSpec): string => `${s.dtype}[${s.shape.join(',')}]`;
+const refText = (r: ValueRef): string => (r.output === 0 ? `%${r.node}` : `%${r.node}:${r.output}`);
+
+/** A readable listing, one node per line, sub-graphs indented. */
+export function dumpGraph(program: Program, graph: Graph = program.graph, indent = ''): string {
+  const lines: string[] = [];
+  graph.nodes.forEach((node, i) => {
+    const outs = node.outputs.map(specText).join(', ');
+    const head = `${indent}%${i} = `;
+    const args = nodeInputs(node).map(refText).join(', ');
+    const tail = outs ? ` : ${outs}` : '';
+    switch (node.kind) {
+      case 'Input':
+        lines.push(`${head}Input #${node.param}${tail}`);
+        break;
+      case 'Constant': {
+        const t = program.constants[node.constant];
+        lines.push(`${head}Constant c${node.constant}${t && t.size === 1 && !t.isDisposed ? ` = ${t.dataSync()[0]}` : ''}${tail}`);
+        break;
+      }
+      case 'ReadVariable':
+        lines.push(`${head}ReadVariable '${program.variables[node.variable]?.name}'${tail}`);
+        break;
+      case 'AssignVariable':
+        lines.push(`${head}AssignVariable '${program.variables[node.variable]?.name}' <- ${args}`);
+        break;
+      case 'Kernel': {
+        const attrs = Object.keys(node.attrs).length ? ` ${JSON.stringify(node.attrs)}` : '';
+        lines.push(`${head}${node.op}(${args})${attrs}${tail}`);
+        break;
+      }
+      case 'Random':
+        lines.push(`${head}Random ${node.op}(${JSON.stringify(node.args)}; ${args})${tail}`);
+        break;
+      case 'Print':
+        lines.push(`${head}Print(${args}) ${JSON.stringify(node.parts)}`);
+        break;
+      case 'Check':
+        lines.push(`${head}Check(${args}) throws ${program.errors[node.error]?.name}: ` +
+          `${JSON.stringify(program.errors[node.error]?.message)}`);
+        break;
+      case 'If':
+        lines.push(`${head}If(${args})${tail}${node.origin ? `  // ${node.origin}` : ''}`);
+        lines.push(`${indent}  then:`, dumpGraph(program, node.then, indent + '    '));
+        lines.push(`${indent}  else:`, dumpGraph(program, node.else, indent + '    '));
+        break;
+      case 'While':
+        lines.push(`${head}While(${args}; ${node.loopVars} loop vars)${tail}${node.origin ? `  // ${node.origin}` : ''}`);
+        lines.push(`${indent}  cond:`, dumpGraph(program, node.cond, indent + '    '));
+        lines.push(`${indent}  body:`, dumpGraph(program, node.body, indent + '    '));
+        break;
+    }
+  });
+  lines.push(`${indent}return (${graph.results.map(refText).join(', ')})`);
+  return lines.join('\n');
+}

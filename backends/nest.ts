@@ -1,0 +1,48 @@
+/**
+ * Nested structures (arrays and plain objects) of state variables, arguments and results,
+ * flattened to leaves and rebuilt. Anything else (tensors, numbers, class instances) is a leaf.
+ */
+export interface Flat {
+  leaves: unknown[];
+  /** Describes the containers, for comparing two structures. */
+  structure: string;
+  rebuild(leaves: readonly unknown[]): unknown;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+export function flatten(value: unknown): Flat {
+  const leaves: unknown[] = [];
+  const build = (v: unknown): { structure: string; make: (next: () => unknown) => unknown } => {
+    if (Array.isArray(v)) {
+      const items = v.map(build);
+      return {
+        structure: `[${items.map((i) => i.structure).join(',')}]`,
+        make: (next) => items.map((i) => i.make(next)),
+      };
+    }
+    if (isPlainObject(v)) {
+      const keys = Object.keys(v);
+      const items = keys.map((k) => build(v[k]));
+      return {
+        structure: `{${keys.map((k, i) => `${JSON.stringify(k)}:${items[i].structure}`).join(',')}}`,
+        make: (next) => Object.fromEntries(keys.map((k, i) => [k, items[i].make(next)])),
+      };
+    }
+    leaves.push(v);
+    return { structure: '*', make: (next) => next() };
+  };
+  const root = build(value);
+  return {
+    leaves,
+    structure: root.structure,
+    rebuild: (newLeaves) => {
+      let i = 0;
+      return root.make(() => newLeaves[i++]);
+    },
+  };
+}

@@ -1,0 +1,30 @@
+/**
+ * The optimization pipeline, run once per trace. Order:
+ * 1. dead nodes out first, so later passes do not work on what will be dropped;
+ * 2. constant folding, which turns constant-only kernels into constants ...
+ * 3. ... that CSE can then merge (and CSE merges the duplicates tracing creates: the same scalar
+ *    converted on every use, the same expression written twice);
+ * 4. loop-invariant hoisting, after CSE so each invariant is hoisted once;
+ * 5. dead nodes again: folding, merging and hoisting leave unused nodes behind.
+ */
+import type { Program } from '../graph';
+import { eliminateCommonSubexpressions } from './cse';
+import { foldConstants } from './constant_folding';
+import { eliminateDeadNodes } from './dead_code';
+import { hoistLoopInvariants } from './loop_invariant';
+
+export interface OptimizeOptions {
+  constantFolding: boolean;
+  cse: boolean;
+  loopInvariant: boolean;
+}
+
+export function optimizeProgram(program: Program, options: boolean | Partial<OptimizeOptions> | undefined): void {
+  const on = options === false ? { constantFolding: false, cse: false, loopInvariant: false }
+    : { constantFolding: true, cse: true, loopInvariant: true, ...(typeof options === 'object' ? options : {}) };
+  eliminateDeadNodes(program.graph);
+  if (on.constantFolding) foldConstants(program);
+  if (on.cse) eliminateCommonSubexpressions(program);
+  if (on.loopInvariant) hoistLoopInvariants(program.graph);
+  eliminateDeadNodes(program.graph);
+}

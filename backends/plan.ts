@@ -1,0 +1,177 @@
+/**
+ * Compiles a Graph into an execution plan for one backend: every value gets a slot, every kernel
+ * node its kernel function (looked up once), and every step the list of slots whose last use it
+ * is, so the executor frees each intermediate as early as possible.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import type { Attrs, Graph, Node, PrintPart, RandomArg, RandomOp } from './graph';
+
+export type Slot = number;
+
+interface StepBase {
+  /** Slots (owned by this run) to release after the step. */
+  free: Slot[];
+}
+
+export interface KernelStep extends StepBase {
+  kind: 'Kernel';
+  op: string;
+  fn: tf.KernelFunc | undefined;
+  ins: Slot[];
+  names: string[];
+  variadic: boolean;
+  attrs: Attrs;
+  outs: Slot[];
+}
+export interface ReadVariableStep extends StepBase { kind: 'ReadVariable'; variable: number; out: Slot }
+export interface AssignVariableStep extends StepBase { kind: 'AssignVariable'; variable: number; value: Slot }
+export interface RandomStep extends StepBase { kind: 'Random'; op: RandomOp; ins: Slot[]; args: RandomArg[]; out: Slot }
+export interface IfStep extends StepBase { kind: 'If'; cond: Slot; ins: Slot[]; then: Plan; else: Plan; outs: Slot[] }
+export interface WhileStep extends StepBase {
+  kind: 'While'; ins: Slot[]; loopVars: number; cond: Plan; body: Plan; outs: Slot[];
+}
+export interface PrintStep extends StepBase { kind: 'Print'; ins: Slot[]; parts: PrintPart[] }
+export interface CheckStep extends StepBase { kind: 'Check'; pred: Slot; error: number }
+
+export type Step = KernelStep | ReadVariableStep | AssignVariableStep | RandomStep | IfStep | WhileStep |
+  PrintStep | CheckStep;
+
+export interface Plan {
+  numSlots: number;
+  /** Slot of each parameter, -1 when the parameter is unused. */
+  paramSlots: Slot[];
+  /** [slot, constant index] pairs filled before the steps run. */
+  constantSlots: [Slot, number][];
+  steps: Step[];
+  resultSlots: Slot[];
+  /** Slots written by steps: the run owns (and must release or hand over) their values. */
+  owned: boolean[];
+  /** Slots freed before any step runs: none; unused parameters never get a slot. */
+}
+
+/** Compiles `graph` for `backendName` (undefined: engine mode, kernels dispatched by name). */
+export function compile(graph: Graph, backendName: string | undefined): Plan {
+  const slotOf: number[][] = [];
+  let numSlots = 0;
+  const owned: boolean[] = [];
+  const newSlot = (isOwned: boolean): Slot => {
+    owned.push(isOwned);
+    return numSlots++;
+  };
+  const paramSlots: Slot[] = new Array(graph.numParams).fill(-1);
+  const constantSlots: [Slot, number][] = [];
+  const steps: Step[] = [];
+  const ins = (node: Node): Slot[] => ('inputs' in node ? node.inputs.map((r) => slotOf[r.node][r.output]) : []);
+
+  graph.nodes.forEach((node, index) => {
+    switch (node.kind) {
+      case 'Input': {
+        const s = newSlot(false);
+        paramSlots[node.param] = s;
+        slotOf[index] = [s];
+        return;
+      }
+      case 'Constant': {
+        const s = newSlot(false);
+        constantSlots.push([s, node.constant]);
+        slotOf[index] = [s];
+        return;
+      }
+      case 'Kernel': {
+        const outs = node.outputs.map(() => newSlot(true));
+        slotOf[index] = outs;
+        const fn = backendName === undefined ? undefined : tf.getKernel(node.op, backendName)?.kernelFunc;
+        if (backendName !== undefined && fn === undefined) {
+          throw new Error(`autograph-ts: kernel '${node.op}' is not registered for backend '${backendName}'`);
+        }
+        steps.push({ kind: 'Kernel', op: node.op, fn, ins: ins(node), names: node.inputNames, variadic: node.variadic,
+          attrs: node.attrs, outs, free: [] });
+        return;
+      }
+      case 'ReadVariable': {
+        const out = newSlot(true);
+        slotOf[index] = [out];
+        steps.push({ kind: 'ReadVariable', variable: node.variable, out, free: [] });
+        return;
+      }
+      case 'AssignVariable':
+        slotOf[index] = [];
+        steps.push({ kind: 'AssignVariable', variable: node.variable, value: ins(node)[0], free: [] });
+        return;
+      case 'Random': {
+        const out = newSlot(true);
+        slotOf[index] = [out];
+        steps.push({ kind: 'Random', op: node.op, ins: ins(node), args: node.args, out, free: [] });
+        return;
+      }
+      case 'If': {
+        const [cond, ...rest] = ins(node);
+        const outs = node.outputs.map(() => newSlot(true));
+        slotOf[index] = outs;
+        steps.push({ kind: 'If', cond, ins: rest, then: compile(node.then, backendName),
+          else: compile(node.else, backendName), outs, free: [] });
+        return;
+      }
+      case 'While': {
+        const outs = node.outputs.map(() => newSlot(true));
+        slotOf[index] = outs;
+        steps.push({ kind: 'While', ins: ins(node), loopVars: node.loopVars, cond: compile(node.cond, backendName),
+          body: compile(node.body, backendName), outs, free: [] });
+        return;
+      }
+      case 'Print':
+        slotOf[index] = [];
+        steps.push({ kind: 'Print', ins: ins(node), parts: node.parts, free: [] });
+        return;
+      case 'Check':
+        slotOf[index] = [];
+        steps.push({ kind: 'Check', pred: ins(node)[0], error: node.error, free: [] });
+        return;
+    }
+  });
+
+  const resultSlots = graph.results.map((r) => slotOf[r.node][r.output]);
+  // Last use of every owned slot: release it right after that step (or right after it is made).
+  const lastUse: number[] = new Array(numSlots).fill(-1);
+  steps.forEach((step, i) => {
+    for (const s of stepInputs(step)) lastUse[s] = i;
+    for (const s of stepOutputs(step)) if (lastUse[s] < i) lastUse[s] = i;
+  });
+  for (const s of resultSlots) lastUse[s] = Infinity;
+  lastUse.forEach((i, s) => {
+    if (owned[s] && Number.isFinite(i) && i >= 0) steps[i].free.push(s);
+  });
+  return { numSlots, paramSlots, constantSlots, steps, resultSlots, owned };
+}
+
+function stepInputs(step: Step): Slot[] {
+  switch (step.kind) {
+    case 'Kernel':
+    case 'Random':
+    case 'While':
+    case 'Print':
+      return step.ins;
+    case 'If':
+      return [step.cond, ...step.ins];
+    case 'AssignVariable':
+      return [step.value];
+    case 'Check':
+      return [step.pred];
+    case 'ReadVariable':
+      return [];
+  }
+}
+
+function stepOutputs(step: Step): Slot[] {
+  switch (step.kind) {
+    case 'Kernel':
+    case 'If':
+    case 'While':
+      return step.outs;
+    case 'ReadVariable':
+    case 'Random':
+      return [step.out];
+    default:
+      return [];
+  }
+}

@@ -1,0 +1,220 @@
+/**
+ * `stage(fn)`: the tf.function of autograph-ts.
+ *
+ * IMPORTANT — what staging means for your code:
+ * - fn is traced once per input signature: the shapes and dtypes of its tensor arguments plus the
+ *   values of all its other arguments (numbers, strings, booleans, and the identity of objects).
+ *   Later calls with the same signature do not run fn's JS at all: they run the recorded graph.
+ * - Therefore JS side effects of fn (pushing to an array, counting calls, console.log of plain JS
+ *   values, mutating objects) happen only while tracing. Tensor effects are kept on every call:
+ *   console.log of tensors and t.print() print at run time, Variable.assign updates the variable,
+ *   random ops draw fresh values, a throw or ag__.assert under a tensor condition throws when hit.
+ * - JS values computed inside fn are constants of the graph; control flow on JS values is unrolled
+ *   while tracing. Control flow on tensors (converted by the transformer) becomes If/While nodes.
+ * - Reading a tensor's value while tracing (dataSync, arraySync, data, array, bufferSync) is an
+ *   error: that value would be frozen into the graph.
+ * - Tensors that fn stores outside itself while tracing are disposed when the trace ends.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import { withStaging } from '../runtime/staging_hooks';
+import { StagedControlFlow } from './control_flow';
+import { StagingError } from './errors';
+import { execute } from './executor';
+import { dumpGraph, graphStats, GraphStats, Program } from './graph';
+import { flatten } from './nest';
+import { optimizeProgram, OptimizeOptions } from './optimize';
+import { withRecording } from './recording_backend';
+import { returnInOneBranch } from './staged_if';
+import { maybeUndefined } from './staged_values';
+import { installTracePatches } from './trace_patches';
+import { engineInternals, Tracer } from './tracer';
+
+export interface StageOptions {
+  /** Graph optimizations (all on by default); `false` turns them all off. */
+  optimize?: boolean | Partial<OptimizeOptions>;
+  /** Trace again on every call (debugging; JS side effects then happen on every call). */
+  alwaysRetrace?: boolean;
+}
+
+export interface StagedGraphInfo {
+  /** The cache key: tensor shapes and dtypes, values of the other arguments. */
+  signature: string;
+  stats: GraphStats;
+  /** A readable listing of the graph. */
+  dump(): string;
+  /** The graph itself (plain data) with its constant, variable and error tables. */
+  program: Program;
+}
+
+export type Staged<F extends (...args: never[]) => unknown> = F & {
+  /** Traces for these arguments if needed (without running the graph) and describes the graph. */
+  inspect(...args: Parameters<F>): StagedGraphInfo;
+  /** Drops all cached graphs: the next call traces again. */
+  retrace(): void;
+  /** Frees the constants held by the cached graphs; the staged function can still be called. */
+  dispose(): void;
+  /** How many times fn has been traced. */
+  readonly traceCount: number;
+};
+
+interface CacheEntry {
+  program: Program;
+  rebuild: (tensors: tf.Tensor[]) => unknown;
+}
+
+/** The trace in progress: a staged function called while tracing is inlined into it. */
+let activeTracer: Tracer | undefined;
+
+export function stage<F extends (...args: never[]) => unknown>(fn: F, options: StageOptions = {}): Staged<F> {
+  const cache = new Map<string, CacheEntry>();
+  let traceCount = 0;
+
+  const lookup = (thisArg: unknown, args: unknown[]): { entry: CacheEntry; tensors: tf.Tensor[]; signature: string } => {
+    const { signature, tensors } = signatureOf(thisArg, args);
+    let entry = options.alwaysRetrace ? undefined : cache.get(signature);
+    if (entry === undefined) {
+      traceCount++;
+      entry = trace(fn, thisArg, args, tensors, options);
+      const previous = cache.get(signature);
+      if (previous) disposeProgram(previous.program);
+      cache.set(signature, entry);
+    }
+    return { entry, tensors, signature };
+  };
+
+  const staged = function (this: unknown, ...args: unknown[]): unknown {
+    if (activeTracer !== undefined) return (fn as unknown as (...a: unknown[]) => unknown).apply(this, args);
+    const { entry, tensors } = lookup(this, args);
+    return entry.rebuild(execute(entry.program, tensors));
+  } as unknown as Staged<F>;
+
+  Object.defineProperties(staged, {
+    inspect: {
+      value: function (this: unknown, ...args: unknown[]): StagedGraphInfo {
+        const { entry, signature } = lookup(this, args);
+        return {
+          signature,
+          stats: graphStats(entry.program.graph),
+          dump: () => dumpGraph(entry.program),
+          program: entry.program,
+        };
+      },
+    },
+    retrace: {
+      value: (): void => {
+        for (const entry of cache.values()) disposeProgram(entry.program);
+        cache.clear();
+      },
+    },
+    dispose: { value: (): void => (staged as Staged<F>).retrace() },
+    traceCount: { get: () => traceCount },
+    name: { value: `staged ${fn.name}` },
+  });
+  return staged;
+}
+
+function disposeProgram(program: Program): void {
+  for (const t of program.constants) t.dispose();
+  program.constants.length = 0;
+}
+
+// ---- signatures ---------------------------------------------------------------------------------
+
+const objectIds = new WeakMap<object, number>();
+let nextObjectId = 1;
+const objectId = (o: object): number => {
+  let id = objectIds.get(o);
+  if (id === undefined) objectIds.set(o, (id = nextObjectId++));
+  return id;
+};
+
+/** The cache key of a call, and its distinct tensor arguments (the graph's parameters). */
+function signatureOf(thisArg: unknown, args: unknown[]): { signature: string; tensors: tf.Tensor[] } {
+  const flat = flatten(args);
+  const tensors: tf.Tensor[] = [];
+  const parts = flat.leaves.map((leaf) => {
+    if (leaf instanceof tf.Variable) return `var:${leaf.name}`;
+    if (leaf instanceof tf.Tensor) {
+      // The same tensor passed twice is one parameter: the key says so.
+      const same = tensors.findIndex((t) => t.dataId === leaf.dataId && t.dtype === leaf.dtype &&
+        t.shape.length === leaf.shape.length && t.shape.every((d, i) => d === leaf.shape[i]));
+      if (same >= 0) return `=${same}`;
+      tensors.push(leaf);
+      return `${leaf.dtype}[${leaf.shape.join(',')}]`;
+    }
+    switch (typeof leaf) {
+      case 'number':
+        return Object.is(leaf, -0) ? 'n:-0' : `n:${leaf}`;
+      case 'string':
+        return `s:${JSON.stringify(leaf)}`;
+      case 'boolean':
+      case 'undefined':
+      case 'bigint':
+        return `${typeof leaf}:${String(leaf)}`;
+      case 'symbol':
+        return `sym:${String(leaf)}`;
+      default:
+        return leaf === null ? 'null' : `obj:${objectId(leaf as object)}`;
+    }
+  });
+  const self = thisArg === undefined || thisArg === null || typeof thisArg !== 'object' && typeof thisArg !== 'function'
+    ? String(thisArg) : `obj:${objectId(thisArg as object)}`;
+  return { signature: `${self}|${flat.structure}|${parts.join(',')}`, tensors };
+}
+
+// ---- tracing ------------------------------------------------------------------------------------
+
+interface TapeState {
+  gradientDepth: number;
+  activeTape: unknown;
+}
+
+function trace(fn: (...args: never[]) => unknown, thisArg: unknown, args: unknown[], tensors: tf.Tensor[],
+               options: StageOptions): CacheEntry {
+  const tracer = new Tracer();
+  for (const t of tensors) tracer.root.values.set(t, tracer.root.addParam({ shape: [...t.shape], dtype: t.dtype }));
+
+  // The trace's own kernels must not land on an outer gradient tape (tf.grad around a staged call).
+  const state = tf.engine().state as unknown as TapeState;
+  const tape = { gradientDepth: state.gradientDepth, activeTape: state.activeTape };
+  state.gradientDepth = 0;
+  tf.engine().startScope('autograph-ts trace');
+  const undo = installTracePatches(tracer);
+  activeTracer = tracer;
+  let rebuild: CacheEntry['rebuild'];
+  try {
+    const result = withRecording(tracer, () =>
+      withStaging(new StagedControlFlow(tracer), () => (fn as unknown as (...a: unknown[]) => unknown).apply(thisArg, args)));
+    if (result instanceof Promise) {
+      throw new StagingError('autograph-ts: stage() needs a synchronous function; this one returned a Promise.');
+    }
+    const flat = flatten(result);
+    const positions: number[] = [];
+    tracer.root.graph.results = flat.leaves.flatMap((leaf, i) => {
+      if (!(leaf instanceof tf.Tensor)) return [];
+      const mark = maybeUndefined.get(leaf);
+      if (mark !== undefined) throw returnInOneBranch(mark.origin ? { origin: mark.origin } : undefined);
+      positions.push(i);
+      return [tracer.resolve(leaf)];
+    });
+    const leaves = flat.leaves.map((l) => (l instanceof tf.Tensor ? undefined : l));
+    rebuild = (outs) => {
+      const values = [...leaves];
+      positions.forEach((p, k) => (values[p] = outs[k]));
+      return flat.rebuild(values);
+    };
+  } catch (error) {
+    disposeProgram(tracer.program);
+    throw error;
+  } finally {
+    activeTracer = undefined;
+    undo();
+    tracer.restoreVariables();
+    tf.engine().endScope();
+    state.gradientDepth = tape.gradientDepth;
+    state.activeTape = tape.activeTape;
+  }
+  void engineInternals;
+  optimizeProgram(tracer.program, options.optimize);
+  return { program: tracer.program, rebuild };
+}

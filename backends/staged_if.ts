@@ -1,0 +1,218 @@
+/**
+ * A conditional on a tensor, staged as an If node: both branches are traced as sub-graphs, their
+ * values (state variables of an if statement, or the value of a conditional expression) are
+ * merged into the If's outputs. A branch that throws becomes a Check that throws the same error
+ * when that branch is taken at run time.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import type { OperatorOptions } from '../runtime/options';
+import { GraphBuilder, specOf, unifyCaptures } from './builder';
+import { at, StagingError } from './errors';
+import type { TensorSpec } from './graph';
+import { flatten } from './nest';
+import type { Tracer } from './tracer';
+import {
+  conditionTensor, describeValue, isReturnSentinel, isUndefinedValue, MaybeUndefined, maybeUndefined, negationOf,
+  sameShape,
+} from './staged_values';
+
+export interface ConditionalSpec {
+  /** One name per value (state variable names, or a description of the expression). */
+  names: string[];
+  /** opts.flags: synthesized jump flags and return value. */
+  flags: string[];
+  opts: OperatorOptions | undefined;
+  /** Conditional expressions convert differing JS numbers/booleans to tensors; statements reject them. */
+  isExpression: boolean;
+  /** Values before the statement (for the guards `if (!do_return) ...`), statements only. */
+  before?: unknown[];
+}
+
+interface BranchTrace {
+  builder: GraphBuilder;
+  values?: unknown[];
+  error?: unknown;
+}
+
+function traceBranch(tracer: Tracer, run: () => unknown[]): BranchTrace {
+  const builder = new GraphBuilder(tracer.current);
+  try {
+    return { builder, values: tracer.inSubgraph(builder, run) };
+  } catch (error) {
+    if (error instanceof StagingError) throw error;
+    return { builder, error };
+  }
+}
+
+type MergedLeaf = { static: unknown } | { pair: readonly [tf.Tensor, tf.Tensor] };
+type Status = { defined: true } | { defined: false; mark: MaybeUndefined };
+
+export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () => unknown[], runElse: () => unknown[],
+                                 spec: ConditionalSpec): unknown[] {
+  const { names, flags, opts } = spec;
+  const pred = conditionTensor(cond, opts);
+  const predRef = tracer.resolve(pred);
+  const realCond = tracer.readScalar(pred) !== 0;
+
+  const thenTrace = traceBranch(tracer, runThen);
+  const elseTrace = traceBranch(tracer, runElse);
+  if (thenTrace.error !== undefined && elseTrace.error !== undefined) {
+    throw realCond ? thenTrace.error : elseTrace.error;
+  }
+  // A throwing branch has no values: it takes the other's shape, filled with placeholders.
+  const thenValues = thenTrace.values ?? elseTrace.values!;
+  const elseValues = elseTrace.values ?? thenTrace.values!;
+
+  // Which flag tensor is known true inside each branch (`if (flag)` / `if (!flag)` guards).
+  const trueInThen = cond;
+  const trueInElse = negationOf.get(cond);
+  const statusOf = (value: unknown, knownTrue: tf.Tensor | undefined): Status => {
+    if (isReturnSentinel(value)) return { defined: false, mark: { flag: undefined, origin: opts?.origin } };
+    const mark = value instanceof tf.Tensor ? maybeUndefined.get(value) : undefined;
+    if (mark === undefined) return { defined: true };
+    if (mark.flag !== undefined && spec.before !== undefined && knownTrue !== undefined &&
+        spec.before[names.indexOf(mark.flag)] === knownTrue) return { defined: true };
+    return { defined: false, mark };
+  };
+  // The flags a branch sets to true while the other does not: they guard a value defined there.
+  const flagsSetIn = (values: unknown[], other: unknown[]): string[] =>
+    names.filter((n, i) => flags.includes(n) && values[i] === true && other[i] !== true);
+
+  interface Output { then: tf.Tensor; else: tf.Tensor; mark?: MaybeUndefined }
+  const outputs: Output[] = [];
+  const merged: unknown[] = [];
+  const rebuilders: ((leaves: unknown[]) => unknown)[] = [];
+
+  names.forEach((name, i) => {
+    const isFlag = flags.includes(name);
+    const t = flatten(thenValues[i]);
+    const e = flatten(elseValues[i]);
+    if (t.structure !== e.structure) {
+      throw new StagingError(`autograph-ts: '${name}' has a different structure in the two branches of a tensor ` +
+        `conditional${at(opts)}: ${t.structure} vs ${e.structure}.`);
+    }
+    const leaves = t.leaves.map((a, k): MergedLeaf => {
+      const b = e.leaves[k];
+      if (!(a instanceof tf.Tensor) && !(b instanceof tf.Tensor)) {
+        if (a === b || (Number.isNaN(a) && Number.isNaN(b))) return { static: a };
+        if (typeof a === 'boolean' && typeof b === 'boolean' && (isFlag || spec.isExpression)) {
+          return { pair: [tracer.makeConstant([a], [], 'bool'), tracer.makeConstant([b], [], 'bool')] as const };
+        }
+        if (spec.isExpression && typeof a === 'number' && typeof b === 'number') {
+          return { pair: [tracer.makeConstant([a], [], 'float32'), tracer.makeConstant([b], [], 'float32')] as const };
+        }
+        if (isReturnSentinel(a) !== isReturnSentinel(b)) throw returnInOneBranch(opts);
+        throw new StagingError(`autograph-ts: '${name}' is ${describeValue(a)} in the if branch and ` +
+          `${describeValue(b)} in the else branch of a conditional on a tensor${at(opts)}. A JS value cannot ` +
+          `depend on a tensor condition: make '${name}' a tensor (e.g. tf.scalar(...)) before the if.`);
+      }
+      return { pair: [asTensor(tracer, a, b, name, 'else', isFlag, opts), asTensor(tracer, b, a, name, 'if', isFlag, opts)] as const };
+    });
+    leaves.forEach((leaf) => {
+      if (!('pair' in leaf)) return;
+      const [a, b] = leaf.pair;
+      if (a.dtype !== b.dtype || !sameShape(a.shape, b.shape)) {
+        throw new StagingError(`autograph-ts: '${name}' is ${describeValue(a)} in the if branch but ` +
+          `${describeValue(b)} in the else branch${at(opts)}; both branches must give it the same dtype and shape.`);
+      }
+    });
+    const thenStatus = t.leaves.map((v) => statusOf(v, trueInThen));
+    const elseStatus = e.leaves.map((v) => statusOf(v, trueInElse));
+    leaves.forEach((leaf, k) => {
+      if (!('pair' in leaf)) return;
+      const ts = thenStatus[k];
+      const es = elseStatus[k];
+      let mark: MaybeUndefined | undefined;
+      if (!ts.defined || !es.defined) {
+        const known = (!ts.defined && ts.mark.flag) || (!es.defined && es.mark.flag) || undefined;
+        const paired = ts.defined ? flagsSetIn(thenValues, elseValues) : es.defined ? flagsSetIn(elseValues, thenValues) : [];
+        mark = { flag: known ?? paired[0], origin: (!ts.defined && ts.mark.origin) || (!es.defined && es.mark.origin) || opts?.origin };
+      }
+      outputs.push({ then: leaf.pair[0], else: leaf.pair[1], mark });
+    });
+    merged.push(leaves);
+    rebuilders.push((newLeaves) => t.rebuild(newLeaves));
+  });
+
+  // Sub-graph results.
+  const finishBranch = (trace: BranchTrace, pick: (o: Output) => tf.Tensor): void => {
+    tracer.inSubgraph(trace.builder, () => {
+      if (trace.error !== undefined) {
+        const never = tracer.makeConstant([false], [], 'bool');
+        tracer.recordCheck(tracer.resolve(never), asError(trace.error), opts?.origin);
+      }
+      trace.builder.graph.results = outputs.map((o) => {
+        const t = pick(o);
+        if (trace.error === undefined) return tracer.resolve(t);
+        return tracer.resolve(tracer.makeConstant(zerosOf(specOf(t)), [...t.shape], t.dtype));
+      });
+    });
+  };
+  finishBranch(thenTrace, (o) => o.then);
+  finishBranch(elseTrace, (o) => o.else);
+  const captures = unifyCaptures([thenTrace.builder, elseTrace.builder], 0);
+
+  const takeThen = thenTrace.error !== undefined ? false : elseTrace.error !== undefined ? true : realCond;
+  const realOutputs = outputs.map((o) => tracer.freshCopy(takeThen ? o.then : o.else));
+  tracer.define({
+    kind: 'If',
+    inputs: [predRef, ...captures],
+    then: thenTrace.builder.graph,
+    else: elseTrace.builder.graph,
+    origin: opts?.origin,
+    outputs: outputs.map((o) => specOf(o.then)),
+  }, realOutputs);
+  tracer.forgetVariableReads();
+  outputs.forEach((o, k) => o.mark && maybeUndefined.set(realOutputs[k], o.mark));
+
+  let next = 0;
+  return merged.map((leaves, i) => rebuilders[i]((leaves as MergedLeaf[]).map(
+    (leaf) => ('static' in leaf ? leaf.static : realOutputs[next++]))));
+}
+
+function zerosOf(spec: TensorSpec): number[] | boolean[] | string[] {
+  const size = spec.shape.reduce((a, b) => a * b, 1);
+  if (spec.dtype === 'string') return new Array<string>(size).fill('');
+  if (spec.dtype === 'bool') return new Array<boolean>(size).fill(false);
+  return new Array<number>(size).fill(0);
+}
+
+/** A zeros tensor like `like`: the placeholder for a value that is undefined on some path. */
+export function placeholderLike(tracer: Tracer, like: TensorSpec): tf.Tensor {
+  return tracer.makeConstant(zerosOf(like), [...like.shape], like.dtype);
+}
+
+function returnInOneBranch(opts: OperatorOptions | undefined): StagingError {
+  return new StagingError(`autograph-ts: a value is returned in one branch of a conditional on a tensor but not in ` +
+    `the other${at(opts)}. A value must also be returned from the else branch: a staged function must return ` +
+    'a value on every path.');
+}
+
+export { returnInOneBranch };
+
+/** `value` as a tensor like `other` (a tensor), or the staging error that explains why it cannot be. */
+function asTensor(tracer: Tracer, value: unknown, other: unknown, name: string, otherBranch: string, isFlag: boolean,
+                  opts: OperatorOptions | undefined): tf.Tensor {
+  if (value instanceof tf.Tensor) return value;
+  const like = other as tf.Tensor;
+  if (isReturnSentinel(value)) {
+    if (isFlag) return placeholderLike(tracer, specOf(like));
+    throw returnInOneBranch(opts);
+  }
+  const branch = otherBranch === 'else' ? 'if' : 'else';
+  if (isUndefinedValue(value)) {
+    throw new StagingError(`autograph-ts: '${name}' must also be defined in the ${branch} branch${at(opts)}: it is ` +
+      `${describeValue(like)} in the ${otherBranch} branch of a conditional on a tensor, and a staged conditional ` +
+      'needs a value for it on both paths.');
+  }
+  if ((typeof value === 'number' || typeof value === 'boolean') && like.size === 1) {
+    const v = like.dtype === 'bool' ? Boolean(value) : Number(value);
+    return tracer.makeConstant([v] as number[] | boolean[], [...like.shape], like.dtype);
+  }
+  throw new StagingError(`autograph-ts: '${name}' is ${describeValue(value)} in the ${branch} branch but ` +
+    `${describeValue(like)} in the ${otherBranch} branch of a conditional on a tensor${at(opts)}; make both tensors.`);
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : Object.assign(new Error(String(error)), { thrown: error });
+}

@@ -1,0 +1,191 @@
+/**
+ * A loop on a tensor condition, staged as a While node: the test and the body are each traced
+ * once, over parameters that stand for the loop variables (the state variables that are tensors,
+ * plus the jump flags turned into bool tensors, plus a return value that becomes a tensor).
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import type { OperatorOptions } from '../runtime/options';
+import type { GetState, SetState, Thunk } from '../runtime/staging_hooks';
+import { GraphBuilder, specOf, unifyCaptures } from './builder';
+import { at, StagingError } from './errors';
+import type { TensorSpec } from './graph';
+import { flatten } from './nest';
+import { placeholderLike } from './staged_if';
+import type { Tracer } from './tracer';
+import {
+  conditionTensor, describeValue, isReturnSentinel, isUndefinedValue, MaybeUndefined, maybeUndefined, sameShape,
+} from './staged_values';
+
+export interface LoopSpec {
+  test: Thunk;
+  body: Thunk<void>;
+  getState: GetState;
+  setState: SetState;
+  names: string[];
+  flags: string[];
+  opts: OperatorOptions | undefined;
+}
+
+interface Leaf {
+  name: string;
+  value: unknown;
+  /** A loop variable: a tensor parameter of cond and body. */
+  loop: boolean;
+}
+
+class RetryWithPlaceholders {
+  constructor(readonly specs: Map<number, TensorSpec>) {}
+}
+
+export function stageLoop(tracer: Tracer, spec: LoopSpec): void {
+  const { names, flags, opts } = spec;
+  const initial = spec.getState();
+  const flats = initial.map(flatten);
+  const leaves: Leaf[] = [];
+  flats.forEach((f, i) => f.leaves.forEach((value) => {
+    const name = names[i];
+    if (value instanceof tf.Tensor) return leaves.push({ name, value, loop: true });
+    // Jump flags may be set by a staged if in the body: carry them as bool tensors.
+    if (flags.includes(name) && typeof value === 'boolean') {
+      return leaves.push({ name, value: tracer.makeConstant([value], [], 'bool'), loop: true });
+    }
+    return leaves.push({ name, value, loop: false });
+  }));
+  const stateOf = (values: unknown[]): unknown[] => {
+    let next = 0;
+    return flats.map((f) => f.rebuild(f.leaves.map(() => values[next++])));
+  };
+
+  let placeholders = new Map<number, TensorSpec>();
+  for (let attempt = 0; ; attempt++) {
+    const current = leaves.map((leaf, k) => {
+      const p = placeholders.get(k);
+      if (p === undefined) return leaf;
+      const value = placeholderLike(tracer, p);
+      maybeUndefined.set(value, { flag: undefined, origin: opts?.origin });
+      return { ...leaf, value, loop: true };
+    });
+    try {
+      traceWhile(tracer, spec, current, stateOf);
+      return;
+    } catch (error) {
+      if (!(error instanceof RetryWithPlaceholders) || attempt > 0) throw error;
+      spec.setState(initial);
+      placeholders = error.specs;
+    }
+  }
+}
+
+function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (values: unknown[]) => unknown[]): void {
+  const { opts } = spec;
+  const loopIndices = leaves.flatMap((l, k) => (l.loop ? [k] : []));
+  const n = loopIndices.length;
+  const initRefs = loopIndices.map((k) => tracer.resolve(leaves[k].value as tf.Tensor));
+
+  /** Binds fresh parameters for the loop variables in `builder` and sets the state to them. */
+  const enter = (builder: GraphBuilder): tf.Tensor[] => {
+    const params = loopIndices.map((k) => {
+      const init = leaves[k].value as tf.Tensor;
+      const p = tracer.freshCopy(init);
+      const ref = builder.addParam(specOf(p));
+      builder.values.set(p, ref);
+      const mark = maybeUndefined.get(init);
+      if (mark) maybeUndefined.set(p, mark);
+      return p;
+    });
+    const values = leaves.map((l) => l.value);
+    loopIndices.forEach((k, i) => (values[k] = params[i]));
+    spec.setState(stateOf(values));
+    return params;
+  };
+
+  const condBuilder = new GraphBuilder(tracer.current);
+  tracer.inSubgraph(condBuilder, () => {
+    enter(condBuilder);
+    const t = spec.test();
+    const c = t instanceof tf.Tensor ? conditionTensor(t, opts) : tracer.makeConstant([Boolean(t)], [], 'bool');
+    condBuilder.graph.results = [tracer.resolve(c)];
+  });
+
+  const bodyBuilder = new GraphBuilder(tracer.current);
+  const marks: (MaybeUndefined | undefined)[] = [];
+  tracer.inSubgraph(bodyBuilder, () => {
+    enter(bodyBuilder);
+    spec.body();
+    const after = spec.getState().map(flatten);
+    const outLeaves: unknown[] = [];
+    const beforeStructures = stateOf(leaves.map((l) => l.value)).map((v) => flatten(v).structure);
+    after.forEach((f, i) => {
+      const before = { structure: beforeStructures[i] };
+      if (f.structure !== before.structure) {
+        throw new StagingError(`autograph-ts: '${spec.names[i]}' changes structure in a loop staged on a tensor ` +
+          `condition${at(opts)}: ${before.structure} before, ${f.structure} after an iteration.`);
+      }
+      outLeaves.push(...f.leaves);
+    });
+    const retry = new Map<number, TensorSpec>();
+    const results = loopIndices.map((k) => {
+      const leaf = leaves[k];
+      const init = leaf.value as tf.Tensor;
+      let out = outLeaves[k];
+      if (!(out instanceof tf.Tensor)) {
+        if ((typeof out === 'number' || typeof out === 'boolean') && init.size === 1) {
+          out = tracer.makeConstant([init.dtype === 'bool' ? Boolean(out) : Number(out)] as number[] | boolean[],
+            [...init.shape], init.dtype);
+        } else {
+          throw new StagingError(`autograph-ts: loop variable '${leaf.name}' is ${describeValue(init)} before the loop ` +
+            `but ${describeValue(out)} after an iteration${at(opts)}; a staged loop needs it to stay a tensor.`);
+        }
+      }
+      const t = out as tf.Tensor;
+      if (t.dtype !== init.dtype || !sameShape(t.shape, init.shape)) {
+        const what = t.dtype !== init.dtype ? 'dtype' : t.rank !== init.rank ? 'rank' : 'shape';
+        throw new StagingError(`autograph-ts: loop variable '${leaf.name}' changes ${what} in a loop staged on a ` +
+          `tensor condition${at(opts)}: ${describeValue(init)} before, ${describeValue(t)} after an iteration. ` +
+          `Keep one dtype and shape (cast or reshape inside the loop).`);
+      }
+      marks.push(maybeUndefined.get(t));
+      return tracer.resolve(t);
+    });
+    leaves.forEach((leaf, k) => {
+      if (leaf.loop) return;
+      const out = outLeaves[k];
+      if (out === leaf.value || (Number.isNaN(out) && Number.isNaN(leaf.value))) return;
+      if (out instanceof tf.Tensor && isReturnSentinel(leaf.value) && spec.flags.includes(leaf.name)) {
+        retry.set(k, specOf(out));
+        return;
+      }
+      if (isUndefinedValue(leaf.value)) {
+        throw new StagingError(`autograph-ts: '${leaf.name}' must be defined before a loop staged on a tensor ` +
+          `condition${at(opts)}: the loop assigns it ${describeValue(out)}, and a staged loop needs every loop ` +
+          `variable to have a value (of the same dtype and shape) before it starts.`);
+      }
+      throw new StagingError(`autograph-ts: '${leaf.name}' is ${describeValue(leaf.value)} that the loop changes ` +
+        `to ${describeValue(out)}, but the loop is staged on a tensor condition${at(opts)}: a JS value cannot be ` +
+        `carried through a staged loop. Make '${leaf.name}' a tensor before the loop (e.g. ` +
+        `\`let ${leaf.name} = tf.scalar(${typeof leaf.value === 'number' ? leaf.value : 0})\`).`);
+    });
+    if (retry.size > 0) throw new RetryWithPlaceholders(retry);
+    bodyBuilder.graph.results = results;
+  });
+
+  const captures = unifyCaptures([condBuilder, bodyBuilder], n);
+  const realOutputs = loopIndices.map((k) => tracer.freshCopy(leaves[k].value as tf.Tensor));
+  tracer.define({
+    kind: 'While',
+    inputs: [...initRefs, ...captures],
+    loopVars: n,
+    cond: condBuilder.graph,
+    body: bodyBuilder.graph,
+    origin: opts?.origin,
+    outputs: loopIndices.map((k) => specOf(leaves[k].value as tf.Tensor)),
+  }, realOutputs);
+  tracer.forgetVariableReads();
+  realOutputs.forEach((t, i) => {
+    const mark = marks[i] ?? maybeUndefined.get(leaves[loopIndices[i]].value as tf.Tensor);
+    if (mark) maybeUndefined.set(t, mark);
+  });
+  const values = leaves.map((l) => l.value);
+  loopIndices.forEach((k, i) => (values[k] = realOutputs[i]));
+  spec.setState(stateOf(values));
+}

@@ -1,0 +1,56 @@
+/**
+ * What the staged control flow knows about values beyond the graph: which tensors stand for a
+ * return value that may be undefined (placeholders), which bool tensors are negations of others
+ * (the guards the transformer emits), and how JS values become tensors.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import { Undefined, UndefinedReturnValue } from '../runtime/undefined_values';
+import type { OperatorOptions } from '../runtime/options';
+import { at, StagingError } from './errors';
+
+/**
+ * A tensor that holds a return value on some paths and a zeros placeholder on the others. Its
+ * value is defined exactly when the flag variable `flag` (the lowered `do_return`) is true.
+ */
+export interface MaybeUndefined {
+  flag: string | undefined;
+  origin: string | undefined;
+}
+
+export const maybeUndefined = new WeakMap<tf.Tensor, MaybeUndefined>();
+
+/** result -> operand, for every tensor produced by ag__.not while tracing. */
+export const negationOf = new WeakMap<tf.Tensor, tf.Tensor>();
+
+export function isUndefinedValue(value: unknown): boolean {
+  return value === undefined || value instanceof Undefined;
+}
+
+export function isReturnSentinel(value: unknown): boolean {
+  return value === UndefinedReturnValue.instance;
+}
+
+export function describeValue(value: unknown): string {
+  if (value instanceof tf.Tensor) return `a ${value.dtype} tensor of shape [${value.shape.join(', ')}]`;
+  if (value === undefined || value instanceof Undefined) return 'undefined';
+  if (isReturnSentinel(value)) return 'no return value';
+  if (value === null) return 'null';
+  return `the JS ${typeof value} ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`;
+}
+
+/** Checks a tensor condition and returns it as a bool tensor (recorded ops). */
+export function conditionTensor(cond: tf.Tensor, opts: OperatorOptions | undefined): tf.Tensor {
+  if (cond.size !== 1) {
+    throw new StagingError(`autograph-ts: a tensor used as a condition must be a scalar, got shape ` +
+      `[${cond.shape.join(', ')}]${at(opts)}. Reduce it first (e.g. tf.any / tf.all).`);
+  }
+  if (cond.dtype === 'string' || cond.dtype === 'complex64') {
+    throw new StagingError(`autograph-ts: a tensor of dtype ${cond.dtype} cannot be a condition${at(opts)}; ` +
+      'use a bool or numeric scalar.');
+  }
+  return cond.dtype === 'bool' ? cond : tf.notEqual(cond, 0);
+}
+
+export function sameShape(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((d, i) => d === b[i]);
+}

@@ -1,0 +1,88 @@
+/**
+ * What a trace changes in tfjs and the host while it runs, all undone when it ends:
+ * - reading a tensor's value (dataSync, arraySync, data, array, bufferSync, toString) is an error:
+ *   the value would be baked into the graph;
+ * - t.print(), tf.print() and console.log of tensors become Print nodes (printed on every run);
+ * - the random ops become Random nodes (re-drawn on every run);
+ * - Variable.assign becomes an AssignVariable node; variables created while tracing are state.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import type { RandomOp } from './graph';
+import { coreModule, originalRandomOp, RANDOM_OPS } from './random_ops';
+import { StagingError, userFrame } from './errors';
+import type { Tracer } from './tracer';
+
+type Undo = () => void;
+
+function patch<T extends object, K extends keyof T>(target: T, key: K, value: T[K]): Undo {
+  const had = Object.prototype.hasOwnProperty.call(target, key);
+  const previous = target[key];
+  target[key] = value;
+  return () => {
+    if (had) target[key] = previous;
+    else delete target[key];
+  };
+}
+
+export function valueReadError(): StagingError {
+  const where = userFrame();
+  return new StagingError(
+    `autograph-ts: a tensor's value was read while stage() traces the function${where ? ` (at ${where})` : ''}. ` +
+    'Reading values (dataSync, arraySync, data, array, bufferSync, toString) would bake this one value into ' +
+    'the staged graph. Keep the computation in tensors; use a tensor condition for if/while (it is staged), ' +
+    'and print tensors with console.log or t.print() (printed on every call).');
+}
+
+export function installTracePatches(tracer: Tracer): Undo {
+  const undo: Undo[] = [];
+  const engine = tf.engine() as unknown as Record<string, unknown>;
+  const forbidden = (): never => {
+    throw valueReadError();
+  };
+  for (const method of ['readSync', 'read', 'readToGPU']) undo.push(patch(engine, method, forbidden));
+
+  const printTensor = (x: tf.Tensor, verbose = false): void => tracer.recordPrint([x], verbose);
+  undo.push(patch(coreModule, 'print', printTensor));
+  undo.push(patch(tf.Tensor.prototype as unknown as Record<string, unknown>, 'print',
+    function print(this: tf.Tensor, verbose = false): void {
+      printTensor(this, verbose);
+    }));
+
+  const log = console.log;
+  undo.push(patch(console, 'log', (...args: unknown[]): void => {
+    if (args.some((a) => a instanceof tf.Tensor)) tracer.recordPrint(args, false);
+    else log.apply(console, args);
+  }));
+
+  for (const op of RANDOM_OPS) {
+    const original = originalRandomOp(op);
+    undo.push(patch(coreModule, op, (...args: unknown[]): tf.Tensor => {
+      tracer.paused++;
+      let out: tf.Tensor;
+      try {
+        out = original(...args);
+      } finally {
+        tracer.paused--;
+      }
+      tracer.recordRandom(op as RandomOp, args, out);
+      return out;
+    }));
+  }
+
+  const variableProto = tf.Variable.prototype as unknown as Record<string, unknown>;
+  const assign = variableProto.assign as (this: tf.Variable, value: tf.Tensor) => void;
+  undo.push(patch(variableProto, 'assign', function (this: tf.Variable, value: tf.Tensor): void {
+    tracer.onAssign(this, value, () => assign.call(this, value));
+  }));
+
+  const makeVariable = engine.makeVariable as (...args: unknown[]) => tf.Variable;
+  undo.push(patch(engine, 'makeVariable', (...args: unknown[]): tf.Variable => {
+    const v = makeVariable.apply(engine, args);
+    tracer.onVariableCreated(v);
+    return v;
+  }));
+
+  return () => {
+    for (const u of undo.reverse()) u();
+  };
+}

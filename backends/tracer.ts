@@ -1,0 +1,278 @@
+/**
+ * The state of one trace: the stack of graphs being built and the program's tables. It listens to
+ * every kernel the recording backend runs and turns it into a node; a tensor it has not seen
+ * produced in the trace is a function argument (bound up front), a variable read, or a captured
+ * constant.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import type { Attrs, AttrValue, KernelNode, Node, Program, RandomArg, RandomOp, TensorSpec, ValueRef } from './graph';
+import { GraphBuilder, specOf, ValueTable } from './builder';
+import type { KernelListener, NamedInputs } from './recording_backend';
+import { StagingError } from './errors';
+
+interface EngineInternals {
+  makeTensorFromTensorInfo(info: tf.TensorInfo, backend?: tf.KernelBackend): tf.Tensor;
+  makeTensorFromDataId(dataId: object, shape: number[], dtype: tf.DataType, backend?: tf.KernelBackend): tf.Tensor;
+  disposeTensor(t: tf.Tensor): void;
+  incRef(t: tf.Tensor, backend: tf.KernelBackend | null): void;
+  state: { registeredVariables: Record<string, tf.Variable> };
+}
+
+export const engineInternals = (): EngineInternals => tf.engine() as unknown as EngineInternals;
+
+export class Tracer implements KernelListener {
+  readonly root = new GraphBuilder();
+  current = this.root;
+  readonly program: Program = { graph: this.root.graph, constants: [], variables: [], errors: [] };
+  /** >0 while the engine runs helper ops whose kernels are not part of the user's program. */
+  paused = 0;
+
+  private readonly constantIndex = new ValueTable<number>();
+  private readonly variableIndex = new Map<tf.Variable, number>();
+  /** Current dataId of every variable: a tensor with it is a read of the variable. */
+  private readonly variableByData = new Map<object, tf.Variable>();
+  /** Variables assigned during the trace, with a reference to their value before it. */
+  private readonly assigned = new Map<tf.Variable, object>();
+
+  constructor() {
+    for (const v of Object.values(engineInternals().state.registeredVariables)) this.variableByData.set(v.dataId, v);
+  }
+
+  get backend(): tf.KernelBackend {
+    return tf.engine().backend;
+  }
+
+  // ---- kernels ------------------------------------------------------------------------------
+
+  onKernel(kernelName: string, inputs: NamedInputs, attrs: Record<string, unknown> | undefined,
+           outputs: tf.TensorInfo | tf.TensorInfo[]): void {
+    if (this.paused > 0) return;
+    const entries: [string, tf.TensorInfo | null | undefined][] = Array.isArray(inputs)
+      ? inputs.map((t, i) => [String(i), t]) : Object.entries(inputs);
+    const present = entries.filter((e): e is [string, tf.TensorInfo] => e[1] != null);
+    const outs = Array.isArray(outputs) ? outputs : [outputs];
+    const node: KernelNode = {
+      kind: 'Kernel',
+      op: kernelName,
+      inputs: present.map(([, t]) => this.resolve(t)),
+      inputNames: present.map(([name]) => name),
+      variadic: Array.isArray(inputs),
+      attrs: copyAttrs(kernelName, attrs),
+      multiOutput: Array.isArray(outputs),
+      outputs: outs.map(specOf),
+    };
+    this.define(node, outs);
+  }
+
+  /** Appends a node to the current graph and binds its outputs to the tensors that hold them. */
+  define(node: Node, outputs: readonly tf.TensorInfo[]): ValueRef[] {
+    const index = this.current.add(node);
+    return outputs.map((info, output) => {
+      const ref = { node: index, output };
+      this.current.values.set(info, ref);
+      return ref;
+    });
+  }
+
+  /** The node output holding `info` in the current graph (capturing it if it lives outside). */
+  resolve(info: tf.TensorInfo): ValueRef {
+    const b = this.current;
+    const variable = this.variableByData.get(info.dataId);
+    if (variable !== undefined && variable.dtype === info.dtype && variable.shape.length === info.shape.length &&
+        variable.shape.every((d, i) => d === info.shape[i])) {
+      return this.readVariable(variable);
+    }
+    const local = b.values.get(info);
+    if (local !== undefined) return local;
+    if (this.constantIndex.get(info) !== undefined) return this.constantRef(info);
+    const outer = this.lookupOuter(b, info);
+    if (outer !== undefined) return outer;
+    return this.constantRef(info);
+  }
+
+  private lookupOuter(b: GraphBuilder, info: tf.TensorInfo): ValueRef | undefined {
+    const local = b.values.get(info);
+    if (local !== undefined) return local;
+    if (b.parent === undefined) return undefined;
+    const outer = this.lookupOuter(b.parent, info);
+    if (outer === undefined) return undefined;
+    const ref = b.addCapture(outer, specOf(info));
+    b.values.set(info, ref);
+    return ref;
+  }
+
+  // ---- constants ----------------------------------------------------------------------------
+
+  /** A Constant node for a tensor created outside the recorded kernels (or outside the trace). */
+  constantRef(info: tf.TensorInfo): ValueRef {
+    let index = this.constantIndex.get(info);
+    if (index === undefined) {
+      // The program holds its own reference: the tensor may be disposed by the user or the trace.
+      const backend = this.backend;
+      backend.incRef(info.dataId);
+      const t = engineInternals().makeTensorFromTensorInfo({ dataId: info.dataId, shape: [...info.shape], dtype: info.dtype }, backend);
+      tf.keep(t);
+      index = this.program.constants.push(t) - 1;
+      this.constantIndex.set(info, index);
+    }
+    const [ref] = this.define({ kind: 'Constant', constant: index, outputs: [specOf(info)] }, [info]);
+    return ref;
+  }
+
+  /** A new tensor that only the engine knows (for placeholders and converted JS values). */
+  makeConstant(values: tf.TensorLike, shape: number[], dtype: tf.DataType): tf.Tensor {
+    this.paused++;
+    try {
+      return tf.tensor(values, shape, dtype);
+    } finally {
+      this.paused--;
+    }
+  }
+
+  /**
+   * A copy of `t` with a data buffer of its own. Loop variables and control-flow outputs must not
+   * share identity with any other tensor of the trace, or uses of one would resolve to the other.
+   */
+  freshCopy(t: tf.TensorInfo): tf.Tensor {
+    const backend = this.backend;
+    const values = backend.readSync(t.dataId) as unknown as { slice(): unknown };
+    const dataId = backend.write(values.slice() as tf.backend_util.BackendValues, [...t.shape], t.dtype);
+    return engineInternals().makeTensorFromDataId(dataId, [...t.shape], t.dtype, backend);
+  }
+
+  /** The value of a scalar, read from the backend (the engine's read is forbidden while tracing). */
+  readScalar(t: tf.TensorInfo): number {
+    return Number((this.backend.readSync(t.dataId) as ArrayLike<number>)[0]);
+  }
+
+  // ---- variables ----------------------------------------------------------------------------
+
+  private variableRef(v: tf.Variable): number {
+    let index = this.variableIndex.get(v);
+    if (index === undefined) {
+      index = this.program.variables.push(v) - 1;
+      this.variableIndex.set(v, index);
+    }
+    return index;
+  }
+
+  private readVariable(v: tf.Variable): ValueRef {
+    const b = this.current;
+    const index = this.variableRef(v);
+    const cached = b.variableReads.get(index);
+    if (cached !== undefined && cached.dataId === v.dataId) return cached.ref;
+    const [ref] = this.define({ kind: 'ReadVariable', variable: index, outputs: [specOf(v)] }, []);
+    b.variableReads.set(index, { dataId: v.dataId, ref });
+    return ref;
+  }
+
+  /** A variable created while tracing: it is state from now on, not a value of the graph. */
+  onVariableCreated(v: tf.Variable): void {
+    this.variableByData.set(v.dataId, v);
+  }
+
+  /** Records `v.assign(value)`; `assign` performs the real assignment (the trace runs for real). */
+  onAssign(v: tf.Variable, value: tf.Tensor, assign: () => void): void {
+    const ref = this.resolve(value);
+    if (!this.assigned.has(v)) {
+      this.backend.incRef(v.dataId);
+      this.assigned.set(v, v.dataId);
+    }
+    const oldDataId = v.dataId;
+    assign();
+    if (this.variableByData.get(oldDataId) === v) this.variableByData.delete(oldDataId);
+    this.variableByData.set(v.dataId, v);
+    const index = this.variableRef(v);
+    this.current.add({ kind: 'AssignVariable', variable: index, inputs: [ref], outputs: [] });
+    this.current.variableReads.set(index, { dataId: v.dataId, ref });
+  }
+
+  /** After a sub-graph that may assign variables ran, reads must go to the variables again. */
+  forgetVariableReads(): void {
+    this.current.variableReads.clear();
+  }
+
+  /** Puts every variable assigned while tracing back to its value from before the trace. */
+  restoreVariables(): void {
+    const engine = engineInternals();
+    for (const [v, dataId] of this.assigned) {
+      engine.disposeTensor(v);
+      (v as unknown as { dataId: object }).dataId = dataId;
+      engine.incRef(v, this.backend);
+      this.backend.disposeData(dataId);
+    }
+    this.assigned.clear();
+  }
+
+  // ---- host nodes ---------------------------------------------------------------------------
+
+  recordRandom(op: RandomOp, args: unknown[], out: tf.Tensor): void {
+    const inputs: ValueRef[] = [];
+    const recorded: RandomArg[] = args.map((a) => {
+      if (a instanceof tf.Tensor) return { input: inputs.push(this.resolve(a)) - 1 };
+      return { value: plainValue(a, op) };
+    });
+    // Trailing undefined arguments (an absent seed) stay absent.
+    while (recorded.length > 0 && 'value' in recorded[recorded.length - 1] &&
+           (recorded[recorded.length - 1] as { value: AttrValue }).value === undefined) recorded.pop();
+    this.define({ kind: 'Random', op, inputs, args: recorded, outputs: [specOf(out)] }, [out]);
+  }
+
+  recordPrint(args: unknown[], verbose: boolean): void {
+    const inputs: ValueRef[] = [];
+    const parts = args.map((a) => {
+      if (a instanceof tf.Tensor) return { input: inputs.push(this.resolve(a)) - 1, verbose };
+      return { text: typeof a === 'string' ? a : inspect(a) };
+    });
+    this.current.add({ kind: 'Print', inputs, parts, outputs: [] });
+  }
+
+  /** A Check node: at run time, throws a new `error` (same class and message) when pred is false. */
+  recordCheck(pred: ValueRef, error: Error, origin: string | undefined): void {
+    const index = this.program.errors.push(error) - 1;
+    this.current.add({ kind: 'Check', inputs: [pred], error: index, origin, outputs: [] });
+  }
+
+  // ---- sub-graphs ---------------------------------------------------------------------------
+
+  /** Runs fn with a new sub-graph of the current one as the current graph. */
+  inSubgraph<T>(builder: GraphBuilder, fn: () => T): T {
+    const previous = this.current;
+    this.current = builder;
+    try {
+      return fn();
+    } finally {
+      this.current = previous;
+    }
+  }
+
+  specOf(t: tf.TensorInfo): TensorSpec {
+    return specOf(t);
+  }
+}
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const inspect = (value: unknown): string => (require('util') as typeof import('util')).inspect(value);
+
+function plainValue(value: unknown, where: string): AttrValue {
+  if (value === null || value === undefined || typeof value === 'number' || typeof value === 'string' ||
+      typeof value === 'boolean') return value;
+  if (Array.isArray(value)) return value.map((v) => plainValue(v, where));
+  if (ArrayBuffer.isView(value)) return Array.from(value as unknown as ArrayLike<number>);
+  if (typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, plainValue(v, where)]));
+  }
+  throw new StagingError(`autograph-ts: cannot record a ${typeof value} argument of '${where}' in a staged graph`);
+}
+
+function copyAttrs(kernelName: string, attrs: Record<string, unknown> | undefined): Attrs {
+  if (attrs == null) return {};
+  const out: Attrs = {};
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v instanceof tf.Tensor) {
+      throw new StagingError(`autograph-ts: kernel '${kernelName}' has a tensor attribute '${k}'; it cannot be staged`);
+    }
+    out[k] = plainValue(v, kernelName);
+  }
+  return out;
+}
