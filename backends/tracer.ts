@@ -161,7 +161,7 @@ export class Tracer implements KernelListener {
     const index = this.variableRef(v);
     const cached = b.variableReads.get(index);
     if (cached !== undefined && cached.dataId === v.dataId) return cached.ref;
-    const [ref] = this.define({ kind: 'ReadVariable', variable: index, outputs: [specOf(v)] }, []);
+    const [ref] = this.define({ kind: 'ReadVariable', variable: index, outputs: [specOf(v)] }, [v]);
     b.variableReads.set(index, { dataId: v.dataId, ref });
     return ref;
   }
