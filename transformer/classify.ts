@@ -42,6 +42,11 @@ export class Classifier {
     return !this.forceDynamic && this.predicate(expr) === 'static';
   }
 
+  /** Whether the checker types an expression as boolean (while it may yield a Tensor). */
+  isBooleanTyped(expr: TS.Expression): boolean {
+    return (this.checker.getTypeAtLocation(expr).flags & ts.TypeFlags.BooleanLike) !== 0;
+  }
+
   /** The iterable of a for...of: a Tensor or TensorRange is staged, an array is static. */
   iterable(expr: TS.Expression): Classification {
     if (this.forceDynamic) return 'dynamic';

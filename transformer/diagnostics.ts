@@ -32,17 +32,13 @@ export const Diagnostics = {
     code: 99006,
     message: "'with' statements cannot be converted: their scope is dynamic. Remove the 'with' or the 'use autograph' directive.",
   },
-  LabeledFunctionJump: {
-    code: 99007,
-    message: "A labeled 'continue' that targets a non-loop statement is invalid.",
-  },
-  AssignmentToFunctionDeclaration: {
-    code: 99008,
-    message: "A tensor-dependent statement reassigns a function declaration: declare it with 'let' instead.",
-  },
   TensorValueAsBoolean: {
     code: 99101,
-    message: "This logical operator yields a Tensor at run time but its static type is boolean: annotate the variable as a tf.Tensor, or use it directly in the condition.",
+    message: "This operator yields a Tensor at run time, but TypeScript types it as boolean: a later 'if' on it would see a Tensor (always truthy). Use it directly as a condition, or store it in a variable typed tf.Tensor.",
+  },
+  InternalError: {
+    code: 99900,
+    message: "Internal error while converting this function; it was left unconverted. Please report this with the function's source.",
   },
 } as const;
 
@@ -50,12 +46,14 @@ export type DiagnosticKey = keyof typeof Diagnostics;
 
 /** A problem in the user's code that prevents conversion; becomes a diagnostic at `node`. */
 export class ConversionError extends Error {
-  constructor(readonly key: DiagnosticKey, readonly node: TS.Node, readonly detail?: string) {
+  constructor(readonly key: DiagnosticKey, readonly node: TS.Node, readonly detail?: string,
+              readonly severity: 'error' | 'warning' = 'error') {
     super(Diagnostics[key].message + (detail ? ` ${detail}` : ''));
   }
 }
 
-export function createDiagnostic(error: ConversionError, category = ts.DiagnosticCategory.Error): TS.Diagnostic {
+export function createDiagnostic(error: ConversionError): TS.Diagnostic {
+  const category = error.severity === 'warning' ? ts.DiagnosticCategory.Warning : ts.DiagnosticCategory.Error;
   const sourceFile = error.node.getSourceFile();
   const start = error.node.getStart(sourceFile);
   return {

@@ -56,9 +56,12 @@ export function createFileTransformer(program: TS.Program, config: AutographConf
           body = result.body;
           if (ts.isBlock(body) && hasDirective(body.statements)) body = ts.factory.updateBlock(body, withoutDirective(body.statements));
         }
+        for (const warning of result.warnings) report(createDiagnostic(warning));
       } catch (error) {
-        if (!(error instanceof ConversionError)) throw error;
-        report(createDiagnostic(error));
+        // A ConversionError is the user's code; anything else is our bug. Either way the compiler
+        // must not crash: the function stays as written and the diagnostic says why.
+        const detail = error instanceof Error ? `(${error.message.split('\n')[0]})` : String(error);
+        report(createDiagnostic(error instanceof ConversionError ? error : new ConversionError('InternalError', fn, detail)));
       }
       return body === fn.body ? fn : withBody(fn, body);
     };

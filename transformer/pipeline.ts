@@ -19,6 +19,7 @@
 import type * as TS from 'typescript';
 import { planFunction } from './analysis/plan';
 import { Classifier } from './classify';
+import { ConversionError } from './diagnostics';
 import { EmitContext } from './emit';
 import { ts } from './typescript';
 import { convertExpressions } from './converters/expressions';
@@ -33,16 +34,18 @@ export interface ConvertedBody {
   body: TS.ConciseBody;
   /** Whether the body now calls the runtime. */
   usesRuntime: boolean;
+  /** Problems that do not prevent conversion. */
+  warnings: ConversionError[];
 }
 
 export function convertFunctionBody(body: TS.ConciseBody, classifier: Classifier, emit: EmitContext,
                                     context: TS.TransformationContext): ConvertedBody {
   const plan = planFunction(body, classifier);
-  if (plan.converted.size === 0 && plan.expressions.size === 0) return { body, usesRuntime: false };
+  const warnings = plan.warnings;
+  if (plan.converted.size === 0 && plan.expressions.size === 0) return { body, usesRuntime: false, warnings };
 
   let converted = convertExpressions(body, plan, emit, context);
-  if (!ts.isBlock(converted)) return { body: converted, usesRuntime: true };
-  if (plan.converted.size === 0) return { body: converted, usesRuntime: true };
+  if (!ts.isBlock(converted) || plan.converted.size === 0) return { body: converted, usesRuntime: true, warnings };
 
   const state = createLoweringState(plan, emit);
   converted = hoistDeclarations(converted, context);
@@ -50,5 +53,5 @@ export function convertFunctionBody(body: TS.ConciseBody, classifier: Classifier
   converted = lowerContinues(converted, state, context);
   converted = lowerReturns(converted, state, context);
   converted = convertControlFlow(converted, state, context);
-  return { body: converted, usesRuntime: true };
+  return { body: converted, usesRuntime: true, warnings };
 }

@@ -65,11 +65,13 @@ export function compile(files: Record<string, string>, config: AutographConfig =
   const js: Record<string, string> = {};
   const maps: Record<string, string> = {};
   host.writeFile = (fileName, text) => {
-    const name = path.relative(dir, fileName).replace(/\\/g, '/');
-    if (name.endsWith('.map')) maps[name.replace(/\.js\.map$/, '.ts')] = text;
-    else js[name.replace(/\.js$/, '.ts')] = text;
+    const name = path.relative(outDir, fileName).replace(/\\/g, '/');
+    const source = Object.keys(files).find((f) => f.replace(/\.[jt]s$/, '') === name.replace(/\.js(\.map)?$/, ''));
+    if (name.endsWith('.map')) maps[source ?? name] = text;
+    else js[source ?? name] = text;
   };
-  const program = ts.createProgram([...virtual.keys()], { ...compilerOptions, outDir: dir }, host);
+  const outDir = path.join(dir, 'out');
+  const program = ts.createProgram([...virtual.keys()], { ...compilerOptions, outDir }, host);
   const diagnostics: ts.Diagnostic[] = [];
   const transformer = autographTransformer(program, { runtimeModule: RUNTIME, ...config }, {
     ts, addDiagnostic: (d) => diagnostics.push(d),

@@ -35,6 +35,8 @@ export interface ConversionPlan {
   /** Lowered jumps and returns inside a (native) switch: their flag assignment is followed by a
    * native `break` that leaves the switch, as the original jump did. */
   readonly switchExits: Set<TS.Node>;
+  /** Problems worth a warning that do not prevent conversion. */
+  readonly warnings: ConversionError[];
 }
 
 interface Site<T extends TS.Node> {
@@ -164,7 +166,8 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
       throw new ConversionError('ForAwaitInConvertedStatement', node);
     }
   }
-  return { converted, loweredJumps, jumpTargets, lowerReturns, expressions, switchExits };
+  return { converted, loweredJumps, jumpTargets, lowerReturns, expressions, switchExits,
+    warnings: booleanTypedTensors(expressions, classifier) };
 }
 
 /**
@@ -191,6 +194,28 @@ function demoteDynamic(converted: Set<TS.Node>, expressions: Set<TS.Expression>,
     const lastSwitch = path.map((s) => ts.isSwitchStatement(s)).lastIndexOf(true);
     if (lastSwitch >= 0) path.slice(lastSwitch + 1).forEach(demote);
   }
+}
+
+/**
+ * `const b = !t` or `const b = t1 && t2`: TypeScript types b as boolean, the runtime gives a
+ * Tensor; a later `if (b)` would then be classified static and test a Tensor object (always
+ * truthy). Warn where such a value leaves condition position.
+ */
+function booleanTypedTensors(expressions: Set<TS.Expression>, classifier: Classifier): ConversionError[] {
+  const warnings: ConversionError[] = [];
+  for (const e of expressions) {
+    if (classifier.predicate(operandOf(e)) !== 'staged' || ts.isConditionalExpression(e)) continue;
+    if (!classifier.isBooleanTyped(e)) continue;
+    let parent = e.parent;
+    while (ts.isParenthesizedExpression(parent)) parent = parent.parent;
+    const inCondition = (ts.isIfStatement(parent) || ts.isWhileStatement(parent) || ts.isDoStatement(parent) ||
+      (ts.isForStatement(parent) && parent.condition !== undefined) || ts.isConditionalExpression(parent) ||
+      (ts.isPrefixUnaryExpression(parent) && parent.operator === ts.SyntaxKind.ExclamationToken) ||
+      (ts.isBinaryExpression(parent) && (parent.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken ||
+        parent.operatorToken.kind === ts.SyntaxKind.BarBarToken)));
+    if (!inCondition) warnings.push(new ConversionError('TensorValueAsBoolean', e, undefined, 'warning'));
+  }
+  return warnings;
 }
 
 function conditionKind(node: TS.Node, classifier: Classifier) {
