@@ -14,7 +14,8 @@ async function main() {
   process.stdout.write(`Compiling samples/{${names.join(',')}} with tspc ... `);
   const started = Date.now();
   await compileSamples(names);
-  console.log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  console.log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log('Each sample runs its functions eagerly and staged (stage(fn)) on the tfjs wasm backend.\n');
 
   let failed = 0;
   for (const name of names) {

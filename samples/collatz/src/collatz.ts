@@ -6,7 +6,7 @@ import * as tf from '@tensorflow/tfjs';
 
 export function collatzSteps(n: tf.Tensor): tf.Tensor {
   'use autograph';
-  let steps = tf.scalar(0, 'int32');
+  let steps = tf.scalar(0);
   while (n.greater(1)) {
     if (n.mod(2).equal(0)) n = n.div(2).floor();
     else n = n.mul(3).add(1);

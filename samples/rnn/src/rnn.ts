@@ -33,8 +33,8 @@ export function greedyDecode(start: tf.Scalar, maxLength: tf.Scalar, eos: number
   'use autograph';
   let token: tf.Tensor = start;
   let h: tf.Tensor = tf.zeros([1, w.wh.shape[0]]);
-  let length: tf.Tensor = tf.scalar(0, 'int32');
-  let checksum: tf.Tensor = tf.scalar(0, 'int32');
+  let length: tf.Tensor = tf.scalar(0);
+  let checksum: tf.Tensor = tf.scalar(0);
   for (const _ of range(maxLength)) {          // a tensor bound: a staged loop
     const x = tf.gather(w.embedding, token.reshape([1]));
     h = tf.tanh(x.matMul(w.wx).add(h.matMul(w.wh)).add(w.b));

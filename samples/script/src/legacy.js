@@ -8,7 +8,7 @@ const tf = require('@tensorflow/tfjs');
  */
 function halvings(x) {
   'use autograph';
-  let count = tf.scalar(0, 'int32');
+  let count = tf.scalar(0);
   while (x.greater(1)) {
     x = x.div(2);
     count = count.add(1);

@@ -3,12 +3,13 @@
 declare function require(id: string): any;
 const tf: typeof import('@tensorflow/tfjs') = require('@tensorflow/tfjs');
 require('@tensorflow/tfjs-backend-wasm');
+const { stage } = require('autograph-ts') as typeof import('autograph-ts');
 const { halvings } = require('./legacy.js') as typeof import('./legacy.js');
 
 /** How many base-`base` digits n has: a do...while on a tensor condition. */
 function digitCount(n: import('@tensorflow/tfjs').Tensor, base: number) {
   'use autograph';
-  let digits = tf.scalar(0, 'int32');
+  let digits = tf.scalar(0);
   do {
     n = n.div(base).floor();
     digits = digits.add(1);
@@ -17,7 +18,12 @@ function digitCount(n: import('@tensorflow/tfjs').Tensor, base: number) {
 }
 
 tf.setBackend('wasm').then(() => {
-  console.log(`digitCount(65535, 16) = ${digitCount(tf.scalar(65535, 'int32'), 16).dataSync()[0]}`);
-  console.log(`digitCount(0, 10) = ${digitCount(tf.scalar(0, 'int32'), 10).dataSync()[0]}`);
-  console.log(`halvings(1000) = ${halvings(tf.scalar(1000)).dataSync()[0]}`);
+  const stagedDigitCount = stage(digitCount);
+  for (const [n, base] of [[65535, 16], [0, 10]]) {
+    const eager = digitCount(tf.scalar(n), base).dataSync()[0];
+    const staged = stagedDigitCount(tf.scalar(n), base).dataSync()[0];
+    console.log(`digitCount(${n}, ${base}) = ${eager} (eager), ${staged} (staged)`);
+  }
+  console.log(`halvings(1000) = ${halvings(tf.scalar(1000)).dataSync()[0]} (eager), ` +
+    `${stage(halvings)(tf.scalar(1000)).dataSync()[0]} (staged)`);
 });

@@ -17,7 +17,7 @@ export function fitUntil(model: tf.LayersModel, xs: tf.Tensor, ys: tf.Tensor, to
   const optimizer = tf.train.sgd(0.1);
   const mse = (): tf.Scalar => tf.losses.meanSquaredError(ys, model.predict(xs) as tf.Tensor);
   let loss: tf.Tensor = mse();
-  let steps: tf.Tensor = tf.scalar(0, 'int32');
+  let steps: tf.Tensor = tf.scalar(0);
   while (loss.greater(tolerance) && steps.less(maxSteps)) {
     loss = optimizer.minimize(mse, true)!;
     steps = steps.add(1);
