@@ -68,23 +68,28 @@ export class GraphBuilder {
 }
 
 /**
- * Gives several sub-graphs one parameter list: each graph's explicit parameters (the first
- * `explicit`), then every graph's captures in turn. Returns the outer references of the captures,
- * in parameter order.
+ * Gives several sub-graphs one parameter list: the explicit parameters (the first `explicit`),
+ * then the distinct captured values of all of them. Returns the outer references of the
+ * captures, in parameter order.
  */
 export function unifyCaptures(builders: GraphBuilder[], explicit: number): ValueRef[] {
   const outer: ValueRef[] = [];
-  const offsets: number[] = [];
+  const paramOf = new Map<string, number>();
   for (const b of builders) {
-    offsets.push(explicit + outer.length);
-    for (const c of b.captures) outer.push(c.outer);
-  }
-  builders.forEach((b, i) => {
-    const shift = offsets[i] - explicit;
-    for (const node of b.graph.nodes) {
-      if (node.kind === 'Input' && node.param >= explicit) node.param += shift;
+    const renumber = new Map<number, number>();
+    for (const c of b.captures) {
+      const key = `${c.outer.node}:${c.outer.output}`;
+      let param = paramOf.get(key);
+      if (param === undefined) {
+        param = explicit + outer.push(c.outer) - 1;
+        paramOf.set(key, param);
+      }
+      renumber.set(c.param, param);
     }
-    b.graph.numParams = explicit + outer.length;
-  });
+    for (const node of b.graph.nodes) {
+      if (node.kind === 'Input' && node.param >= explicit) node.param = renumber.get(node.param)!;
+    }
+  }
+  for (const b of builders) b.graph.numParams = explicit + outer.length;
   return outer;
 }

@@ -19,6 +19,9 @@ import { formatPrint, rebuildError } from './host_callbacks';
 
 type Value = tf.TensorInfo;
 
+/** Read once: tf.* goes through a module getter on every access (hot path). */
+const Tensor = tf.Tensor;
+
 interface EngineInternals {
   runKernel(name: string, inputs: unknown, attrs: unknown): tf.Tensor | tf.Tensor[];
   isTapeOn(): boolean;
@@ -51,11 +54,11 @@ export function execute(program: Program, args: tf.Tensor[]): tf.Tensor[] {
   const plan = planFor(program, backendName);
   const backend = tf.engine().backend;
   const outs = new DirectRun(program, backend).run(plan, args);
-  return outs.map((info) => (info instanceof tf.Tensor ? info : engine().makeTensorFromTensorInfo(info, backend)));
+  return outs.map((info) => (info instanceof Tensor ? info : engine().makeTensorFromTensorInfo(info, backend)));
 }
 
 function readScalar(backend: tf.KernelBackend, value: Value): boolean {
-  if (value instanceof tf.Tensor) return Boolean(value.dataSync()[0]);
+  if (value instanceof Tensor) return Boolean(value.dataSync()[0]);
   return Boolean((backend.readSync(value.dataId) as ArrayLike<number>)[0]);
 }
 
@@ -63,7 +66,7 @@ class DirectRun {
   constructor(private readonly program: Program, private readonly backend: tf.KernelBackend) {}
 
   private release(value: Value): void {
-    if (value instanceof tf.Tensor) value.dispose();
+    if (value instanceof Tensor) value.dispose();
     else this.backend.disposeData(value.dataId);
   }
 
@@ -93,26 +96,28 @@ class DirectRun {
       for (let s = 0; s < vals.length; s++) if (owned[s] && vals[s] !== undefined) this.release(vals[s]!);
       throw error;
     }
-    const given = new Set<number>();
-    return plan.resultSlots.map((s) => {
-      if (owned[s] && !given.has(s)) {
-        given.add(s);
-        return vals[s]!;
-      }
-      return this.share(vals[s]!);
-    });
+    const results = plan.resultSlots;
+    const out: Value[] = new Array(results.length);
+    for (let i = 0; i < results.length; i++) {
+      const s = results[i];
+      // An owned value is handed over once; a repeated result or a borrowed one gets a new reference.
+      out[i] = owned[s] && results.indexOf(s) === i ? vals[s]! : this.share(vals[s]!);
+    }
+    return out;
   }
 
   private step(step: Step, vals: (Value | undefined)[]): void {
     switch (step.kind) {
       case 'Kernel': {
+        // The step's own inputs object, refilled per call: kernels do not keep it, and a step
+        // never runs inside itself.
         const { ins, names } = step;
-        let inputs: Record<string, Value> | Value[];
+        let inputs = step.inputs as Record<string, Value> | Value[] | undefined;
+        if (inputs === undefined) inputs = step.inputs = step.variadic ? [] : {};
         if (step.variadic) {
-          inputs = ins.map((s) => vals[s]!);
+          for (let i = 0; i < ins.length; i++) (inputs as Value[])[i] = vals[ins[i]]!;
         } else {
-          inputs = {};
-          for (let i = 0; i < ins.length; i++) inputs[names[i]] = vals[ins[i]]!;
+          for (let i = 0; i < ins.length; i++) (inputs as Record<string, Value>)[names[i]] = vals[ins[i]]!;
         }
         const out = step.fn!({ inputs: inputs as tf.NamedTensorInfoMap, attrs: step.attrs as tf.NamedAttrMap,
           backend: this.backend });
@@ -188,7 +193,7 @@ class DirectRun {
 
   /** A tf.Tensor view of a value for the host callbacks (a new reference, or the tensor itself). */
   private tensorOf(value: Value): tf.Tensor {
-    if (value instanceof tf.Tensor) return value;
+    if (value instanceof Tensor) return value;
     this.backend.incRef(value.dataId);
     return engine().makeTensorFromTensorInfo(value, this.backend);
   }

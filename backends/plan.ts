@@ -22,6 +22,8 @@ export interface KernelStep extends StepBase {
   variadic: boolean;
   attrs: Attrs;
   outs: Slot[];
+  /** The inputs object handed to the kernel, reused across runs (filled by the executor). */
+  inputs?: Record<string, unknown> | unknown[];
 }
 export interface ReadVariableStep extends StepBase { kind: 'ReadVariable'; variable: number; out: Slot }
 export interface AssignVariableStep extends StepBase { kind: 'AssignVariable'; variable: number; value: Slot }
