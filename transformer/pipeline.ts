@@ -12,7 +12,8 @@
  *  5. continue       (AutoGraph's canonicalization): after these three passes the control-flow
  *  6. return         converters see only structured code. break before continue before return,
  *                    as in AutoGraph: each pass's guards are ordinary ifs for the next one.
- *  7. control flow – if / while / do / for / for...of / for...in become operator calls; it runs
+ *  7. finally      – a jump inside `finally` overrides the pending one: its flag clears the others.
+ *  8. control flow – if / while / do / for / for...of / for...in become operator calls; it runs
  *                    the liveness analysis on the lowered tree, so the synthesized flags are
  *                    seen like any other variable.
  */
@@ -29,6 +30,7 @@ import { lowerBreaks } from './converters/break_statements';
 import { lowerContinues } from './converters/continue_statements';
 import { lowerReturns } from './converters/return_statements';
 import { convertControlFlow } from './converters/control_flow';
+import { resolveFinallyOverrides } from './converters/finally_overrides';
 
 export interface ConvertedBody {
   body: TS.ConciseBody;
@@ -52,6 +54,7 @@ export function convertFunctionBody(body: TS.ConciseBody, classifier: Classifier
   converted = lowerBreaks(converted, state, context);
   converted = lowerContinues(converted, state, context);
   converted = lowerReturns(converted, state, context);
+  converted = resolveFinallyOverrides(converted, state, context);
   converted = convertControlFlow(converted, state, context);
   return { body: converted, usesRuntime: true, warnings };
 }

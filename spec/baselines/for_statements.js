@@ -16,7 +16,8 @@ export function countDown(n) {
 export function closures(n) {
     const fns = [];
     {
-        let i_outer = tf.scalar(0);
+        let i = tf.scalar(0);
+        let i_outer = i;
         const loop_test_1 = () => i_outer.less(n);
         const loop_body_1 = () => {
             let i = i_outer;

@@ -181,8 +181,18 @@ function demoteDynamic(converted: Set<TS.Node>, expressions: Set<TS.Expression>,
   const demote = (node: TS.Node): void => {
     if (conditionKind(node, classifier) === 'dynamic') converted.delete(node);
   };
+  // In a generator or async function whose body yields or awaits, a converted dynamic statement
+  // anywhere could end up around a yield/await once jumps are lowered (its loop becomes a
+  // closure), so dynamic conversion is off there altogether; Tensor-typed conditions still
+  // convert, and are reported if they enclose a yield/await.
+  const suspends = sites.some(({ node }) => ts.isYieldExpression(node) || ts.isAwaitExpression(node) ||
+    (ts.isForOfStatement(node) && node.awaitModifier !== undefined));
+  if (suspends) {
+    [...converted].forEach(demote);
+    for (const e of [...expressions]) if (classifier.predicate(operandOf(e)) !== 'staged') expressions.delete(e);
+  }
   for (const { node, ancestors } of sites) {
-    if (!(ts.isYieldExpression(node) || ts.isAwaitExpression(node) || ts.isForOfStatement(node) || ts.isWithStatement(node))) continue;
+    if (!ts.isWithStatement(node)) continue;
     ancestors.forEach(demote);
     for (const e of [...expressions]) {
       if (contains(e, node) && classifier.predicate(operandOf(e)) !== 'staged') expressions.delete(e);
@@ -190,7 +200,7 @@ function demoteDynamic(converted: Set<TS.Node>, expressions: Set<TS.Expression>,
   }
   for (const { node, ancestors } of jumps) {
     const target = jumpTargets.get(node as Jump);
-    const path = target === undefined ? ancestors : ancestors.slice(ancestors.indexOf(target) + 1);
+    const path = target === undefined ? ancestors : ancestors.slice(ancestors.indexOf(target));
     const lastSwitch = path.map((s) => ts.isSwitchStatement(s)).lastIndexOf(true);
     if (lastSwitch >= 0) path.slice(lastSwitch + 1).forEach(demote);
   }

@@ -29,8 +29,9 @@ export function convertFor(node: TS.ForStatement, cf: ControlFlowContext): TS.St
 
   const copies = perIterationCopies(node, cf);
   if (copies.size > 0) {
+    // The initializer keeps the original names (closures in it capture the first copy, as in
+    // JS); the loop then runs on the outer copies.
     const rename = renamer(copies, cf.context);
-    initializer = initializer && rename(initializer);
     condition = condition && rename(condition);
     incrementor = incrementor && rename(incrementor);
     const copyIn = [...copies].map(([name, outer]) => letStatement(name, id(outer)));
@@ -47,6 +48,7 @@ export function convertFor(node: TS.ForStatement, cf: ControlFlowContext): TS.St
       ? ts.factory.createVariableStatement(undefined, initializer)
       : ts.factory.createExpressionStatement(initializer), initializer));
   }
+  for (const [name, outer] of copies) statements.push(letStatement(outer, id(name)));
   const bodyStatements = statementsOf(body);
   if (incrementor !== undefined) bodyStatements.push(...updateStatements(incrementor, flags, cf));
   const testName = emit.fresh('loop_test');
@@ -90,14 +92,18 @@ function perIterationCopies(node: TS.ForStatement, cf: ControlFlowContext): Map<
   return copies;
 }
 
+/** Renames the references (found by the reference walker: not property names, labels, member
+ * names or declarations) to the copied names; `{ i }` becomes `{ i: i_outer }`. */
 function renamer(copies: Map<string, string>, context: TS.TransformationContext) {
   return <T extends TS.Node>(root: T): T => {
+    const references = new Set<TS.Node>();
+    visitReferences(root, { name(name, kind, _nested, node) { if (kind !== 'declare' && copies.has(name)) references.add(node); } });
+    const rename = (name: string): TS.Identifier => ts.factory.createIdentifier(copies.get(name)!);
     const visit = (node: TS.Node): TS.Node => {
-      if (ts.isIdentifier(node) && copies.has(node.text)) return ts.factory.createIdentifier(copies.get(node.text)!);
-      if (ts.isPropertyAccessExpression(node)) {
-        return ts.factory.updatePropertyAccessExpression(node, ts.visitNode(node.expression, visit) as TS.Expression, node.name);
+      if (ts.isIdentifier(node)) return references.has(node) ? rename(node.text) : node;
+      if (ts.isShorthandPropertyAssignment(node) && references.has(node.name)) {
+        return ts.factory.createPropertyAssignment(node.name.text, rename(node.name.text));
       }
-      // Closures in the test or update see the outer copy (a rarity; the body's see their own).
       return ts.visitEachChild(node, visit, context);
     };
     return visit(root) as T;
