@@ -23,6 +23,28 @@ export const programs: Record<string, string> = {
   'generator: arguments and this inside a generator method': `
     class C { base = 100; *gen(...xs: number[]) { for (const x of xs) { if (x > 1) yield this.base + x + arguments.length; } } }
     export function run() { return [...new C().gen(1, 2, 3)]; }`,
+  'generator: yield inside if/while/for with break and continue': `
+    function* g(n: number) {
+      let i = 0;
+      while (true) {
+        i++;
+        if (i % 3 === 0) continue;
+        if (i > n) break;
+        for (let j = 0; j < 2; j++) { if (j && i % 2) yield -i; else yield i * 10 + j; }
+      }
+      return 'end';
+    }
+    export function run() { const it = g(5); const out: unknown[] = []; let r; while (!(r = it.next()).done) out.push(r.value); out.push(r.value); return out; }`,
+  'generator: values sent via next() flow into conditions': `
+    function* g() { let total = 0; while (true) { const v: any = yield total; if (v === undefined) return total; if (v < 0) continue; total += v; } }
+    export function run() { const it = g(); return [it.next().value, it.next(5).value, it.next(-3).value, it.next(2).value, it.next().value, it.next().done]; }`,
+  'generator: throw() into a try/catch inside a loop': `
+    function* g() { let errs = 0; for (let i = 0; i < 5; i++) { try { yield i; } catch (e) { errs++; if (errs > 1) return 'too many'; } } return 'done'; }
+    export function run() { const it = g(); const out: unknown[] = [it.next().value, it.throw('x').value, it.next().value, it.throw('y').value]; return out; }`,
+  'generator: yield* delegation inside a converted loop': `
+    function* inner(n: number) { for (let i = 0; i < n; i++) yield i; return n; }
+    function* outer() { const rs: number[] = []; for (let k = 1; k < 4; k++) { if (k === 2) continue; rs.push(yield* inner(k)); } return rs; }
+    export function run() { const out: unknown[] = []; const it = outer(); let r; while (!(r = it.next()).done) out.push(r.value); out.push(r.value); return out; }`,
 };
 
 const asyncPrograms: Record<string, string> = {
@@ -73,6 +95,13 @@ const asyncPrograms: Record<string, string> = {
       const b = (await v('c', 0)) || (await v('d', 2));
       const c = (await v('e', 1)) ? await v('f', 'F') : await v('g', 'G');
       return [a, b, c, log];
+    }`,
+  'async: for await over async generator with early break calls return': `
+    export async function run() {
+      const log: string[] = [];
+      async function* ag() { try { for (let i = 0; ; i++) { log.push('y' + i); yield i; } } finally { log.push('closed'); } }
+      for await (const x of ag()) { if (x === 2) break; log.push('got' + x); }
+      return log;
     }`,
 };
 

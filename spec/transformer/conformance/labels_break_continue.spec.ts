@@ -133,6 +133,25 @@ export const programs: Record<string, string> = {
       }
       return log;
     }`,
+  'labels: break overridden by break in finally to a different label': `
+    export function run() {
+      const log: string[] = [];
+      outer: for (let i = 0; i < 3; i++) {
+        inner: for (let j = 0; j < 3; j++) {
+          try { if (j === 1) break outer; log.push(i + '' + j); } finally { if (i === 0 && j === 1) { log.push('redirect'); break inner; } }
+        }
+        log.push('after inner' + i);
+        if (i === 1) break;
+      }
+      return log;
+    }`,
+  'labels: continue in finally cancels a return': `
+    function f() {
+      const log: string[] = [];
+      for (let i = 0; i < 3; i++) { try { return log.concat('ret'); } finally { log.push('fin' + i); if (i < 2) continue; } }
+      return log.concat('end');
+    }
+    export function run() { return f(); }`,
 };
 
 equivalenceSuite('conformance: labels, break, continue', programs);

@@ -140,6 +140,13 @@ export const programs: Record<string, string> = {
       for (let { a, b } = { a: 1, b: 2 }; a < 4; a += b) log.push(a);
       return log;
     }`,
+  'for: test throws after a few iterations': `
+    export function run() {
+      const log: unknown[] = [];
+      try { for (let i = 0; (() => { if (i === 2) throw new Error('test' + i); return true; })(); i++) log.push(i); }
+      catch (e: any) { log.push(e.message); }
+      return log;
+    }`,
 };
 
 equivalenceSuite('conformance: for loops', programs);

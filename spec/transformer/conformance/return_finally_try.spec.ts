@@ -91,6 +91,16 @@ export const programs: Record<string, string> = {
     function flatten(x: any): number[] { if (!Array.isArray(x)) return [x]; const out: number[] = []; for (const y of x) { if (y === null) return out; out.push(...flatten(y)); } return out; }
     function ack(m: number, n: number): number { if (m === 0) return n + 1; if (n === 0) return ack(m - 1, 1); return ack(m - 1, ack(m, n - 1)); }
     export function run() { return [flatten([1, [2, [3, null, 9], 4], 5]), ack(2, 3)]; }`,
+  'return: return in finally overrides a throw': `
+    function f(x: number) { try { if (x) throw new Error('t'); return 'ok'; } finally { if (x === 2) return 'swallowed'; } }
+    export function run() { const out: unknown[] = []; for (const x of [0, 1, 2]) { try { out.push(f(x)); } catch (e: any) { out.push('threw ' + e.message); } } return out; }`,
+  'return: finally with break inside while(true) swallows exception': `
+    export function run() {
+      const log: string[] = [];
+      while (true) { try { throw new Error('lost'); } finally { log.push('fin'); break; } }
+      log.push('after');
+      return log;
+    }`,
 };
 
 equivalenceSuite('conformance: return, try, catch, finally', programs);

@@ -67,6 +67,14 @@ export const programs: Record<string, string> = {
     export function run() { const out: string[] = []; switch (5 as number) { case 1: out.push('1'); } out.push('end'); return out; }`,
   'switch: empty switch still evaluates the discriminant': `
     export function run() { let n = 0; switch (n++) {} return n; }`,
+  'switch: if inside case with break in one branch': `
+    export function run() {
+      const out: string[] = [];
+      for (const v of [1, 2, 3]) {
+        switch (v) { case 1: case 2: if (v === 1) { out.push('first'); break; } out.push('second'); case 3: out.push('three-ish'); }
+      }
+      return out;
+    }`,
 };
 
 equivalenceSuite('conformance: switch', programs);

@@ -157,6 +157,19 @@ export const programs: Record<string, string> = {
       for (const x of it) { if (x === 0) continue; log.push('body' + x); }
       return log;
     }`,
+  'tricky: shorthand property of the loop variable in the head': `
+    export function run() {
+      const fns: (() => number)[] = [];
+      const rec: unknown[] = [];
+      for (let i = 0; rec.push({ i }) && i < 2; i++) fns.push(() => i);
+      return [rec, fns.map((f) => f())];
+    }`,
+  'tricky: property assignment named like the loop variable in the head': `
+    export function run() {
+      const fns: (() => number)[] = [];
+      for (let i = 0; ({ i: 3 }).i > i; i++) fns.push(() => i);
+      return fns.map((f) => f());
+    }`,
 };
 
 equivalenceSuite('conformance: tricky programs', programs);
