@@ -61,10 +61,8 @@ const cases: Case[] = [
   rnnCase(256, 32, 5),
 ];
 
-/** Mean ms per call over `iterations`, after two warm-up calls (the first staged call traces). */
-function time(call: () => tf.Tensor, iterations: number): number {
-  for (let i = 0; i < 2; i++) call().dataSync();
-  (globalThis as { gc?: () => void }).gc?.();
+/** Mean ms per call of one batch of `iterations` calls. */
+function batch(call: () => tf.Tensor, iterations: number): number {
   const start = performance.now();
   for (let i = 0; i < iterations; i++) {
     const out = call();
@@ -74,15 +72,50 @@ function time(call: () => tf.Tensor, iterations: number): number {
   return (performance.now() - start) / iterations;
 }
 
-function measure(c: Case, options?: StageOptions): { eager: number; staged: number } {
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * Eager and staged batches alternate over 5 rounds and each side reports its median batch: the
+ * machine is shared, and alternating keeps a slow phase from landing on one side only. Two
+ * warm-up calls each first (the first staged call traces).
+ */
+function measure(c: Case, options?: StageOptions, rounds = 5): { eager: number; staged: number } {
   const args = c.args();
   const call = c.fn as (...a: tf.Tensor[]) => tf.Tensor;
-  const eager = time(() => tf.tidy(() => call(...args)), c.iterations);
   const staged = stage(call, options);
-  const stagedMs = time(() => staged(...args), c.iterations);
+  const eagerCall = (): tf.Tensor => tf.tidy(() => call(...args));
+  const stagedCall = (): tf.Tensor => staged(...args);
+  batch(eagerCall, 2);
+  batch(stagedCall, 2);
+  const per = Math.max(1, Math.round(c.iterations / rounds));
+  const eager: number[] = [];
+  const stagedMs: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    (globalThis as { gc?: () => void }).gc?.();
+    eager.push(batch(eagerCall, per));
+    (globalThis as { gc?: () => void }).gc?.();
+    stagedMs.push(batch(stagedCall, per));
+  }
   staged.dispose();
   tf.dispose(args);
-  return { eager, staged: stagedMs };
+  return { eager: median(eager), staged: median(stagedMs) };
+}
+
+/** Staged ms per call only (for the optimization on/off table). */
+function measureStaged(c: Case, options: StageOptions, rounds = 5): number {
+  const args = c.args();
+  const staged = stage(c.fn as (...a: tf.Tensor[]) => tf.Tensor, options);
+  const call = (): tf.Tensor => staged(...args);
+  batch(call, 2);
+  const per = Math.max(1, Math.round(c.iterations / rounds));
+  const ms: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    (globalThis as { gc?: () => void }).gc?.();
+    ms.push(batch(call, per));
+  }
+  staged.dispose();
+  tf.dispose(args);
+  return median(ms);
 }
 
 const pad = (s: string, n: number): string => s.padEnd(n);
@@ -109,8 +142,8 @@ async function main(): Promise<void> {
         ['no optimizations', { optimize: false }],
       ];
       for (const [label, options] of variants) {
-        const r = measure(c, options);
-        ablation.push(`${pad(c.name, 30)}${pad(backend, 9)}${pad(label, 28)}${num(r.staged)} ms`);
+        const ms = measureStaged(c, options);
+        ablation.push(`${pad(c.name, 30)}${pad(backend, 9)}${pad(label, 28)}${num(ms)} ms`);
         console.log(ablation[ablation.length - 1]);
       }
     }
