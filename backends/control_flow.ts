@@ -128,8 +128,19 @@ export class StagedControlFlow implements StagingHooks {
   }
 
   assert(cond: unknown, message: unknown, opts?: OperatorOptions): void {
-    const error = (): Error => (message instanceof Error ? message
-      : new AssertionFailure(message === undefined ? `Assertion failed${opts?.origin ? ` (at ${opts.origin})` : ''}` : String(message)));
+    const error = (): Error => {
+      // The original assert (opts.check) makes the exact error it would throw, e.g. node's
+      // AssertionError; console.assert throws nothing, and a failed staged check then throws ours.
+      if (opts?.check) {
+        try {
+          opts.check(false);
+        } catch (thrown) {
+          return thrown as Error;
+        }
+      }
+      return message instanceof Error ? message
+        : new AssertionFailure(message === undefined ? `Assertion failed${opts?.origin ? ` (at ${opts.origin})` : ''}` : String(message));
+    };
     if (!isTensor(cond)) {
       if (!cond) throw error();
       return;

@@ -132,15 +132,26 @@ export function strictEq(left: unknown, right: unknown, opts?: OperatorOptions):
   return left === right;
 }
 
-/** `assert(cond, message)` with a tensor condition: read eagerly, a graph check when staged. */
-export function assert(cond: unknown, message: unknown, opts?: OperatorOptions): void {
+/**
+ * `assert(cond, message)` / `console.assert(cond, ...data)` with a condition that may be a tensor.
+ * `check` is the original function: it is called with the condition's value (read from a tensor),
+ * so node's AssertionError or console's output are exactly the original's.
+ */
+export function assert(cond: unknown, args: unknown[], check: (ok: unknown, ...args: unknown[]) => void,
+                       opts?: OperatorOptions): void {
   const staging = activeStaging();
-  if (staging !== undefined) return staging.assert(cond, message, opts);
-  if (truthy(cond, opts)) return;
-  if (message instanceof Error) throw message;
-  throw new AssertionFailure(message === undefined ? `Assertion failed${describeOrigin(opts)}` : String(message));
+  if (staging !== undefined && opts?.kind === 'console') {
+    // Staged console.assert: a failed check prints (on every run), it never throws.
+    const report = (): void => console.log('Assertion failed:', ...args);
+    return staging.ifStmt(staging.not(cond, opts), report, noop, () => [], noop, [], 0, opts);
+  }
+  if (staging !== undefined) {
+    return staging.assert(cond, args[0], { ...opts, check: (ok: boolean) => check(ok, ...args) });
+  }
+  check(isTensor(cond) ? readCondition(cond, opts) : cond, ...args);
 }
 
+/** The error of a failed staged check that has no original function to call. */
 export class AssertionFailure extends Error {
   override name = 'AssertionError';
 }

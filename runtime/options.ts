@@ -12,6 +12,11 @@ export interface OperatorOptions {
    * JS number or boolean that changes inside a staged loop is an error instead.
    */
   flags?: string[];
+  /** For ag__.assert: the original check (node's assert, console.assert) applied to the
+   * condition's value; a staged assert calls it when the graph runs. */
+  check?: (ok: boolean) => void;
+  /** For ag__.assert: 'console' for console.assert, which reports instead of throwing. */
+  kind?: 'console';
 }
 
 export type LoopOptions = OperatorOptions;

@@ -42,6 +42,20 @@ export class Classifier {
     return !this.forceDynamic && this.predicate(expr) === 'static';
   }
 
+  /** `assert(c, msg)` / `assert.ok(c)` from node:assert, or `console.assert(c, ...data)`,
+   * recognised through the declarations the checker resolves, never by name alone. */
+  assertKind(call: TS.CallExpression): 'node' | 'console' | undefined {
+    let symbol = this.checker.getSymbolAtLocation(call.expression);
+    if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = this.checker.getAliasedSymbol(symbol);
+    const name = symbol?.getName();
+    for (const decl of symbol?.getDeclarations() ?? []) {
+      const file = decl.getSourceFile().fileName.replace(/\\/g, '/');
+      if (/@types\/node\/(assert|assert\/strict)\.d\.ts$/.test(file) && (name === 'assert' || name === 'ok' || name === 'strict')) return 'node';
+      if (name === 'assert' && (/@types\/node\/console\.d\.ts$/.test(file) || /\/lib\.dom\.d\.ts$/.test(file))) return 'console';
+    }
+    return undefined;
+  }
+
   /** Whether the checker types an expression as boolean (while it may yield a Tensor). */
   isBooleanTyped(expr: TS.Expression): boolean {
     return (this.checker.getTypeAtLocation(expr).flags & ts.TypeFlags.BooleanLike) !== 0;

@@ -89,7 +89,7 @@ describe('stage(): stateful effects', () => {
 
   it('stages ag__.assert with a tensor condition', () => {
     const f = stage((x: tf.Tensor) => {
-      ag__.assert(x.sum().greater(0), 'sum must be positive', { origin: 'a.ts:2:3' });
+      ag__.assert(x.sum().greater(0), ['sum must be positive'], (ok, message) => { if (!ok) throw new ag__.AssertionFailure(String(message)); }, { origin: 'a.ts:2:3' });
       return x.log();
     });
     expect(values(f(tf.tensor1d([1])))).to.deep.equal([0]);

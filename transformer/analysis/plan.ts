@@ -30,8 +30,11 @@ export interface ConversionPlan {
   readonly jumpTargets: Map<Jump, TS.Statement>;
   /** Whether the function's returns are lowered to `retval_` / `do_return` and a single exit. */
   readonly lowerReturns: boolean;
-  /** Original `&&`, `||`, `!`, `?:` and `&&=`/`||=` expressions that become operator calls. */
+  /** Original `&&`, `||`, `!`, `?:`, `&&=`/`||=` expressions and `assert(cond, ...)` calls
+   * (node:assert, console.assert) that become operator calls. */
   readonly expressions: Set<TS.Expression>;
+  /** Which assert each converted assert call is. */
+  readonly asserts: Map<TS.CallExpression, 'node' | 'console'>;
   /** Lowered jumps and returns inside a (native) switch: their flag assignment is followed by a
    * native `break` that leaves the switch, as the original jump did. */
   readonly switchExits: Set<TS.Node>;
@@ -167,7 +170,7 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
     }
   }
   return { converted, loweredJumps, jumpTargets, lowerReturns, expressions, switchExits,
-    warnings: booleanTypedTensors(expressions, classifier) };
+    warnings: booleanTypedTensors(expressions, classifier), asserts: assertKinds(expressions, classifier) };
 }
 
 /**
@@ -228,6 +231,12 @@ function booleanTypedTensors(expressions: Set<TS.Expression>, classifier: Classi
   return warnings;
 }
 
+function assertKinds(expressions: Set<TS.Expression>, classifier: Classifier): Map<TS.CallExpression, 'node' | 'console'> {
+  const kinds = new Map<TS.CallExpression, 'node' | 'console'>();
+  for (const e of expressions) if (ts.isCallExpression(e)) kinds.set(e, classifier.assertKind(e)!);
+  return kinds;
+}
+
 function conditionKind(node: TS.Node, classifier: Classifier) {
   if (ts.isIfStatement(node) || ts.isWhileStatement(node) || ts.isDoStatement(node)) return classifier.condition(node.expression);
   if (ts.isForStatement(node) && node.condition) return classifier.condition(node.condition);
@@ -236,6 +245,7 @@ function conditionKind(node: TS.Node, classifier: Classifier) {
 }
 
 function operandOf(e: TS.Expression): TS.Expression {
+  if (ts.isCallExpression(e)) return e.arguments[0];
   if (ts.isBinaryExpression(e)) return e.left;
   if (ts.isPrefixUnaryExpression(e)) return e.operand;
   if (ts.isConditionalExpression(e)) return e.condition;
@@ -280,6 +290,9 @@ function isConvertedExpression(node: TS.Node, classifier: Classifier): boolean {
     return !classifier.isStatic(node.operand);
   }
   if (ts.isConditionalExpression(node)) return !classifier.isStatic(node.condition);
+  if (ts.isCallExpression(node) && node.arguments.length > 0 && !ts.isSpreadElement(node.arguments[0])) {
+    return classifier.assertKind(node) !== undefined && !classifier.isStatic(node.arguments[0]);
+  }
   return false;
 }
 

@@ -6,6 +6,7 @@ import type * as TS from 'typescript';
 import type { ConversionPlan } from '../analysis/plan';
 import { EmitContext, withOrigin } from '../emit';
 import { ts } from '../typescript';
+import { convertAssert } from './asserts';
 import { convertConditional } from './conditional_expressions';
 import { convertLogical } from './logical_expressions';
 
@@ -16,8 +17,8 @@ export function convertExpressions<T extends TS.Node>(root: T, plan: ConversionP
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return node;
     if (plan.expressions.has(node as TS.Expression)) {
       const visitExpression = (e: TS.Expression): TS.Expression => visit(e) as TS.Expression;
-      const converted = ts.isConditionalExpression(node)
-        ? convertConditional(node, visitExpression, emit)
+      const converted = ts.isConditionalExpression(node) ? convertConditional(node, visitExpression, emit)
+        : ts.isCallExpression(node) ? convertAssert(node, plan.asserts.get(node)!, visitExpression, emit)
         : convertLogical(node as TS.Expression, visitExpression, emit);
       if (converted !== undefined) return withOrigin(converted, node);
     }
