@@ -3,7 +3,8 @@
  *
  * IMPORTANT — what staging means for your code:
  * - fn is traced once per input signature: the shapes and dtypes of its tensor arguments plus the
- *   values of all its other arguments (numbers, strings, booleans, and the identity of objects).
+ *   values of all its other arguments (numbers, strings, booleans, and the identity of objects),
+ *   and the active tfjs backend.
  *   Later calls with the same signature do not run fn's JS at all: they run the recorded graph.
  * - Therefore JS side effects of fn (pushing to an array, counting calls, console.log of plain JS
  *   values, mutating objects) happen only while tracing. Tensor effects are kept on every call:
@@ -159,7 +160,8 @@ function signatureOf(thisArg: unknown, args: unknown[]): { signature: string; te
   });
   const self = thisArg === undefined || thisArg === null || typeof thisArg !== 'object' && typeof thisArg !== 'function'
     ? String(thisArg) : `obj:${objectId(thisArg as object)}`;
-  return { signature: `${self}|${flat.structure}|${parts.join(',')}`, tensors };
+  // The backend is part of the key: captured constants live on the backend that traced them.
+  return { signature: `${tf.getBackend()}|${self}|${flat.structure}|${parts.join(',')}`, tensors };
 }
 
 // ---- tracing ------------------------------------------------------------------------------------
