@@ -1,0 +1,89 @@
+/**
+ * Which functions are converted (directive, file directive, convert: all, nested functions,
+ * callees in the project's own files), and how the runtime is imported.
+ */
+import { expect } from 'chai';
+import * as ts from 'typescript';
+import { compile, formatDiagnostics } from '../harness/compile';
+
+const tensorIf = (name: string) => `
+export function ${name}(x: tf.Scalar) { if (x.greater(0)) { x = x.neg(); } return x; }`;
+
+function emitted(files: Record<string, string>, config = {}, options: ts.CompilerOptions = {}): Record<string, string> {
+  const result = compile(files, config, options);
+  expect(formatDiagnostics(result.diagnostics)).to.equal('');
+  return result.js;
+}
+
+/** The emitted text of one top-level function. */
+function fn(js: string, name: string): string {
+  const start = js.indexOf(`function ${name}(`);
+  const next = js.indexOf('\nfunction ', start + 1);
+  const exp = js.indexOf('\nexport function ', start + 1);
+  const ends = [next, exp].filter((i) => i > 0);
+  return js.slice(start, ends.length ? Math.min(...ends) : undefined);
+}
+
+describe('function selection and runtime import', () => {
+  it('converts a function with the directive, and not its sibling', () => {
+    const js = emitted({ 'main.ts': `import * as tf from '@tensorflow/tfjs';
+export function marked(x: tf.Scalar) { 'use autograph'; if (x.greater(0)) { x = x.neg(); } return x; }
+${tensorIf('unmarked')}` })['main.ts'];
+    expect(fn(js, 'marked')).to.contain('ag__.ifStmt');
+    expect(fn(js, 'marked')).not.to.contain('use autograph');
+    expect(fn(js, 'unmarked')).not.to.contain('ag__');
+  });
+
+  it('converts every function of a file that starts with the directive', () => {
+    const js = emitted({ 'main.ts': `'use autograph';\nimport * as tf from '@tensorflow/tfjs';${tensorIf('a')}${tensorIf('b')}` })['main.ts'];
+    expect(fn(js, 'a')).to.contain('ag__.ifStmt');
+    expect(fn(js, 'b')).to.contain('ag__.ifStmt');
+    expect(js).not.to.contain('use autograph');
+  });
+
+  it('converts every function with convert: "all"', () => {
+    const js = emitted({ 'main.ts': `import * as tf from '@tensorflow/tfjs';${tensorIf('a')}` }, { convert: 'all' })['main.ts'];
+    expect(fn(js, 'a')).to.contain('ag__.ifStmt');
+  });
+
+  it('converts nested functions, arrows, methods, and callees in other project files', () => {
+    const out = emitted({
+      'helpers.ts': `import * as tf from '@tensorflow/tfjs';${tensorIf('calledHelper')}${tensorIf('notCalled')}`,
+      'main.ts': `import * as tf from '@tensorflow/tfjs';
+import { calledHelper } from './helpers';
+class Model { step(x: tf.Scalar) { if (x.less(0)) { x = x.abs(); } return x; } }
+export function main(x: tf.Scalar) {
+  'use autograph';
+  const inner = (y: tf.Scalar) => y.greater(1) ? y : y.neg();
+  function nested(z: tf.Scalar) { while (z.greater(1)) { z = z.div(2); } return z; }
+  return [inner(x), nested(x), calledHelper(x), new Model().step(x), tf.abs(x)];
+}`,
+    });
+    const main = out['main.ts'];
+    expect(main).to.contain('ag__.ifExp(y.greater(1)');
+    expect(main).to.contain('ag__.whileStmt');
+    expect(main).to.contain('ag__.ifStmt(x.less(0)'); // Model.step: a method call the checker resolves
+    expect(fn(out['helpers.ts'], 'calledHelper')).to.contain('ag__.ifStmt');
+    expect(fn(out['helpers.ts'], 'notCalled')).not.to.contain('ag__');
+  });
+
+  it('imports the runtime under a fresh name when ag__ is taken', () => {
+    const js = emitted({ 'main.ts': `import * as tf from '@tensorflow/tfjs';
+const ag__ = 1;
+export function f(x: tf.Scalar) { 'use autograph'; if (x.greater(ag__)) { x = x.neg(); } return x; }` })['main.ts'];
+    expect(js).to.match(/const ag___1 = require\(/);
+    expect(js).to.contain('ag___1.ifStmt(x.greater(ag__)');
+  });
+
+  it('uses import in ES module output and require in CommonJS output and scripts', () => {
+    const src = `import * as tf from '@tensorflow/tfjs';${tensorIf('f').replace('{ if', "{ 'use autograph'; if")}`;
+    const esm = emitted({ 'main.ts': src }, {}, { module: ts.ModuleKind.ES2022 })['main.ts'];
+    expect(esm).to.match(/^import \* as ag__ from "/m);
+    const cjs = emitted({ 'main.ts': src }, {}, { module: ts.ModuleKind.CommonJS })['main.ts'];
+    expect(cjs).to.match(/^const ag__ = require\("/m);
+    const script = emitted({ 'script.js': `function f(x) { 'use autograph'; if (x) { x = 0; } return x; }` },
+      { forceDynamic: true })['script.js'];
+    expect(script).to.match(/^const ag__ = require\("/m);
+    expect(script).not.to.contain('exports');
+  });
+});
