@@ -63,10 +63,11 @@ function runNode(args, options = {}) {
  * in one process, sharing the parsed libraries (several times faster than one tspc per sample);
  * --force because the transformer may have changed while the sources did not. Diagnostics and
  * the origins in the emitted code read `<sample>/src/file.ts:line:col`.
- * `plugin: false` compiles with plain `tsc` instead (same options, no transformer).
+ * `plugin: false` compiles with plain `tsc` instead (same options, no transformer); `cwd` is a
+ * directory holding copies of the samples (see copySamples).
  */
-async function compileSamples(names = SAMPLES, { plugin = true } = {}) {
-  const result = await runNode([plugin ? tspcPath() : tscPath(), '-b', '--force', ...names], { cwd: SAMPLES_DIR });
+async function compileSamples(names = SAMPLES, { plugin = true, cwd = SAMPLES_DIR } = {}) {
+  const result = await runNode([plugin ? tspcPath() : tscPath(), '-b', '--force', ...names], { cwd });
   if (result.code !== 0) {
     const error = new Error(`${plugin ? 'tspc' : 'tsc'} -b ${names.join(' ')} failed (exit ${result.code}):\n${result.stdout}${result.stderr}`);
     error.result = result;
@@ -102,8 +103,36 @@ async function inParallel(items, limit, task) {
   return results;
 }
 
-function runSample(name, nodeArgs = []) {
-  return runNode([...nodeArgs, path.join('out', name === 'script' ? 'script.js' : 'main.js')], { cwd: sampleDir(name) });
+/** The file `node` runs for a sample. */
+function entryOf(name) {
+  return path.join('out', name === 'script' ? 'script.js' : 'main.js');
 }
 
-module.exports = { ROOT, SAMPLES, SAMPLES_DIR, sampleDir, linkPackage, tspcPath, tscPath, runNode, compileSample, compileSamples, inParallel, runSample };
+function runSample(name, nodeArgs = [], dir = sampleDir(name)) {
+  return runNode([...nodeArgs, entryOf(name)], { cwd: dir });
+}
+
+/**
+ * Copies the samples' sources into `dir` (a scratch directory outside the checkout) with a
+ * node_modules there that links autograph-ts to the checkout and everything else to the
+ * checkout's node_modules: a user project layout, and builds that cannot race with `npm run demo`
+ * or another test run writing samples/<name>/out.
+ */
+function copySamples(dir, names = SAMPLES) {
+  const modules = path.join(dir, 'node_modules');
+  fs.mkdirSync(modules, { recursive: true });
+  const type = process.platform === 'win32' ? 'junction' : 'dir';
+  for (const entry of fs.readdirSync(path.join(ROOT, 'node_modules'))) {
+    if (entry.startsWith('.')) continue;
+    fs.symlinkSync(path.join(ROOT, 'node_modules', entry), path.join(modules, entry), type);
+  }
+  fs.symlinkSync(ROOT, path.join(modules, 'autograph-ts'), type);
+  for (const name of names) {
+    fs.cpSync(sampleDir(name), path.join(dir, name), {
+      recursive: true,
+      filter: (source) => !/[\\/](out|node_modules)$|\.tsbuildinfo$/.test(source),
+    });
+  }
+}
+
+module.exports = { ROOT, SAMPLES, SAMPLES_DIR, sampleDir, linkPackage, tspcPath, tscPath, runNode, compileSample, compileSamples, inParallel, runSample, entryOf, copySamples };

@@ -1,0 +1,130 @@
+/**
+ * End to end: sample projects compiled by the real `tspc` (ts-patch loading the plugin named in
+ * their tsconfig.json), then run by `node` in child processes, as a user would. The samples are
+ * copied to a scratch directory first (see scripts/samples.js copySamples), so this spec never
+ * races with `npm run demo` or another test run over samples/<name>/out.
+ */
+import { expect } from 'chai';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { SourceMapConsumer } from 'source-map';
+
+interface NodeResult { code: number; stdout: string; stderr: string; ms: number }
+interface SamplesScripts {
+  copySamples(dir: string, names?: string[]): void;
+  compileSamples(names: string[], options: { cwd: string }): Promise<NodeResult>;
+  runNode(args: string[], options: { cwd: string }): Promise<NodeResult>;
+  runSample(name: string, nodeArgs: string[], dir: string): Promise<NodeResult>;
+}
+
+const ROOT = path.resolve(__dirname, '../../..');
+const samples = require(path.join(ROOT, 'scripts/samples.js')) as SamplesScripts;
+const NAMES = ['collatz', 'rnn', 'control', 'script'];
+
+/** 1-based line of the first line of `file` that contains `text`. */
+function lineOf(file: string, text: string): number {
+  const index = fs.readFileSync(file, 'utf8').split('\n').findIndex((line) => line.includes(text));
+  if (index < 0) throw new Error(`'${text}' not found in ${file}`);
+  return index + 1;
+}
+
+describe('e2e: sample projects compiled with tspc', function () {
+  this.timeout(120_000);
+  let dir: string;
+
+  before(async function () {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'autograph-e2e-'));
+    samples.copySamples(dir, NAMES);
+    await samples.compileSamples(NAMES, { cwd: dir });   // one `tspc -b` process for all of them
+  });
+
+  after(() => {
+    if (dir !== undefined) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const run = async (name: string, nodeArgs: string[] = []): Promise<string> => {
+    const result = await samples.runSample(name, nodeArgs, path.join(dir, name));
+    expect(result.code, `node ${name}:\n${result.stdout}${result.stderr}`).to.equal(0);
+    return result.stdout;
+  };
+
+  it('a CommonJS project (module node16) computes collatz(27) = 111 steps, eager and staged', async () => {
+    expect(fs.readFileSync(path.join(dir, 'collatz/out/collatz.js'), 'utf8')).to.contain('require("autograph-ts/runtime")');
+    const out = await run('collatz');
+    expect(out).to.contain('collatz(27) = 111 steps (eager), 111 (staged)');
+    expect(out).to.contain('collatz(97) = 118 steps (eager), 118 (staged)');
+    expect(out).to.contain('traced 1 time(s)');
+  });
+
+  it('an ES-module project ("type": "module", nodenext) runs the RNN and greedy decoder', async () => {
+    expect(fs.readFileSync(path.join(dir, 'rnn/out/rnn.js'), 'utf8')).to.match(/^import \* as ag__ from "autograph-ts\/runtime";/);
+    const out = await run('rnn');
+    expect(out).to.contain('rnn: last hidden state sum = 0.9705 (eager), 0.9705 (staged)');
+    expect(out).to.contain('greedyDecode(eos=5): length 4, checksum 9 (eager), length 4, checksum 9 (staged)');
+    expect(out).to.contain('greedyDecode(eos=3): length 10, checksum 21 (eager), length 10, checksum 21 (staged)');
+  });
+
+  it('early return, nested break/continue, ?: and &&/||/! on tensors give the right numbers', async () => {
+    const out = await run('control');
+    expect(out).to.contain('firstNegative([3, 1, -4, -1]), firstNegative([3, 1]) = -4, 0 (eager), -4, 0 (staged)');
+    expect(out).to.contain('= 14 (eager), 14 (staged)');
+    expect(out).to.contain('sign(-2.5), sign(0), sign(7) = -1, 0, 1 (eager), -1, 0, 1 (staged)');
+    expect(out).to.contain('accepts(5 | 11 | 42 | NaN) = accepted, rejected, accepted, not a number (eager)');
+    expect(out).to.contain('powerIfPositive(2, 10), powerIfPositive(-2, 10) = 1024, 0 (eager), 1024, 0 (staged)');
+  });
+
+  it('a script without imports gets the runtime by require() and stays a script; allowJs files convert', async () => {
+    const js = fs.readFileSync(path.join(dir, 'script/out/script.js'), 'utf8');
+    expect(js.split('\n').slice(0, 2)).to.deep.equal(['"use strict";', 'const ag__ = require("autograph-ts/runtime");']);
+    expect(js).not.to.match(/\bexports\b|^import /m);
+    expect(fs.readFileSync(path.join(dir, 'script/out/legacy.js'), 'utf8')).to.contain('ag__.whileStmt(');
+    const out = await run('script');
+    expect(out).to.contain('digitCount(65535, 16) = 4 (eager), 4 (staged)');
+    expect(out).to.contain('halvings(1000) = 10 (eager), 10 (staged)');
+  });
+
+  it('the source map maps converted lines back to the user\'s .ts lines', async () => {
+    const jsFile = path.join(dir, 'collatz/out/collatz.js');
+    const tsFile = path.join(dir, 'collatz/src/collatz.ts');
+    expect(fs.existsSync(`${jsFile}.map`)).to.equal(true);
+    const js = fs.readFileSync(jsFile, 'utf8').split('\n');
+    const raw = JSON.parse(fs.readFileSync(`${jsFile}.map`, 'utf8'));
+    const expectations: [string, string][] = [
+      ['n = n.div(2).floor();', 'n = n.div(2).floor();'],       // inside the converted if, in the converted while
+      ['n = n.mul(3).add(1);', 'n = n.mul(3).add(1);'],
+      ['steps = steps.add(1);', 'steps = steps.add(1);'],
+      ['ag__.whileStmt(', 'while (n.greater(1)) {'],              // the operator call is the while statement
+      ['ag__.ifStmt(', 'if (n.mod(2).equal(0))'],
+    ];
+    await SourceMapConsumer.with(raw, null, (consumer) => {
+      for (const [generated, original] of expectations) {
+        const line = js.findIndex((l) => l.includes(generated)) + 1;
+        expect(line, generated).to.be.greaterThan(0);
+        const column = js[line - 1].indexOf(generated.trim()[0] === 'a' ? 'ag__' : generated.trim());
+        const pos = consumer.originalPositionFor({ line, column });
+        expect(pos.source && path.resolve(path.dirname(jsFile), pos.source), generated).to.equal(tsFile);
+        expect(pos.line, `${generated} -> ${original}`).to.equal(lineOf(tsFile, original));
+      }
+    });
+  });
+
+  it('an error thrown in a converted branch has a stack frame at the user\'s .ts line (--enable-source-maps)', async () => {
+    const project = path.join(dir, 'control');
+    const tsFile = path.join(project, 'src/control.ts');
+    const line = lineOf(tsFile, "throw new RangeError('checkedSqrt: negative input')");
+    const column = fs.readFileSync(tsFile, 'utf8').split('\n')[line - 1].indexOf('throw') + 1;
+    const program = [
+      "const tf = require('@tensorflow/tfjs');",
+      "const { checkedSqrt } = require('./out/control.js');",
+      'try { checkedSqrt(tf.scalar(-1)); } catch (e) { console.log(e.stack); }',
+    ].join('\n');
+    const result = await samples.runNode(['--enable-source-maps', '-e', program], { cwd: project });
+    expect(result.code, result.stderr).to.equal(0);
+    expect(result.stdout).to.contain('RangeError: checkedSqrt: negative input');
+    const frames = result.stdout.split('\n').filter((l) => /^\s+at /.test(l));
+    expect(frames[0]).to.contain(`${tsFile}:${line}:${column + 6}`);   // at `new RangeError(`, as node reports it
+    // ...and the converted `if` itself maps back to the user's if statement, further down the stack.
+    expect(frames.some((f) => f.includes(`${tsFile}:${lineOf(tsFile, 'if (x.less(0)) {')}:`))).to.equal(true);
+  });
+});
