@@ -45,6 +45,7 @@ export function compile(files: Record<string, string>, config: AutographConfig =
   const fileExists = host.fileExists.bind(host);
   host.getCurrentDirectory = () => dir;
   host.fileExists = (f) => virtual.has(f) || fileExists(f);
+  host.directoryExists = (d) => d === dir || ts.sys.directoryExists(d);
   host.readFile = (f) => virtual.get(f) ?? readFile(f);
   host.getSourceFile = (fileName, languageVersion) => {
     const text = virtual.get(fileName);
@@ -60,7 +61,7 @@ export function compile(files: Record<string, string>, config: AutographConfig =
   };
   // Resolve packages from the project root (the virtual directory has no node_modules).
   host.resolveModuleNames = (names, containing) => names.map((name) =>
-    ts.resolveModuleName(name, containing.startsWith(dir) ? path.join(ROOT, 'index.ts') : containing,
+    ts.resolveModuleName(name, containing.startsWith(dir) && !name.startsWith('.') ? path.join(ROOT, 'index.ts') : containing,
       compilerOptions, host).resolvedModule);
   const js: Record<string, string> = {};
   const maps: Record<string, string> = {};
