@@ -238,6 +238,8 @@ const programs: Record<string, string> = {
       for (let i = 0; i < 6; i++) { if (i % 2) { i++; } fns.push(() => i); }
       return fns.map((f) => f());
     }`,
+  'a closure in a for(;;) initializer keeps the first binding': `
+    export function run() { let probe: any; for (let i = (probe = () => i, 0); i < 3; i++) {} return probe(); }`,
   'return value undefined vs no return': `
     function f(x: number) { if (x > 0) return; if (x < 0) return undefined; }
     function g(x: number) { while (x > 0) { x--; if (x === 2) return x; } }

@@ -5,6 +5,7 @@
 import { expect } from 'chai';
 import * as tf from '@tensorflow/tfjs';
 import { compile, formatDiagnostics, load } from '../harness/compile';
+import { stage } from '../../runtime/index';
 
 const source = `
 import * as tf from '@tensorflow/tfjs';
@@ -126,5 +127,78 @@ describe('tensor programs, eager', () => {
   it('static predicates are emitted unchanged', () => {
     expect(js).to.contain('for (const x of xs) {\n        if (flag && x > 1)\n            s += x;\n    }');
     expect(m.staticPredicatesUntouched([1, 2, 3], true)).to.equal(5);
+  });
+});
+
+describe('tensor programs, staged (same programs through stage())', () => {
+  let m: Record<string, any>;
+  before(() => {
+    m = load(compile({ 'main.ts': source }).js['main.ts']);
+  });
+  const value = (t: tf.Tensor) => t.arraySync();
+
+  it('collatz: one trace serves inputs with different trip counts', () => {
+    const staged = stage(m.collatzSteps);
+    for (const [n, steps] of [[27, 111], [1, 0], [6, 8], [97, 118]]) {
+      expect(value(staged(tf.scalar(n))), `collatz(${n})`).to.equal(steps);
+    }
+    expect(staged.traceCount).to.equal(1);
+  });
+  it('early returns: one trace, every branch', () => {
+    const staged = stage(m.earlyReturn);
+    for (const x of [20, -3, 5]) expect(value(staged(tf.scalar(x)))).to.equal(value(m.earlyReturn(tf.scalar(x))));
+    expect(staged.traceCount).to.equal(1);
+  });
+  it('nested loops with break and continue', () => {
+    const staged = stage(m.nestedBreakContinue);
+    for (const limit of [0, 5, 100]) {
+      expect(value(staged(tf.scalar(limit)))).to.equal(value(m.nestedBreakContinue(tf.scalar(limit))));
+    }
+  });
+  it('ternary and logical operators; a JS number set under a tensor if is a named error', () => {
+    const staged = stage(m.ternaryAndLogical);
+    // `count += 1` under a tensor condition cannot be staged: the error names it and the line.
+    expect(() => staged(tf.scalar(-2), tf.scalar(3))).to.throw(/'count' is the JS number .* \(main\.ts:\d+:3\)/);
+    const expressions = stage((x: tf.Scalar, y: tf.Scalar) => m.ternaryAndLogical(x, y).slice(0, 4));
+    expect(() => expressions(tf.scalar(1), tf.scalar(1))).to.throw(/'count'/);
+  });
+  it('for...of over tensor rows', () => {
+    const staged = stage(m.sumRows);
+    const input = tf.tensor2d([[1, 2], [-5, 1], [3, 4]]);
+    expect(value(staged(input))).to.deep.equal(value(m.sumRows(input)));
+  });
+  it('no tensors leak across repeated staged calls', () => {
+    const staged = stage(m.collatzSteps);
+    const x = tf.scalar(27);
+    tf.dispose(staged(x));
+    const before = tf.memory().numTensors;
+    for (let i = 0; i < 50; i++) tf.dispose(staged(x));
+    expect(tf.memory().numTensors).to.equal(before);
+  });
+});
+
+describe('expressions on tensors, staged', () => {
+  const exprSource = `
+import * as tf from '@tensorflow/tfjs';
+export function exprs(x: tf.Scalar, y: tf.Scalar): tf.Tensor[] {
+  'use autograph';
+  const a = x.greater(0) ? x : x.neg();
+  const both = x.greater(0) && y.greater(0);
+  const either = x.greater(0) || y.greater(0);
+  let count = tf.scalar(0);
+  if (both) count = count.add(1);
+  if (either) count = count.add(10);
+  if (!x.greater(0)) count = count.add(100);
+  return [a, both, either, count];
+}`;
+  it('gives the eager results for every combination, from one trace', () => {
+    const { exprs } = load(compile({ 'main.ts': exprSource }).js['main.ts']);
+    const staged = stage(exprs);
+    for (const [x, y] of [[-2, 3], [2, 3], [-1, -1], [4, -5]]) {
+      const eager = exprs(tf.scalar(x), tf.scalar(y)).map((t: tf.Tensor) => Number(t.arraySync()));
+      const graph = staged(tf.scalar(x), tf.scalar(y)).map((t: tf.Tensor) => Number(t.arraySync()));
+      expect(graph, `x=${x} y=${y}`).to.deep.equal(eager);
+    }
+    expect(staged.traceCount).to.equal(1);
   });
 });

@@ -84,7 +84,8 @@ function perIterationCopies(node: TS.ForStatement, cf: ControlFlowContext): Map<
   if (init === undefined || !ts.isVariableDeclarationList(init) || !(init.flags & ts.NodeFlags.BlockScoped)) return copies;
   const declared = activityOf(init).declared;
   const captured = new Set<string>();
-  for (const part of [node.condition, node.incrementor, node.statement]) {
+  // A closure in the initializer holds the first binding; the copies keep updates off it.
+  for (const part of [init.declarations.map((d) => d.initializer), node.condition, node.incrementor, node.statement].flat()) {
     if (part === undefined) continue;
     visitReferences(part, { name(name, _kind, nested) { if (nested && declared.has(name)) captured.add(name); } });
   }
