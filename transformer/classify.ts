@@ -42,6 +42,16 @@ export class Classifier {
     return !this.forceDynamic && this.predicate(expr) === 'static';
   }
 
+  /** A condition typed `Tensor | null | undefined`: in TypeScript `if (t)` usually means "is it
+   * there", while the converted statement tests the tensor's value. */
+  isOptionalTensor(expr: TS.Expression): boolean {
+    const type = this.checker.getTypeAtLocation(expr);
+    if (!type.isUnion()) return false;
+    const nullish = type.types.filter((t) => t.flags & (ts.TypeFlags.Null | ts.TypeFlags.Undefined | ts.TypeFlags.Void));
+    const rest = type.types.filter((t) => !nullish.includes(t));
+    return nullish.length > 0 && rest.length > 0 && rest.every((t) => this.type(t) === 'staged');
+  }
+
   /** `assert(c, msg)` / `assert.ok(c)` from node:assert, or `console.assert(c, ...data)`,
    * recognised through the declarations the checker resolves, never by name alone. */
   assertKind(call: TS.CallExpression): 'node' | 'console' | undefined {

@@ -36,6 +36,10 @@ export const Diagnostics = {
     code: 99101,
     message: "This operator yields a Tensor at run time, but TypeScript types it as boolean: a later 'if' on it would see a Tensor (always truthy). Use it directly as a condition, or store it in a variable typed tf.Tensor.",
   },
+  OptionalTensorCondition: {
+    code: 99102,
+    message: "This condition is a Tensor or null/undefined: it is converted to a test of the tensor's value (a non-scalar tensor is an error at run time). For a presence test write 'x !== undefined' (or '!= null').",
+  },
   InternalError: {
     code: 99900,
     message: "Internal error while converting this function; it was left unconverted. Please report this with the function's source.",

@@ -83,6 +83,15 @@ export function f(x: tf.Scalar) {
   return negative;
 }`,
   },
+  OptionalTensorCondition: {
+    code: 99102, at: 'main.ts:4:7', category: ts.DiagnosticCategory.Warning,
+    source: `import * as tf from '@tensorflow/tfjs';
+export function f(x: tf.Tensor, mask?: tf.Tensor) {
+  'use autograph';
+  if (mask) x = x.mul(mask);
+  return x;
+}`,
+  },
 };
 
 describe('diagnostics', () => {

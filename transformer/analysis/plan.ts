@@ -170,7 +170,8 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
     }
   }
   return { converted, loweredJumps, jumpTargets, lowerReturns, expressions, switchExits,
-    warnings: booleanTypedTensors(expressions, classifier), asserts: assertKinds(expressions, classifier) };
+    warnings: [...booleanTypedTensors(expressions, classifier), ...optionalTensorConditions(controls, converted, classifier)],
+    asserts: assertKinds(expressions, classifier) };
 }
 
 /**
@@ -227,6 +228,19 @@ function booleanTypedTensors(expressions: Set<TS.Expression>, classifier: Classi
       (ts.isBinaryExpression(parent) && (parent.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken ||
         parent.operatorToken.kind === ts.SyntaxKind.BarBarToken)));
     if (!inCondition) warnings.push(new ConversionError('TensorValueAsBoolean', e, undefined, 'warning'));
+  }
+  return warnings;
+}
+
+function optionalTensorConditions(controls: Site<TS.Statement>[], converted: Set<TS.Node>,
+                                  classifier: Classifier): ConversionError[] {
+  const warnings: ConversionError[] = [];
+  for (const { node } of controls) {
+    const cond = ts.isIfStatement(node) || ts.isWhileStatement(node) || ts.isDoStatement(node) ? node.expression
+      : ts.isForStatement(node) ? node.condition : undefined;
+    if (cond && converted.has(node) && classifier.isOptionalTensor(cond)) {
+      warnings.push(new ConversionError('OptionalTensorCondition', cond, undefined, 'warning'));
+    }
   }
   return warnings;
 }
