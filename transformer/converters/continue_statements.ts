@@ -4,47 +4,23 @@
  * reset at the top of every iteration. Loops between the jump and its target stop on the flag.
  */
 import type * as TS from 'typescript';
-import { Jump } from '../analysis/plan';
-import { assignStatement, id, letStatement, statementsOf } from '../emit';
+import { assignStatement, id, statementsOf } from '../emit';
 import { ts } from '../typescript';
-import { addLoopFlag, guardLists, LoweringState, setFlag } from './guards';
-import { createJumpWalker, visitLabeled } from './jump_targets';
+import { guardLists, LoweringState } from './guards';
+import { lowerLoopJumps } from './loop_jumps';
 
 export function lowerContinues(body: TS.Block, state: LoweringState, context: TS.TransformationContext): TS.Block {
-  const { plan } = state;
-  const targets = new Set<TS.Node>();
-  for (const jump of plan.loweredJumps) if (ts.isContinueStatement(jump)) targets.add(plan.jumpTargets.get(jump)!);
-  if (targets.size === 0) return body;
-  const flags = new Map<TS.Node, string>();
-  const walker = createJumpWalker(targets);
-
-  const visit = (node: TS.Node): TS.VisitResult<TS.Node> => {
-    if (ts.isFunctionLike(node) || ts.isClassLike(node)) return node;
-    const original = ts.getOriginalNode(node);
-    if (ts.isContinueStatement(node) && plan.loweredJumps.has(original as Jump)) {
-      const target = plan.jumpTargets.get(original as Jump)!;
-      const flag = flags.get(target)!;
-      for (const loop of walker.loopsInside(target)) addLoopFlag(state, loop, flag);
-      const statements = [setFlag(state, flag, node)];
-      if (plan.switchExits.has(original)) statements.push(ts.factory.createBreakStatement());
-      return statements;
-    }
-    if (ts.isLabeledStatement(node) && !targets.has(original)) return visitLabeled(node, (inner) => visit(inner));
-    const flag = targets.has(original) ? state.emit.fresh('continue_') : undefined;
-    if (flag !== undefined) {
-      flags.set(original, flag);
-      state.flagNames.add(flag);
-    }
-    const entered = walker.enter(node);
-    let visited = ts.visitEachChild(node, visit, context) as TS.IterationStatement;
-    if (entered) walker.exit();
-    if (flag === undefined) return visited;
-    const reset = assignStatement(id(flag), ts.factory.createFalse());
-    const loopBody = guardLists(state, ts.factory.createBlock([reset, ...statementsOf(visited.statement)], true), flag, context);
-    visited = replaceLoopBody(visited, loopBody);
-    return [letStatement(flag, ts.factory.createFalse()), visited];
-  };
-  return ts.visitEachChild(body, visit, context);
+  return lowerLoopJumps(body, state, context, {
+    matches: ts.isContinueStatement,
+    flagBase: 'continue_',
+    checkingLoops: (inside) => inside,
+    guardTarget(target, flag) {
+      const loop = target as TS.IterationStatement;
+      const reset = assignStatement(id(flag), ts.factory.createFalse());
+      const loopBody = guardLists(state, ts.factory.createBlock([reset, ...statementsOf(loop.statement)], true), flag, context);
+      return replaceLoopBody(loop, loopBody);
+    },
+  });
 }
 
 export function replaceLoopBody(loop: TS.IterationStatement, body: TS.Statement): TS.IterationStatement {

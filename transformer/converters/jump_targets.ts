@@ -35,16 +35,6 @@ export function createJumpWalker(targets: Set<TS.Node> = new Set()): JumpWalker 
   };
 }
 
-/** Puts flag declarations before a statement, outside any labels on it (so `continue label`
- * still names a loop). A statement list accepts the array; a lone position lifts it to a block. */
-export function withDeclarationsBefore(declarations: TS.Statement[], statement: TS.Statement): TS.Statement[] {
-  return [...declarations, statement];
-}
-
-export function isLabeledLoopChain(node: TS.Node): node is TS.LabeledStatement {
-  return ts.isLabeledStatement(node);
-}
-
 /** Visits a labeled statement so that declarations produced for its inner statement end up
  * before the label. */
 export function visitLabeled(node: TS.LabeledStatement, visitInner: (s: TS.Statement) => TS.VisitResult<TS.Node>): TS.VisitResult<TS.Node> {
