@@ -5,8 +5,10 @@
  *
  *  1. Compile time: `tspc -b --force` over all samples, with the plugin vs without it (the same
  *     projects with the "plugins" entry removed), and plain `tsc` for reference; median of N runs
- *     each (default 5, interleaved so that load changes hit all three alike). A fourth variant
- *     wraps the transformer to measure the time spent inside it.
+ *     each (default 5, interleaved so that load changes hit all variants alike). The CPU time of
+ *     the compiler process (user + system) is the main figure: on a shared machine wall time
+ *     mostly measures the neighbours. A fourth variant wraps the transformer to measure the time
+ *     spent inside it.
  *  2. Classification: every if / loop condition, for...of iterable and `&&` `||` `!` `?:` in the
  *     functions the transformer converts, classified with the transformer's own Classifier and
  *     conversion plan (transformer/classify.ts, transformer/analysis/plan.ts):
@@ -23,7 +25,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const ts = require('typescript');
-const { ROOT, SAMPLES, sampleDir, copySamples, compileSamples, runNode, tspcPath, tscPath } = require('./samples');
+const { ROOT, SAMPLES, sampleDir, copySamples, runNode, tspcPath, tscPath } = require('./samples');
 
 const DIST = path.join(ROOT, 'dist/transformer');
 const { Classifier } = require(path.join(DIST, 'classify.js'));
@@ -79,6 +81,14 @@ module.exports = (program, config, extras) => {
 };
 `;
 
+const CPU_REPORT = `'use strict';
+// Preloaded into the compiler process: appends its CPU time (user + system, ms) at exit.
+process.on('exit', () => {
+  const { user, system } = process.cpuUsage();
+  require('fs').appendFileSync(process.env.AUTOGRAPH_CPU_FILE, (user + system) / 1000 + '\\n');
+});
+`;
+
 async function measureCompileTime(runs) {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'autograph-stats-'));
   try {
@@ -89,33 +99,40 @@ async function measureCompileTime(runs) {
       text.replace('"transform": "autograph-ts/transformer"', '"transform": "../timed-transformer.js"'));
     fs.writeFileSync(path.join(timed, 'timed-transformer.js'), TIMED_TRANSFORMER);
     const timingFile = path.join(root, 'transformer-ms.txt');
+    const cpuFile = path.join(root, 'cpu-ms.txt');
+    const cpuReport = path.join(root, 'cpu-report.js');
+    fs.writeFileSync(cpuReport, CPU_REPORT);
+    const build = (compiler, cwd, env = {}) => runBuild(compiler, cwd, { ...env, AUTOGRAPH_CPU_FILE: cpuFile }, ['--require', cpuReport]);
 
     const variants = [
-      { key: 'tsc', label: 'tsc (plain TypeScript)', run: () => runBuild(tscPath(), withoutPlugin) },
-      { key: 'without', label: 'tspc without the plugin', run: () => runBuild(tspcPath(), withoutPlugin) },
-      { key: 'with', label: 'tspc with the plugin', run: () => compileSamples(SAMPLES, { cwd: withPlugin }) },
-      { key: 'timed', label: 'tspc, timing the transformer', run: () => runBuild(tspcPath(), timed, { AUTOGRAPH_TIMING_FILE: timingFile }) },
+      { key: 'tsc', label: 'tsc (plain TypeScript)', run: () => build(tscPath(), withoutPlugin) },
+      { key: 'without', label: 'tspc without the plugin', run: () => build(tspcPath(), withoutPlugin) },
+      { key: 'with', label: 'tspc with the plugin', run: () => build(tspcPath(), withPlugin) },
+      { key: 'timed', label: 'tspc, timing the transformer', run: () => build(tspcPath(), timed, { AUTOGRAPH_TIMING_FILE: timingFile }) },
     ];
     const times = Object.fromEntries(variants.map((v) => [v.key, []]));
+    const cpu = Object.fromEntries(variants.map((v) => [v.key, []]));
     for (const v of variants) await v.run();   // warm-up: ts-patch's cache, the file system
     fs.rmSync(timingFile, { force: true });
     for (let i = 0; i < runs; i++) {
       for (const v of variants) {
+        fs.rmSync(cpuFile, { force: true });
         const result = await v.run();
         times[v.key].push(result.ms);
+        cpu[v.key].push(Number(fs.readFileSync(cpuFile, 'utf8').trim()));
       }
       process.stderr.write(`  run ${i + 1}/${runs}\r`);
     }
     process.stderr.write('\n');
     const inside = fs.readFileSync(timingFile, 'utf8').trim().split('\n').map(Number);
-    return { variants, times, inside };
+    return { variants, times, cpu, inside };
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }
 }
 
-async function runBuild(compiler, cwd, env = {}) {
-  const result = await runNode([compiler, '-b', '--force', ...SAMPLES], { cwd, env: { ...process.env, ...env } });
+async function runBuild(compiler, cwd, env = {}, nodeArgs = []) {
+  const result = await runNode([...nodeArgs, compiler, '-b', '--force', ...SAMPLES], { cwd, env: { ...process.env, ...env } });
   if (result.code !== 0) throw new Error(`${path.basename(compiler)} -b failed in ${cwd}:\n${result.stdout}${result.stderr}`);
   return result;
 }
@@ -245,15 +262,19 @@ async function main() {
 
   if (args.includes('--no-timing')) return;
   console.log(`Compile time of all ${SAMPLES.length} samples in one \`-b --force\` process, median of ${runs} runs:\n`);
-  const { variants, times, inside } = await measureCompileTime(runs);
-  const med = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
-  const timeRows = [['compiler', 'median ms', 'vs tspc without plugin', 'runs (ms)']];
+  const { variants, times, cpu, inside } = await measureCompileTime(runs);
+  const med = (series) => Object.fromEntries(Object.entries(series).map(([k, v]) => [k, median(v)]));
+  const cpuMed = med(cpu);
+  const wallMed = med(times);
+  const timeRows = [['compiler', 'CPU ms', 'ratio', 'wall ms', 'ratio', 'CPU ms of each run']];
   for (const v of variants) {
-    timeRows.push([v.label, med[v.key].toFixed(0), `${(med[v.key] / med.without).toFixed(2)}x`, times[v.key].map((t) => t.toFixed(0)).join(' ')]);
+    timeRows.push([v.label, cpuMed[v.key].toFixed(0), `${(cpuMed[v.key] / cpuMed.without).toFixed(2)}x`,
+      wallMed[v.key].toFixed(0), `${(wallMed[v.key] / wallMed.without).toFixed(2)}x`, cpu[v.key].map((t) => t.toFixed(0)).join(' ')]);
   }
   console.log(table(timeRows));
+  console.log('(medians; ratios are to tspc without the plugin)');
   console.log(`\nInside the transformer (timed variant): median ${median(inside).toFixed(0)} ms per tspc process ` +
-    `(runs: ${inside.map((t) => t.toFixed(0)).join(' ')}), ${(100 * median(inside) / med.timed).toFixed(1)}% of its wall time.`);
+    `(runs: ${inside.map((t) => t.toFixed(0)).join(' ')}), ${(100 * median(inside) / cpuMed.timed).toFixed(1)}% of its CPU time.`);
   console.log(`Load average during the runs: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores.`);
 }
 
