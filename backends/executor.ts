@@ -12,7 +12,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { Program } from './graph';
-import type { Plan, Step } from './plan';
+import type { KernelStep, Plan, Step, WhileStep } from './plan';
 import { compile } from './plan';
 import { callRandomOp } from './random_ops';
 import { formatPrint, rebuildError } from './host_callbacks';
@@ -62,6 +62,8 @@ function readScalar(backend: tf.KernelBackend, value: Value): boolean {
   return Boolean((backend.readSync(value.dataId) as ArrayLike<number>)[0]);
 }
 
+type KernelArgs = NonNullable<KernelStep['args']>;
+
 class DirectRun {
   constructor(private readonly program: Program, private readonly backend: tf.KernelBackend) {}
 
@@ -76,57 +78,99 @@ class DirectRun {
     return { dataId: value.dataId, shape: value.shape, dtype: value.dtype };
   }
 
-  /** Runs `plan`; `params` are borrowed; the returned values are owned by the caller. */
-  run(plan: Plan, params: readonly Value[]): Value[] {
-    const vals: (Value | undefined)[] = new Array(plan.numSlots);
-    const { paramSlots, constantSlots, steps, owned } = plan;
-    for (let i = 0; i < paramSlots.length; i++) if (paramSlots[i] >= 0) vals[paramSlots[i]] = params[i];
-    for (let i = 0; i < constantSlots.length; i++) vals[constantSlots[i][0]] = this.program.constants[constantSlots[i][1]];
+  /**
+   * Runs `plan`; `params` are borrowed; the results, owned by the caller, are written to `out`
+   * (a new array when not given) from index 0.
+   */
+  run(plan: Plan, params: readonly Value[], out: Value[] = new Array(plan.resultSlots.length)): Value[] {
+    // The plan's frame is reused run after run; a run inside a run of the same plan gets its own.
+    let vals = plan.frame as (Value | undefined)[] | undefined;
+    const reuse = vals !== undefined && !plan.busy;
+    if (!reuse) {
+      vals = new Array(plan.numSlots);
+      if (plan.frame === undefined) plan.frame = vals;
+    }
+    const frame = vals!;
+    plan.busy = true;
+    const { paramSlots, constantSlots, steps } = plan;
+    for (let i = 0; i < paramSlots.length; i++) if (paramSlots[i] >= 0) frame[paramSlots[i]] = params[i];
+    const constants = this.program.constants;
+    for (let i = 0; i < constantSlots.length; i++) frame[constantSlots[i][0]] = constants[constantSlots[i][1]];
     try {
       for (let i = 0; i < steps.length; i++) {
         const step = steps[i];
-        this.step(step, vals);
+        if (step.kind === 'Kernel') this.kernel(step, frame);
+        else this.step(step, frame);
         const free = step.free;
         for (let j = 0; j < free.length; j++) {
-          this.release(vals[free[j]]!);
-          vals[free[j]] = undefined;
+          this.release(frame[free[j]]!);
+          frame[free[j]] = undefined;
         }
       }
+      const { resultSlots, handOver } = plan;
+      for (let i = 0; i < resultSlots.length; i++) {
+        const v = frame[resultSlots[i]]!;
+        // An owned value is handed over once; a repeated result or a borrowed one gets a new reference.
+        out[i] = handOver[i] ? v : this.share(v);
+      }
     } catch (error) {
-      for (let s = 0; s < vals.length; s++) if (owned[s] && vals[s] !== undefined) this.release(vals[s]!);
+      const owned = plan.owned;
+      for (let s = 0; s < frame.length; s++) if (owned[s] && frame[s] !== undefined) this.release(frame[s]!);
+      frame.fill(undefined);
       throw error;
+    } finally {
+      if (frame === plan.frame) plan.busy = false;
     }
-    const results = plan.resultSlots;
-    const out: Value[] = new Array(results.length);
-    for (let i = 0; i < results.length; i++) {
-      const s = results[i];
-      // An owned value is handed over once; a repeated result or a borrowed one gets a new reference.
-      out[i] = owned[s] && results.indexOf(s) === i ? vals[s]! : this.share(vals[s]!);
-    }
+    const leftover = plan.leftover;
+    for (let i = 0; i < leftover.length; i++) frame[leftover[i]] = undefined;
     return out;
+  }
+
+  private kernel(step: KernelStep, vals: (Value | undefined)[]): void {
+    let args = step.args as KernelArgs | undefined;
+    if (args === undefined || args.backend !== this.backend) {
+      args = step.args = { inputs: step.variadic ? [] : {}, attrs: step.attrs, backend: this.backend };
+    }
+    const { ins } = step;
+    if (step.variadic) {
+      const inputs = args.inputs as Value[];
+      for (let i = 0; i < ins.length; i++) inputs[i] = vals[ins[i]]!;
+    } else {
+      const inputs = args.inputs as Record<string, Value>;
+      const names = step.names;
+      for (let i = 0; i < ins.length; i++) inputs[names[i]] = vals[ins[i]]!;
+    }
+    const out = step.fn!(args as unknown as Parameters<tf.KernelFunc>[0]);
+    const outs = step.outs;
+    if (Array.isArray(out)) {
+      for (let i = 0; i < outs.length; i++) vals[outs[i]] = out[i];
+      for (let i = outs.length; i < out.length; i++) this.release(out[i]);
+    } else {
+      vals[outs[0]] = out;
+    }
   }
 
   private step(step: Step, vals: (Value | undefined)[]): void {
     switch (step.kind) {
-      case 'Kernel': {
-        // The step's own inputs object, refilled per call: kernels do not keep it, and a step
-        // never runs inside itself.
-        const { ins, names } = step;
-        let inputs = step.inputs as Record<string, Value> | Value[] | undefined;
-        if (inputs === undefined) inputs = step.inputs = step.variadic ? [] : {};
-        if (step.variadic) {
-          for (let i = 0; i < ins.length; i++) (inputs as Value[])[i] = vals[ins[i]]!;
-        } else {
-          for (let i = 0; i < ins.length; i++) (inputs as Record<string, Value>)[names[i]] = vals[ins[i]]!;
+      case 'Kernel':
+        this.kernel(step, vals);
+        return;
+      case 'Row': {
+        const x = vals[step.x]!;
+        const indexValue = vals[step.index]!;
+        const i = indexValue instanceof Tensor ? indexValue.dataSync()[0]
+          : (this.backend.readSync(indexValue.dataId) as ArrayLike<number>)[0];
+        const backend = this.backend;
+        if (!(i >= 0 && i < step.rows && Number.isInteger(i))) {
+          // Out of range: the gather kernel says so, as it would have.
+          vals[step.out] = step.fn({ inputs: { x, indices: indexValue }, attrs: step.attrs as tf.NamedAttrMap, backend }) as Value;
+          return;
         }
-        const out = step.fn!({ inputs: inputs as tf.NamedTensorInfoMap, attrs: step.attrs as tf.NamedAttrMap,
-          backend: this.backend });
-        if (Array.isArray(out)) {
-          for (let i = 0; i < step.outs.length; i++) vals[step.outs[i]] = out[i];
-          for (let i = step.outs.length; i < out.length; i++) this.release(out[i]);
-        } else {
-          vals[step.outs[0]] = out;
-        }
+        const begin = new Array<number>(step.size.length).fill(0);
+        begin[0] = i;
+        const row = step.slice({ inputs: { x }, attrs: { begin, size: step.size }, backend }) as Value;
+        vals[step.out] = step.reshape({ inputs: { x: row }, attrs: { shape: step.rowShape }, backend }) as Value;
+        this.release(row);
         return;
       }
       case 'ReadVariable': {
@@ -149,32 +193,16 @@ class DirectRun {
       }
       case 'If': {
         const branch = readScalar(this.backend, vals[step.cond]!) ? step.then : step.else;
-        const outs = this.run(branch, step.ins.map((s) => vals[s]!));
+        const ins = step.ins;
+        const params: Value[] = new Array(ins.length);
+        for (let i = 0; i < ins.length; i++) params[i] = vals[ins[i]]!;
+        const outs = this.run(branch, params);
         for (let i = 0; i < outs.length; i++) vals[step.outs[i]] = outs[i];
         return;
       }
-      case 'While': {
-        const n = step.loopVars;
-        // The loop owns its variables: take a reference to the initial values.
-        let current = step.ins.slice(0, n).map((s) => this.share(vals[s]!));
-        const invariants = step.ins.slice(n).map((s) => vals[s]!);
-        try {
-          for (;;) {
-            const [c] = this.run(step.cond, [...current, ...invariants]);
-            const go = readScalar(this.backend, c);
-            this.release(c);
-            if (!go) break;
-            const next = this.run(step.body, [...current, ...invariants]);
-            for (const v of current) this.release(v);
-            current = next;
-          }
-        } catch (error) {
-          for (const v of current) this.release(v);
-          throw error;
-        }
-        for (let i = 0; i < n; i++) vals[step.outs[i]] = current[i];
+      case 'While':
+        this.loop(step, vals);
         return;
-      }
       case 'Print': {
         const tensors = step.ins.map((s) => this.tensorOf(vals[s]!));
         try {
@@ -189,6 +217,37 @@ class DirectRun {
         return;
       }
     }
+  }
+
+  private loop(step: WhileStep, vals: (Value | undefined)[]): void {
+    const n = step.loopVars;
+    const ins = step.ins;
+    // One parameter array for cond and body, updated in place: loop variables first (owned by the
+    // loop: it takes a reference to the initial values), then the invariants (borrowed).
+    const params: Value[] = new Array(ins.length);
+    for (let i = 0; i < n; i++) params[i] = this.share(vals[ins[i]]!);
+    for (let i = n; i < ins.length; i++) params[i] = vals[ins[i]]!;
+    const test: Value[] = [undefined as unknown as Value];
+    const next: Value[] = new Array(n);
+    const backend = this.backend;
+    try {
+      for (;;) {
+        this.run(step.cond, params, test);
+        const c = test[0];
+        const go = readScalar(backend, c);
+        this.release(c);
+        if (!go) break;
+        this.run(step.body, params, next);
+        for (let i = 0; i < n; i++) {
+          this.release(params[i]);
+          params[i] = next[i];
+        }
+      }
+    } catch (error) {
+      for (let i = 0; i < n; i++) this.release(params[i]);
+      throw error;
+    }
+    for (let i = 0; i < n; i++) vals[step.outs[i]] = params[i];
   }
 
   /** A tf.Tensor view of a value for the host callbacks (a new reference, or the tensor itself). */
@@ -234,7 +293,9 @@ class EngineRun {
 
   private step(step: Step, vals: (tf.Tensor | undefined)[]): void {
     switch (step.kind) {
+      case 'Row':
       case 'Kernel': {
+        if (step.kind === 'Row') throw new Error('autograph-ts internal: Row steps are for direct runs');
         const inputs = step.variadic ? step.ins.map((s) => vals[s]!)
           : Object.fromEntries(step.names.map((name, i) => [name, vals[step.ins[i]]!]));
         const out = engine().runKernel(step.op, inputs, step.attrs);

@@ -1,10 +1,17 @@
 /**
  * Compiles a Graph into an execution plan for one backend: every value gets a slot, every kernel
  * node its kernel function (looked up once), and every step the list of slots whose last use it
- * is, so the executor frees each intermediate as early as possible.
+ * is, so the executor frees each intermediate as early as possible. Everything the executor would
+ * otherwise work out per call (which results are handed over, kernel argument objects, the row
+ * extraction below) is decided here, once per graph and backend.
+ *
+ * Row extraction: `for (const row of t)` stages as GatherV2(t, i) on the loop counter (what the
+ * graph says, for exporters). On backends whose Gather is a per-element JS loop (cpu) but whose
+ * first-axis Slice is a view, the plan runs such a gather as Slice + Reshape of row i, which is
+ * what eager iteration (tf.unstack) does: a 'Row' step.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import type { Attrs, Graph, Node, PrintPart, RandomArg, RandomOp } from './graph';
+import type { Attrs, Graph, KernelNode, Node, PrintPart, RandomArg, RandomOp } from './graph';
 
 export type Slot = number;
 
@@ -22,8 +29,29 @@ export interface KernelStep extends StepBase {
   variadic: boolean;
   attrs: Attrs;
   outs: Slot[];
-  /** The inputs object handed to the kernel, reused across runs (filled by the executor). */
-  inputs?: Record<string, unknown> | unknown[];
+  /**
+   * The kernel's argument object ({inputs, attrs, backend}), built by the executor on the first
+   * run on a backend instance and refilled per call: kernels do not keep it.
+   */
+  args?: { inputs: Record<string, unknown> | unknown[]; attrs: Attrs; backend: unknown };
+}
+/**
+ * GatherV2(x, i) of one row of x along axis 0 (i a scalar int32), run as Slice + Reshape when i is
+ * in range; otherwise the gather kernel `fn` runs (and reports the bad index as it would).
+ */
+export interface RowStep extends StepBase {
+  kind: 'Row';
+  x: Slot;
+  index: Slot;
+  rows: number;
+  /** Slice sizes: [1, ...row shape]. */
+  size: number[];
+  rowShape: number[];
+  slice: tf.KernelFunc;
+  reshape: tf.KernelFunc;
+  fn: tf.KernelFunc;
+  attrs: Attrs;
+  out: Slot;
 }
 export interface ReadVariableStep extends StepBase { kind: 'ReadVariable'; variable: number; out: Slot }
 export interface AssignVariableStep extends StepBase { kind: 'AssignVariable'; variable: number; value: Slot }
@@ -35,7 +63,7 @@ export interface WhileStep extends StepBase {
 export interface PrintStep extends StepBase { kind: 'Print'; ins: Slot[]; parts: PrintPart[] }
 export interface CheckStep extends StepBase { kind: 'Check'; pred: Slot; error: number }
 
-export type Step = KernelStep | ReadVariableStep | AssignVariableStep | RandomStep | IfStep | WhileStep |
+export type Step = KernelStep | RowStep | ReadVariableStep | AssignVariableStep | RandomStep | IfStep | WhileStep |
   PrintStep | CheckStep;
 
 export interface Plan {
@@ -48,8 +76,17 @@ export interface Plan {
   resultSlots: Slot[];
   /** Slots written by steps: the run owns (and must release or hand over) their values. */
   owned: boolean[];
-  /** Slots freed before any step runs: none; unused parameters never get a slot. */
+  /** Per result: the run hands its owned value over (else the caller gets a new reference). */
+  handOver: boolean[];
+  /** Slots to clear after a run (parameters, constants, results): the frame is reused. */
+  leftover: Slot[];
+  /** The value array of a run, reused by the next run of this plan unless one is in progress. */
+  frame?: unknown[];
+  busy?: boolean;
 }
+
+/** Backends whose GatherV2 is a per-element JS loop while a first-axis Slice is cheap. */
+const ROW_SLICE_BACKENDS = new Set(['cpu']);
 
 /** Compiles `graph` for `backendName` (undefined: engine mode, kernels dispatched by name). */
 export function compile(graph: Graph, backendName: string | undefined): Plan {
@@ -85,6 +122,11 @@ export function compile(graph: Graph, backendName: string | undefined): Plan {
         const fn = backendName === undefined ? undefined : tf.getKernel(node.op, backendName)?.kernelFunc;
         if (backendName !== undefined && fn === undefined) {
           throw new Error(`autograph-ts: kernel '${node.op}' is not registered for backend '${backendName}'`);
+        }
+        const row = backendName !== undefined && fn !== undefined ? rowStep(node, graph, backendName, fn, ins(node), outs[0]) : undefined;
+        if (row !== undefined) {
+          steps.push(row);
+          return;
         }
         steps.push({ kind: 'Kernel', op: node.op, fn, ins: ins(node), names: node.inputNames, variadic: node.variadic,
           attrs: node.attrs, outs, free: [] });
@@ -143,11 +185,32 @@ export function compile(graph: Graph, backendName: string | undefined): Plan {
   lastUse.forEach((i, s) => {
     if (owned[s] && Number.isFinite(i) && i >= 0) steps[i].free.push(s);
   });
-  return { numSlots, paramSlots, constantSlots, steps, resultSlots, owned };
+  const handOver = resultSlots.map((s, i) => owned[s] && resultSlots.indexOf(s) === i);
+  const leftover = [...new Set([...paramSlots.filter((s) => s >= 0), ...constantSlots.map(([s]) => s), ...resultSlots])];
+  return { numSlots, paramSlots, constantSlots, steps, resultSlots, owned, handOver, leftover };
+}
+
+/** A 'Row' step for a GatherV2 of one row along axis 0, where the backend profits from it. */
+function rowStep(node: KernelNode, graph: Graph, backendName: string, fn: tf.KernelFunc, slots: Slot[],
+                 out: Slot): RowStep | undefined {
+  if (node.op !== 'GatherV2' || !ROW_SLICE_BACKENDS.has(backendName) || node.inputs.length !== 2) return undefined;
+  const x = graph.nodes[node.inputs[0].node].outputs[node.inputs[0].output];
+  const index = graph.nodes[node.inputs[1].node].outputs[node.inputs[1].output];
+  const axis = Number(node.attrs.axis ?? 0);
+  if (node.inputNames[0] !== 'x' || node.inputNames[1] !== 'indices' || index.shape.length !== 0 ||
+      index.dtype !== 'int32' || x.shape.length === 0 || (axis !== 0 && axis !== -x.shape.length) ||
+      Number(node.attrs.batchDims ?? 0) !== 0 || !['float32', 'int32', 'bool'].includes(x.dtype)) return undefined;
+  const slice = tf.getKernel('Slice', backendName)?.kernelFunc;
+  const reshape = tf.getKernel('Reshape', backendName)?.kernelFunc;
+  if (slice === undefined || reshape === undefined) return undefined;
+  return { kind: 'Row', x: slots[0], index: slots[1], rows: x.shape[0], size: [1, ...x.shape.slice(1)],
+    rowShape: x.shape.slice(1), slice, reshape, fn, attrs: node.attrs, out, free: [] };
 }
 
 function stepInputs(step: Step): Slot[] {
   switch (step.kind) {
+    case 'Row':
+      return [step.x, step.index];
     case 'Kernel':
     case 'Random':
     case 'While':
@@ -172,6 +235,7 @@ function stepOutputs(step: Step): Slot[] {
       return step.outs;
     case 'ReadVariable':
     case 'Random':
+    case 'Row':
       return [step.out];
     default:
       return [];
