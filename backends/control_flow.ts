@@ -128,6 +128,14 @@ export class StagedControlFlow implements StagingHooks {
   }
 
   assert(cond: unknown, message: unknown, opts?: OperatorOptions): void {
+    if (opts?.kind === 'console' && isTensor(cond)) {
+      // console.assert reports and never throws: a Print node under an If on the negated condition
+      // (the message parts are recorded as text, so they print on every failing run, not at trace).
+      const parts = ['Assertion failed:', ...(message as unknown[])];
+      const noop = (): void => {};
+      this.ifStmt(this.not(cond, opts), () => this.tracer.recordPrint(parts, false), noop, () => [], noop, [], 0, opts);
+      return;
+    }
     const error = (): Error => {
       // The original assert (opts.check) makes the exact error it would throw, e.g. node's
       // AssertionError; console.assert throws nothing, and a failed staged check then throws ours.

@@ -140,12 +140,9 @@ export function strictEq(left: unknown, right: unknown, opts?: OperatorOptions):
 export function assert(cond: unknown, args: unknown[], check: (ok: unknown, ...args: unknown[]) => void,
                        opts?: OperatorOptions): void {
   const staging = activeStaging();
-  if (staging !== undefined && opts?.kind === 'console') {
-    // Staged console.assert: a failed check prints (on every run), it never throws.
-    const report = (): void => console.log('Assertion failed:', ...args);
-    return staging.ifStmt(staging.not(cond, opts), report, noop, () => [], noop, [], 0, opts);
-  }
-  if (staging !== undefined) {
+  if (staging !== undefined && isTensor(cond)) {
+    // console.assert reports (a print in the graph); node's assert throws what check throws.
+    if (opts?.kind === 'console') return staging.assert(cond, args, opts);
     return staging.assert(cond, args[0], { ...opts, check: (ok: boolean) => check(ok, ...args) });
   }
   check(isTensor(cond) ? readCondition(cond, opts) : cond, ...args);

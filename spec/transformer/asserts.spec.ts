@@ -43,8 +43,19 @@ describe('assert conversion', () => {
 
   it('staged: the check runs on every call, with the same error class and message', () => {
     const staged = stage(checked);
-    expect(staged(tf.scalar(9)).arraySync()).to.equal(3);
-    for (let i = 0; i < 2; i++) expect(() => staged(tf.scalar(-4))).to.throw(AssertionError, 'x must be positive');
-    expect(staged(tf.scalar(25)).arraySync()).to.equal(5);
+    const printed: string[] = [];
+    const originalLog = console.log;
+    console.log = (...args: unknown[]) => { printed.push(args.join(' ')); };
+    try {
+      expect(staged(tf.scalar(9)).arraySync()).to.equal(3);
+      for (let i = 0; i < 2; i++) expect(() => staged(tf.scalar(-4))).to.throw(AssertionError, 'x must be positive');
+      expect(printed).to.deep.equal([]);
+      expect(staged(tf.scalar(25)).arraySync()).to.equal(5);    // console.assert fails: reported, not thrown
+      expect(staged(tf.scalar(36)).arraySync()).to.equal(6);
+    } finally {
+      console.log = originalLog;
+    }
+    expect(printed).to.deep.equal(['Assertion failed: x is big', 'Assertion failed: x is big']);
+    expect(staged.traceCount).to.equal(1);
   });
 });
