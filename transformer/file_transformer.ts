@@ -135,6 +135,9 @@ export function originOf(program: TS.Program, node: TS.Node): string {
   const file = original.getSourceFile?.();
   if (file === undefined || original.pos < 0) return '<generated>';
   const { line, character } = file.getLineAndCharacterOfPosition(original.getStart(file));
-  const name = path.relative(program.getCurrentDirectory(), file.fileName).replace(/\\/g, '/');
+  // Relative to the project (the tsconfig's folder), wherever the compiler was started from.
+  const configFile = program.getCompilerOptions().configFilePath;
+  const base = typeof configFile === 'string' ? path.dirname(configFile) : program.getCurrentDirectory();
+  const name = path.relative(base, file.fileName).replace(/\\/g, '/');
   return `${name}:${line + 1}:${character + 1}`;
 }
