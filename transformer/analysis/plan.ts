@@ -71,7 +71,7 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
       expressions.add(node as TS.Expression);
       expressionSites.push({ node, ancestors });
     }
-    if (ts.isYieldExpression(node) || ts.isAwaitExpression(node) ||
+    if (ts.isYieldExpression(node) || ts.isAwaitExpression(node) || isDirectEval(node) ||
         (ts.isForOfStatement(node) && node.awaitModifier) || ts.isWithStatement(node)) {
       expressionSites.push({ node, ancestors });
     }
@@ -195,8 +195,10 @@ function demoteDynamic(converted: Set<TS.Node>, expressions: Set<TS.Expression>,
     [...converted].forEach(demote);
     for (const e of [...expressions]) if (classifier.predicate(operandOf(e)) !== 'staged') expressions.delete(e);
   }
+  // A direct eval declares its `var`s in the function it runs in, and a closure would become that
+  // function; `with` makes scoping dynamic. Dynamic statements around them stay native.
   for (const { node, ancestors } of sites) {
-    if (!ts.isWithStatement(node)) continue;
+    if (!ts.isWithStatement(node) && !isDirectEval(node)) continue;
     ancestors.forEach(demote);
     for (const e of [...expressions]) {
       if (contains(e, node) && classifier.predicate(operandOf(e)) !== 'staged') expressions.delete(e);
@@ -249,6 +251,10 @@ function assertKinds(expressions: Set<TS.Expression>, classifier: Classifier): M
   const kinds = new Map<TS.CallExpression, 'node' | 'console'>();
   for (const e of expressions) if (ts.isCallExpression(e)) kinds.set(e, classifier.assertKind(e)!);
   return kinds;
+}
+
+function isDirectEval(node: TS.Node): boolean {
+  return ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'eval';
 }
 
 function conditionKind(node: TS.Node, classifier: Classifier) {
