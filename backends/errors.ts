@@ -15,7 +15,7 @@ export function at(opts: OperatorOptions | undefined): string {
 }
 
 const OWN_DIRS = [__dirname + path.sep, path.resolve(__dirname, '..', 'runtime') + path.sep];
-const isEngineFrame = (line: string): boolean =>
+export const isEngineFrame = (line: string): boolean =>
   /[\\/]node_modules[\\/]|node:internal|\(internal\//.test(line) || OWN_DIRS.some((d) => line.includes(d));
 
 /** The first stack frame outside tfjs and autograph-ts: the user's line, best effort. */

@@ -3,6 +3,7 @@
  * helpers turn them back into console output and errors at run time.
  */
 import type * as tf from '@tensorflow/tfjs-core';
+import { isEngineFrame } from './errors';
 import type { PrintPart } from './graph';
 
 /** console.log arguments: text as recorded, tensors formatted like tfjs's t.print(). */
@@ -24,5 +25,19 @@ export function rebuildError(template: Error): Error {
   }
   if (error.message !== template.message) error.message = template.message;
   if (error.name !== template.name) error.name = template.name;
+  withUserFrames(error, template);
   return error;
+}
+
+/**
+ * The rebuilt error is raised by the executor, so its own stack shows only engine frames. Put the
+ * user's frames of the traced throw (where the `throw`/`assert` is in their code) on top, then
+ * the frames of this call.
+ */
+function withUserFrames(error: Error, template: Error): void {
+  const userFrames = (template.stack ?? '').split('\n').slice(1).filter((line) => /^\s+at /.test(line) && !isEngineFrame(line));
+  if (userFrames.length === 0 || error.stack === undefined) return;
+  const [, ...callFrames] = error.stack.split('\n');
+  error.stack = [`${error.name}: ${error.message}`, ...userFrames, '    at <staged graph> (raised when the graph ran; frames above are where it was traced)',
+    ...callFrames.filter((line) => !isEngineFrame(line))].join('\n');
 }
