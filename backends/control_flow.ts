@@ -170,7 +170,8 @@ export class StagedControlFlow implements StagingHooks {
   private forOverTensor(t: tf.Tensor, extraTest: Thunk | undefined, body: (item: unknown) => void,
                         getState: GetState, setState: SetState, names: string[], opts: LoopOptions | undefined): void {
     if (t.rank === 0) throw new StagingError(`autograph-ts: cannot iterate over a scalar tensor${at(opts)}`);
-    const rows = t.shape[0];
+    // An int32 bound: comparing the int32 counter with a JS number would cast it to float32 per step.
+    const rows = tf.scalar(t.shape[0], 'int32');
     this.countedLoop(tf.scalar(0, 'int32'), (i) => tf.less(i, rows), 1, (i) => tf.gather(t, i), extraTest, body,
       getState, setState, names, opts);
   }

@@ -53,19 +53,45 @@ export function execute(program: Program, args: tf.Tensor[]): tf.Tensor[] {
   const backendName = tf.getBackend();
   const plan = planFor(program, backendName);
   const backend = tf.engine().backend;
-  const outs = new DirectRun(program, backend).run(plan, args);
+  const outs = new DirectRun(program, backend, backendName).run(plan, args);
   return outs.map((info) => (info instanceof Tensor ? info : engine().makeTensorFromTensorInfo(info, backend)));
 }
 
-function readScalar(backend: tf.KernelBackend, value: Value): boolean {
-  if (value instanceof Tensor) return Boolean(value.dataSync()[0]);
-  return Boolean((backend.readSync(value.dataId) as ArrayLike<number>)[0]);
+type ScalarReader = (value: Value) => number;
+
+/**
+ * How to read the first element of a value on this backend (loop and branch conditions, row
+ * indices): on cpu straight from its data store (readSync converts, and copies bools twice); on
+ * wasm only the bytes of that element; elsewhere readSync.
+ */
+function scalarReader(backend: tf.KernelBackend, backendName: string): ScalarReader {
+  const generic = (value: Value): number => {
+    if (value instanceof Tensor) return value.dataSync()[0] as number;
+    return (backend.readSync(value.dataId) as ArrayLike<number>)[0];
+  };
+  if (backendName === 'cpu') {
+    const data = (backend as unknown as { data: { get(id: object): { values?: unknown } | undefined } }).data;
+    return (value) => {
+      const values = data.get(value.dataId)?.values;
+      return ArrayBuffer.isView(values) ? (values as unknown as ArrayLike<number>)[0] : generic(value);
+    };
+  }
+  if (backendName === 'wasm') {
+    const wasm = backend as unknown as { readSync(dataId: object, start: number, end: number): ArrayLike<number> };
+    return (value) => (value.dtype === 'string' || value.dtype === 'complex64' ? generic(value)
+      : wasm.readSync(value.dataId, 0, 1)[0]);
+  }
+  return generic;
 }
 
 type KernelArgs = NonNullable<KernelStep['args']>;
 
 class DirectRun {
-  constructor(private readonly program: Program, private readonly backend: tf.KernelBackend) {}
+  private readonly read: ScalarReader;
+
+  constructor(private readonly program: Program, private readonly backend: tf.KernelBackend, backendName: string) {
+    this.read = scalarReader(backend, backendName);
+  }
 
   private release(value: Value): void {
     if (value instanceof Tensor) value.dispose();
@@ -158,8 +184,7 @@ class DirectRun {
       case 'Row': {
         const x = vals[step.x]!;
         const indexValue = vals[step.index]!;
-        const i = indexValue instanceof Tensor ? indexValue.dataSync()[0]
-          : (this.backend.readSync(indexValue.dataId) as ArrayLike<number>)[0];
+        const i = this.read(indexValue);
         const backend = this.backend;
         if (!(i >= 0 && i < step.rows && Number.isInteger(i))) {
           // Out of range: the gather kernel says so, as it would have.
@@ -192,7 +217,7 @@ class DirectRun {
         return;
       }
       case 'If': {
-        const branch = readScalar(this.backend, vals[step.cond]!) ? step.then : step.else;
+        const branch = Boolean(this.read(vals[step.cond]!)) ? step.then : step.else;
         const ins = step.ins;
         const params: Value[] = new Array(ins.length);
         for (let i = 0; i < ins.length; i++) params[i] = vals[ins[i]]!;
@@ -213,7 +238,7 @@ class DirectRun {
         return;
       }
       case 'Check': {
-        if (!readScalar(this.backend, vals[step.pred]!)) throw rebuildError(this.program.errors[step.error]);
+        if (!this.read(vals[step.pred]!)) throw rebuildError(this.program.errors[step.error]);
         return;
       }
     }
@@ -229,12 +254,11 @@ class DirectRun {
     for (let i = n; i < ins.length; i++) params[i] = vals[ins[i]]!;
     const test: Value[] = [undefined as unknown as Value];
     const next: Value[] = new Array(n);
-    const backend = this.backend;
     try {
       for (;;) {
         this.run(step.cond, params, test);
         const c = test[0];
-        const go = readScalar(backend, c);
+        const go = Boolean(this.read(c));
         this.release(c);
         if (!go) break;
         this.run(step.body, params, next);

@@ -5,13 +5,15 @@
  * 3. ... that CSE can then merge (and CSE merges the duplicates tracing creates: the same scalar
  *    converted on every use, the same expression written twice);
  * 4. loop-invariant hoisting, after CSE so each invariant is hoisted once;
- * 5. dead nodes again: folding, merging and hoisting leave unused nodes behind.
+ * 5. dead nodes again: folding, merging and hoisting leave unused nodes behind;
+ * 6. constants no node refers to any more (merged, folded into others) are released.
  */
 import type { Program } from '../graph';
 import { eliminateCommonSubexpressions } from './cse';
 import { foldConstants } from './constant_folding';
 import { eliminateDeadNodes } from './dead_code';
 import { hoistLoopInvariants } from './loop_invariant';
+import { pruneConstants } from './prune_constants';
 
 export interface OptimizeOptions {
   constantFolding: boolean;
@@ -27,4 +29,5 @@ export function optimizeProgram(program: Program, options: boolean | Partial<Opt
   if (on.cse) eliminateCommonSubexpressions(program);
   if (on.loopInvariant) hoistLoopInvariants(program.graph);
   eliminateDeadNodes(program.graph);
+  pruneConstants(program);
 }
