@@ -101,7 +101,17 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
         if (spec.isExpression && typeof a === 'number' && typeof b === 'number') {
           return { pair: [tracer.makeConstant([a], [], 'float32'), tracer.makeConstant([b], [], 'float32')] as const };
         }
-        if (isReturnSentinel(a) !== isReturnSentinel(b)) throw returnInOneBranch(opts);
+        if (isReturnSentinel(a) !== isReturnSentinel(b)) {
+          // One path returns a JS value (a string, a number...) under a tensor condition: that is
+          // the problem, not a missing return (the other path usually returns later on).
+          const returned = isReturnSentinel(a) ? b : a;
+          if (returned !== undefined) {
+            throw new StagingError(`autograph-ts: the function returns ${describeValue(returned)} under a condition on a ` +
+              `tensor${at(opts)}. Which value is returned would depend on the tensor, and a staged function can only ` +
+              'return tensors from such paths: return a tensor (e.g. tf.scalar(...)) on every path.');
+          }
+          throw returnInOneBranch(opts);
+        }
         throw new StagingError(`autograph-ts: '${name}' is ${describeValue(a)} in the if branch and ` +
           `${describeValue(b)} in the else branch of a conditional on a tensor${at(opts)}. A JS value cannot ` +
           `depend on a tensor condition: make '${name}' a tensor (e.g. tf.scalar(...)) before the if.`);

@@ -202,3 +202,16 @@ export function exprs(x: tf.Scalar, y: tf.Scalar): tf.Tensor[] {
     expect(staged.traceCount).to.equal(1);
   });
 });
+
+describe('staged restrictions reported on transformer output', () => {
+  it('returning a JS value under a tensor condition names the value and the line', () => {
+    const { label } = load(compile({ 'main.ts': `import * as tf from '@tensorflow/tfjs';
+export function label(x: tf.Scalar) {
+  'use autograph';
+  if (x.greater(0)) return 'positive';
+  return 'not positive';
+}` }).js['main.ts']);
+    expect(label(tf.scalar(2))).to.equal('positive');        // eager: fine, the value is read
+    expect(() => stage(label)(tf.scalar(2))).to.throw(/returns the JS string "positive" under a condition on a tensor \(main\.ts:4:3\)/);
+  });
+});
