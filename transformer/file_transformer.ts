@@ -50,7 +50,7 @@ export function createFileTransformer(program: TS.Program, config: AutographConf
         body = ts.factory.updateBlock(body, withoutDirective(body.statements));
       }
       try {
-        const result = convertFunctionBody(fn.body, classifier, emit, context);
+        const result = convertFunctionBody(fn.body, classifier, emit, context, isSloppy(program, fn));
         usesRuntime ||= result.usesRuntime;
         if (result.usesRuntime) {
           body = result.body;
@@ -78,6 +78,23 @@ export function createFileTransformer(program: TS.Program, config: AutographConf
     if (hasDirective(result.statements)) result = ts.factory.updateSourceFile(result, withoutDirective(result.statements));
     return usesRuntime ? addRuntimeImport(program, result, runtime, runtimeModule) : result;
   };
+}
+
+/** Whether a function runs in sloppy mode (no module, no 'use strict' on the way up, no alwaysStrict). */
+function isSloppy(program: TS.Program, fn: TS.Node): boolean {
+  const options = program.getCompilerOptions();
+  if (options.alwaysStrict ?? options.strict) return false;
+  const file = fn.getSourceFile();
+  if (ts.isExternalModule(file)) return false;
+  for (let node: TS.Node | undefined = fn; node !== undefined; node = node.parent) {
+    if (ts.isClassLike(node)) return false;
+    const statements = ts.isSourceFile(node) ? node.statements
+      : isConvertibleFunction(node) && ts.isBlock(node.body) ? node.body.statements : undefined;
+    if (statements && statements.some((s) => ts.isExpressionStatement(s) && ts.isStringLiteral(s.expression) && s.expression.text === 'use strict')) {
+      return false;
+    }
+  }
+  return true;
 }
 
 function withBody(fn: ConvertibleFunction, body: TS.ConciseBody): ConvertibleFunction {

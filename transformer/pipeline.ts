@@ -41,8 +41,8 @@ export interface ConvertedBody {
 }
 
 export function convertFunctionBody(body: TS.ConciseBody, classifier: Classifier, emit: EmitContext,
-                                    context: TS.TransformationContext): ConvertedBody {
-  const plan = planFunction(body, classifier);
+                                    context: TS.TransformationContext, sloppy = false): ConvertedBody {
+  const plan = planFunction(body, classifier, sloppy);
   const warnings = plan.warnings;
   if (plan.converted.size === 0 && plan.expressions.size === 0) return { body, usesRuntime: false, warnings };
 

@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import * as ts from 'typescript';
-import { compile, formatDiagnostics } from '../harness/compile';
+import { compile, formatDiagnostics, load } from '../harness/compile';
 
 const tensorIf = (name: string) => `
 export function ${name}(x: tf.Scalar) { if (x.greater(0)) { x = x.neg(); } return x; }`;
@@ -85,5 +85,34 @@ export function f(x: tf.Scalar) { 'use autograph'; if (x.greater(ag__)) { x = x.
       { forceDynamic: true })['script.js'];
     expect(script).to.match(/^const ag__ = require\("/m);
     expect(script).not.to.contain('exports');
+  });
+});
+
+describe('sloppy-mode scripts', () => {
+  const source = `
+function blockFunction(flag) {
+  'use autograph';
+  if (flag) { function g() { return 'g'; } }
+  return typeof g === 'function' ? g() : 'none';
+}
+function directEval(flag) {
+  'use autograph';
+  if (flag) { eval('var fromEval = 42'); }
+  return typeof fromEval === 'undefined' ? 'none' : fromEval;
+}
+module.exports = { blockFunction, directEval };`;
+
+  it('keep Annex B block functions and direct-eval vars visible to the whole function', () => {
+    const sloppy = { strict: false, alwaysStrict: false };
+    const result = compile({ 'main.js': source }, { forceDynamic: true }, sloppy);
+    expect(formatDiagnostics(result.diagnostics)).to.equal('');
+    const m = load(result.js['main.js']);
+    const plain = load(ts.transpileModule(source, { compilerOptions: { alwaysStrict: false } }).outputText);
+    for (const flag of [true, false]) {
+      expect(m.blockFunction(flag)).to.equal(plain.blockFunction(flag));
+      expect(m.directEval(flag)).to.equal(plain.directEval(flag));
+    }
+    expect(m.blockFunction(true)).to.equal('g');
+    expect(m.directEval(true)).to.equal(42);
   });
 });

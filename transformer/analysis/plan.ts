@@ -48,7 +48,7 @@ interface Site<T extends TS.Node> {
   ancestors: TS.Statement[];
 }
 
-export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classifier): ConversionPlan {
+export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classifier, sloppy = false): ConversionPlan {
   const controls: Site<TS.Statement>[] = [];
   const jumps: Site<Jump>[] = [];
   const returns: Site<TS.ReturnStatement>[] = [];
@@ -57,6 +57,9 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
   const expressionSites: Site<TS.Node>[] = [];
 
   const visit = (node: TS.Node, ancestors: TS.Statement[]): void => {
+    // Sloppy mode (Annex B): a function declared in a block is also a var of the function, which a
+    // closure around the block would hide.
+    if (sloppy && ts.isFunctionDeclaration(node) && ancestors.length > 0) expressionSites.push({ node, ancestors });
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return; // converted on their own
     if (isControlStatement(node)) controls.push({ node, ancestors });
     if (ts.isBreakStatement(node) || ts.isContinueStatement(node)) {
@@ -198,7 +201,7 @@ function demoteDynamic(converted: Set<TS.Node>, expressions: Set<TS.Expression>,
   // A direct eval declares its `var`s in the function it runs in, and a closure would become that
   // function; `with` makes scoping dynamic. Dynamic statements around them stay native.
   for (const { node, ancestors } of sites) {
-    if (!ts.isWithStatement(node) && !isDirectEval(node)) continue;
+    if (!ts.isWithStatement(node) && !isDirectEval(node) && !ts.isFunctionDeclaration(node)) continue;
     ancestors.forEach(demote);
     for (const e of [...expressions]) {
       if (contains(e, node) && classifier.predicate(operandOf(e)) !== 'staged') expressions.delete(e);
