@@ -22,7 +22,7 @@ export function collatzSteps(n: tf.Scalar): tf.Scalar {
   return steps;
 }
 
-/** h_t = tanh(x_t W + h_{t-1} U + b), for (const x of xs) over the 100 time steps. */
+/** h_t = tanh(x_t W + h_{t-1} U + b), for (const x of xs) over the time steps. */
 export function rnn(xs: tf.Tensor3D, w: tf.Tensor2D, u: tf.Tensor2D, b: tf.Tensor1D): tf.Tensor {
   let h = tf.zeros([xs.shape[1], u.shape[0]]) as tf.Tensor;
   ag__.forStmt(xs, undefined, (x: tf.Tensor) => {
@@ -31,29 +31,90 @@ export function rnn(xs: tf.Tensor3D, w: tf.Tensor2D, u: tf.Tensor2D, b: tf.Tenso
   return h;
 }
 
+/** A gated step that writes h U twice (as code often does): CSE computes it once per step. */
+export function gatedRnn(xs: tf.Tensor3D, w: tf.Tensor2D, u: tf.Tensor2D, b: tf.Tensor1D): tf.Tensor {
+  let h = tf.zeros([xs.shape[1], u.shape[0]]) as tf.Tensor;
+  ag__.forStmt(xs, undefined, (x: tf.Tensor) => {
+    const candidate = tf.tanh(tf.matMul(x as tf.Tensor2D, w).add(tf.matMul(h as tf.Tensor2D, u)));
+    const gate = tf.sigmoid(tf.matMul(h as tf.Tensor2D, u).add(b));
+    h = candidate.mul(gate);
+  }, () => [h], ([h1]) => { h = h1 as tf.Tensor; }, ['h'], { origin: 'gated.ts:3:3' });
+  return h;
+}
+
+/** Weights stored transposed and transposed back in the step: loop-invariant, hoisted out of the loop. */
+export function transposedRnn(xs: tf.Tensor3D, wT: tf.Tensor2D, uT: tf.Tensor2D, b: tf.Tensor1D): tf.Tensor {
+  let h = tf.zeros([xs.shape[1], uT.shape[0]]) as tf.Tensor;
+  ag__.forStmt(xs, undefined, (x: tf.Tensor) => {
+    h = tf.tanh(tf.matMul(x as tf.Tensor2D, wT.transpose()).add(tf.matMul(h as tf.Tensor2D, uT.transpose())).add(b));
+  }, () => [h], ([h1]) => { h = h1 as tf.Tensor; }, ['h'], { origin: 'transposed.ts:3:3' });
+  return h;
+}
+
+/** A layer with captured weights and a merged low-rank adapter, x (W + A B): W + A B is folded at trace time. */
+export function adapterLayer(w: tf.Tensor2D, a: tf.Tensor2D, bm: tf.Tensor2D): (x: tf.Tensor2D) => tf.Tensor {
+  return (x) => tf.tanh(tf.matMul(x, w.add(tf.matMul(a, bm))));
+}
+
+export interface Prepared {
+  fn: (...args: tf.Tensor[]) => tf.Tensor;
+  args: tf.Tensor[];
+  /** Tensors the function captures (freed after the case). */
+  captured: tf.Tensor[];
+}
+
 export interface Case {
   key: string;
   name: string;
-  fn: (...args: never[]) => tf.Tensor;
-  args: () => tf.Tensor[];
-  /** Calls per measured batch. */
-  iterations: number;
+  /** Creates the function and its arguments on the active backend. */
+  prepare: () => Prepared;
 }
 
-function rnnCase(hidden: number, batch: number, iterations: number): Case {
-  return {
-    key: `rnn${hidden}`,
-    name: `tanh RNN h${hidden} b${batch} x100`,
-    fn: rnn as Case['fn'],
-    args: () => [tf.randomNormal([100, batch, hidden]), tf.randomNormal([hidden, hidden]).div(Math.sqrt(hidden)),
-      tf.randomNormal([hidden, hidden]).div(Math.sqrt(hidden)), tf.randomNormal([hidden])],
-    iterations,
-  };
-}
+const plain = (fn: (...args: never[]) => tf.Tensor, args: () => tf.Tensor[]) => (): Prepared =>
+  ({ fn: fn as Prepared['fn'], args: args(), captured: [] });
 
+const rnnArgs = (hidden: number, batch: number, steps = 100) => (): tf.Tensor[] => tf.tidy(() => [
+  tf.randomNormal([steps, batch, hidden]), tf.randomNormal([hidden, hidden]).div(Math.sqrt(hidden)),
+  tf.randomNormal([hidden, hidden]).div(Math.sqrt(hidden)), tf.randomNormal([hidden]),
+]);
+
+const rnnCase = (hidden: number, batch: number): Case => ({
+  key: `rnn${hidden}`,
+  name: `tanh RNN h${hidden} b${batch} x100`,
+  prepare: plain(rnn, rnnArgs(hidden, batch)),
+});
+
+/** The issue's cases: staged vs eager. */
 export const cases: Case[] = [
-  { key: 'chain', name: '10,000 dependent scalar ops', fn: chain as Case['fn'], args: () => [tf.scalar(1)], iterations: 2 },
-  { key: 'collatz', name: 'collatz(27)', fn: collatzSteps as Case['fn'], args: () => [tf.scalar(27)], iterations: 40 },
-  rnnCase(64, 8, 6),
-  rnnCase(256, 32, 1),
+  { key: 'chain', name: '10,000 dependent scalar ops', prepare: plain(chain, () => [tf.scalar(1)]) },
+  { key: 'collatz', name: 'collatz(27)', prepare: plain(collatzSteps, () => [tf.scalar(27)]) },
+  rnnCase(64, 8),
+  rnnCase(256, 32),
 ];
+
+export interface AblationCase extends Case {
+  /** The optimization whose effect this case shows. */
+  optimization: 'cse' | 'loopInvariant' | 'constantFolding';
+  label: string;
+}
+
+/** One case per optimization, where it matters: staged with all optimizations vs without that one. */
+export const ablationCases: AblationCase[] = [
+  {
+    key: 'gated', name: 'gated RNN h64 b8 x100 (h U twice)', optimization: 'cse', label: 'CSE',
+    prepare: plain(gatedRnn, rnnArgs(64, 8)),
+  },
+  {
+    key: 'transposed', name: 'RNN h64 b8 x100 (W^T, U^T in step)', optimization: 'loopInvariant',
+    label: 'loop-invariant hoisting', prepare: plain(transposedRnn, rnnArgs(64, 8)),
+  },
+  {
+    key: 'adapter', name: 'x (W + A B), captured, 256x256 r32', optimization: 'constantFolding', label: 'constant folding',
+    prepare: () => {
+      const captured = [tf.randomNormal([256, 256]), tf.randomNormal([256, 32]), tf.randomNormal([32, 256])] as tf.Tensor2D[];
+      return { fn: adapterLayer(captured[0], captured[1], captured[2]) as Prepared['fn'], args: [tf.randomNormal([8, 256])], captured };
+    },
+  },
+];
+
+export const allCases: Case[] = [...cases, ...ablationCases];

@@ -1,155 +1,206 @@
 /**
- * Staged vs eager, side by side, on wasm and cpu (`npm run bench`):
- * - 10,000 dependent scalar ops (dispatch overhead),
- * - collatz(27) (a data-dependent while loop with an if: 111 iterations),
- * - a tanh RNN over 100 steps (hidden 64 batch 8, hidden 256 batch 32),
- * and the effect of each graph optimization on collatz and the small RNN.
- * Eager versions are the code the transformer emits, run without stage().
+ * `npm run bench`: staged vs eager on wasm and cpu, and the effect of each graph optimization.
+ *
+ * The machine this runs on is shared (2 cores, other jobs), so a number is only worth something
+ * next to the number it is compared with, measured at the same moment:
+ * - both sides are warmed up first (the first staged call traces; kernels and the JIT warm up);
+ * - the two sides run in alternating batches (eager, staged, then staged, eager, ... so neither
+ *   always goes first), each batch long enough (~BATCH_MS) to average out timer noise, with a
+ *   gc() before each so one side's garbage is not collected on the other's clock;
+ * - every round gives one ratio (its staged batch over its eager batch, measured back to back),
+ *   and the report is the median over the rounds: of each side's ms per call and of the ratios,
+ *   with the range of the ratios so a spread-out measurement is visible as such.
+ * `node dist/bench/index.js quick` runs fewer, shorter rounds (a smoke test, not a measurement).
  */
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
-import * as ag__ from '../runtime/operators';
 import { stage, StageOptions } from '../backends/stage';
+import type { Graph } from '../backends/graph';
+import { ablationCases, Case, cases, Prepared } from './cases';
 
-function chain(x: tf.Scalar): tf.Scalar {
-  let y = x;
-  for (let i = 0; i < 5000; i++) y = y.mul(0.999).add(0.001) as tf.Scalar; // 10,000 dependent ops
-  return y;
-}
+const quick = process.argv.includes('quick');
+const ROUNDS = quick ? 3 : 9;
+const BATCH_MS = quick ? 40 : 150;
+const WARMUP_MS = quick ? 50 : 200;
+const BACKENDS = (process.env.BENCH_BACKENDS ?? 'wasm,cpu').split(',');
 
-function collatzSteps(n: tf.Scalar): tf.Scalar {
-  let steps = tf.scalar(0);
-  ag__.whileStmt(() => n.greater(1), () => {
-    ag__.ifStmt(n.mod(2).equal(0), () => { n = n.div(2).floor() as tf.Scalar; }, () => { n = n.mul(3).add(1) as tf.Scalar; },
-      () => [n], ([n1]) => { n = n1 as tf.Scalar; }, ['n'], 1, { origin: 'collatz.ts:6:5' });
-    steps = steps.add(1) as tf.Scalar;
-  }, () => [n, steps], ([n1, s1]) => { n = n1 as tf.Scalar; steps = s1 as tf.Scalar; }, ['n', 'steps'],
-  { origin: 'collatz.ts:5:3' });
-  return steps;
-}
+type Call = () => tf.Tensor;
 
-/** h_t = tanh(x_t W + h_{t-1} U + b), for (const x of xs) over the 100 time steps. */
-function rnn(xs: tf.Tensor3D, w: tf.Tensor2D, u: tf.Tensor2D, b: tf.Tensor1D): tf.Tensor {
-  let h = tf.zeros([xs.shape[1], u.shape[0]]) as tf.Tensor;
-  ag__.forStmt(xs, undefined, (x: tf.Tensor) => {
-    h = tf.tanh(tf.matMul(x as tf.Tensor2D, w).add(tf.matMul(h as tf.Tensor2D, u)).add(b));
-  }, () => [h], ([h1]) => { h = h1 as tf.Tensor; }, ['h'], { origin: 'rnn.ts:3:3' });
-  return h;
-}
+const gc = (): void => (globalThis as { gc?: () => void }).gc?.();
 
-interface Case {
-  name: string;
-  fn: (...args: never[]) => tf.Tensor;
-  args: () => tf.Tensor[];
-  iterations: number;
-}
-
-function rnnCase(hidden: number, batch: number, iterations: number): Case {
-  return {
-    name: `tanh RNN h${hidden} b${batch} x100`,
-    fn: rnn as Case['fn'],
-    args: () => [tf.randomNormal([100, batch, hidden]), tf.randomNormal([hidden, hidden]).div(Math.sqrt(hidden)),
-      tf.randomNormal([hidden, hidden]).div(Math.sqrt(hidden)), tf.randomNormal([hidden])],
-    iterations,
-  };
-}
-
-const cases: Case[] = [
-  { name: '10,000 dependent scalar ops', fn: chain as Case['fn'], args: () => [tf.scalar(1)], iterations: 10 },
-  { name: 'collatz(27)', fn: collatzSteps as Case['fn'], args: () => [tf.scalar(27)], iterations: 200 },
-  rnnCase(64, 8, 30),
-  rnnCase(256, 32, 5),
-];
-
-/** Mean ms per call of one batch of `iterations` calls. */
-function batch(call: () => tf.Tensor, iterations: number): number {
+/** Runs `call` `n` times (result read and freed each time); mean ms per call. */
+function batch(call: Call, n: number): number {
   const start = performance.now();
-  for (let i = 0; i < iterations; i++) {
+  for (let i = 0; i < n; i++) {
     const out = call();
     out.dataSync();
     out.dispose();
   }
-  return (performance.now() - start) / iterations;
+  return (performance.now() - start) / n;
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-/**
- * Eager and staged batches alternate over 5 rounds and each side reports its median batch: the
- * machine is shared, and alternating keeps a slow phase from landing on one side only. Two
- * warm-up calls each first (the first staged call traces).
- */
-function measure(c: Case, options?: StageOptions, rounds = 5): { eager: number; staged: number } {
-  const args = c.args();
-  const call = c.fn as (...a: tf.Tensor[]) => tf.Tensor;
-  const staged = stage(call, options);
-  const eagerCall = (): tf.Tensor => tf.tidy(() => call(...args));
-  const stagedCall = (): tf.Tensor => staged(...args);
-  batch(eagerCall, 2);
-  batch(stagedCall, 2);
-  const per = Math.max(1, Math.round(c.iterations / rounds));
-  const eager: number[] = [];
-  const stagedMs: number[] = [];
-  for (let r = 0; r < rounds; r++) {
-    (globalThis as { gc?: () => void }).gc?.();
-    eager.push(batch(eagerCall, per));
-    (globalThis as { gc?: () => void }).gc?.();
-    stagedMs.push(batch(stagedCall, per));
+/** Warms `call` up (at least 2 calls and WARMUP_MS); the calls per batch that make ~BATCH_MS. */
+function warmUp(call: Call): number {
+  let calls = 0;
+  const start = performance.now();
+  let last = 0;
+  while (calls < 2 || performance.now() - start < WARMUP_MS) {
+    last = batch(call, 1);
+    calls++;
   }
-  staged.dispose();
-  tf.dispose(args);
-  return { eager: median(eager), staged: median(stagedMs) };
+  return Math.max(1, Math.round(BATCH_MS / Math.max(last, 1e-3)));
 }
 
-/** Staged ms per call only (for the optimization on/off table). */
-function measureStaged(c: Case, options: StageOptions, rounds = 5): number {
-  const args = c.args();
-  const staged = stage(c.fn as (...a: tf.Tensor[]) => tf.Tensor, options);
-  const call = (): tf.Tensor => staged(...args);
-  batch(call, 2);
-  const per = Math.max(1, Math.round(c.iterations / rounds));
-  const ms: number[] = [];
-  for (let r = 0; r < rounds; r++) {
-    (globalThis as { gc?: () => void }).gc?.();
-    ms.push(batch(call, per));
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+interface Comparison {
+  base: number;
+  other: number;
+  /** Median over rounds of other/base. */
+  ratio: number;
+  low: number;
+  high: number;
+}
+
+/** `other` against `base`, in alternating batches (see the header). */
+function compare(base: Call, other: Call): Comparison {
+  const nBase = warmUp(base);
+  const nOther = warmUp(other);
+  const bs: number[] = [];
+  const os: number[] = [];
+  const ratios: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    let b = 0;
+    let o = 0;
+    if (r % 2 === 0) {
+      gc(); b = batch(base, nBase);
+      gc(); o = batch(other, nOther);
+    } else {
+      gc(); o = batch(other, nOther);
+      gc(); b = batch(base, nBase);
+    }
+    bs.push(b);
+    os.push(o);
+    ratios.push(o / b);
   }
-  staged.dispose();
-  tf.dispose(args);
-  return median(ms);
+  return { base: median(bs), other: median(os), ratio: median(ratios), low: Math.min(...ratios), high: Math.max(...ratios) };
 }
 
-const pad = (s: string, n: number): string => s.padEnd(n);
-const num = (x: number): string => x.toFixed(x < 10 ? 3 : 1).padStart(9);
+/** Runs `body` on a freshly prepared case and checks that it leaves no tensors behind. */
+function withCase<T>(c: Case, body: (p: Prepared) => T): T {
+  const before = tf.memory().numTensors;
+  const p = c.prepare();
+  const owned = p.args.length + p.captured.length;
+  let result: T;
+  try {
+    result = body(p);
+  } finally {
+    tf.dispose([...p.args, ...p.captured]);
+  }
+  const after = tf.memory().numTensors;
+  if (after !== before) console.log(`  !! ${c.name}: ${after - before} tensors left behind (of ${owned} prepared)`);
+  return result;
+}
+
+const ms = (x: number): string => (x < 10 ? x.toFixed(3) : x < 100 ? x.toFixed(2) : x.toFixed(1)).padStart(9);
+const ratioText = (c: Comparison): string =>
+  `${c.ratio.toFixed(2).padStart(6)}  [${c.low.toFixed(2)}-${c.high.toFixed(2)}]`;
+
+interface Row { backend: string; c: Case; r: Comparison }
+
+function stagedVsEager(c: Case): Comparison {
+  return withCase(c, ({ fn, args }) => {
+    const staged = stage(fn);
+    try {
+      return compare(() => tf.tidy(() => fn(...args)), () => staged(...args));
+    } finally {
+      staged.dispose();
+    }
+  });
+}
+
+/** Kernel nodes run once per call (outside loops) and once per loop iteration (in loop bodies and tests). */
+function kernelCounts(graph: Graph, inLoop = false, counts = { perCall: 0, perIteration: 0 }): typeof counts {
+  for (const node of graph.nodes) {
+    if (node.kind === 'Kernel') counts[inLoop ? 'perIteration' : 'perCall']++;
+    if (node.kind === 'If') {
+      kernelCounts(node.then, inLoop, counts);
+      kernelCounts(node.else, inLoop, counts);
+    }
+    if (node.kind === 'While') {
+      kernelCounts(node.cond, true, counts);
+      kernelCounts(node.body, true, counts);
+    }
+  }
+  return counts;
+}
+
+const countsText = (k: ReturnType<typeof kernelCounts>): string => `${k.perCall}+${k.perIteration}/it`;
+
+interface AblationRow { backend: string; label: string; name: string; r: Comparison; kernelsOn: string; kernelsOff: string }
+
+function ablation(c: (typeof ablationCases)[number], backend: string): AblationRow {
+  return withCase(c, ({ fn, args }) => {
+    const on = stage(fn);
+    const off = stage(fn, { optimize: { [c.optimization]: false } } as StageOptions);
+    try {
+      const kernelsOn = countsText(kernelCounts(on.inspect(...args).program.graph));
+      const kernelsOff = countsText(kernelCounts(off.inspect(...args).program.graph));
+      const r = compare(() => on(...args), () => off(...args));
+      return { backend, label: c.label, name: c.name, r, kernelsOn, kernelsOff };
+    } finally {
+      on.dispose();
+      off.dispose();
+    }
+  });
+}
+
+/** The issue's acceptance criteria (#3), per row. */
+function verdict(row: Row): string {
+  if (row.c.key === 'chain' || row.c.key === 'collatz') return row.r.ratio <= 0.5 ? 'ok (>= 2x)' : 'MISSED (< 2x)';
+  return row.r.ratio <= 1 ? 'ok (not slower)' : 'MISSED (slower)';
+}
 
 async function main(): Promise<void> {
-  const rows: string[] = [];
-  const header = `${pad('case', 30)}${pad('backend', 9)}${'eager ms'.padStart(9)}${'staged ms'.padStart(11)}  staged/eager`;
-  const ablation: string[] = [];
-  for (const backend of ['wasm', 'cpu']) {
-    await tf.setBackend(backend);
+  const started = performance.now();
+  const rows: Row[] = [];
+  const ablations: AblationRow[] = [];
+  const header = `${'case'.padEnd(36)}${'backend'.padEnd(8)}${'eager ms'.padStart(9)}${'staged ms'.padStart(10)}` +
+    `  staged/eager [range over ${ROUNDS} rounds]`;
+  const line = (row: Row): string => `${row.c.name.padEnd(36)}${row.backend.padEnd(8)}${ms(row.r.base)} ${ms(row.r.other)}` +
+    `  ${ratioText(row.r)}  ${verdict(row)}`;
+  const ablationLine = (a: AblationRow): string =>
+    `${a.label.padEnd(24)}${a.name.padEnd(38)}${a.backend.padEnd(8)}${ms(a.r.base)} ${ms(a.r.other)}` +
+    `  ${a.r.ratio.toFixed(2).padStart(5)}x [${a.r.low.toFixed(2)}-${a.r.high.toFixed(2)}]  ${a.kernelsOn} vs ${a.kernelsOff}`;
+  const ablationHeader = `${'optimization'.padEnd(24)}${'case'.padEnd(38)}${'backend'.padEnd(8)}${'with ms'.padStart(9)}` +
+    `${'without'.padStart(10)}  without/with [range]  kernels run: per call + per iteration, with vs without`;
+  console.log(header);
+  for (const backend of BACKENDS) {
+    if (!(await tf.setBackend(backend))) throw new Error(`backend ${backend} is not available`);
     await tf.ready();
     for (const c of cases) {
-      const r = measure(c);
-      rows.push(`${pad(c.name, 30)}${pad(backend, 9)}${num(r.eager)}  ${num(r.staged)}  ${(r.staged / r.eager).toFixed(2)}`);
-      console.log(rows[rows.length - 1]);
-    }
-    for (const c of [cases[1], cases[2]]) {
-      const variants: [string, StageOptions][] = [
-        ['all optimizations', {}],
-        ['no constant folding', { optimize: { constantFolding: false } }],
-        ['no CSE', { optimize: { cse: false } }],
-        ['no loop-invariant hoisting', { optimize: { loopInvariant: false } }],
-        ['no optimizations', { optimize: false }],
-      ];
-      for (const [label, options] of variants) {
-        const ms = measureStaged(c, options);
-        ablation.push(`${pad(c.name, 30)}${pad(backend, 9)}${pad(label, 28)}${num(ms)} ms`);
-        console.log(ablation[ablation.length - 1]);
-      }
+      const row = { backend, c, r: stagedVsEager(c) };
+      rows.push(row);
+      console.log(line(row));
     }
   }
-  console.log(`\n${header}\n${rows.join('\n')}`);
-  console.log(`\nstaged ms per call by optimization\n${ablation.join('\n')}`);
+  console.log(`\n${ablationHeader}`);
+  for (const backend of BACKENDS) {
+    await tf.setBackend(backend);
+    for (const c of ablationCases) {
+      const a = ablation(c, backend);
+      ablations.push(a);
+      console.log(ablationLine(a));
+    }
+  }
+  console.log(`\n== staged vs eager (medians; ${ROUNDS} alternating rounds of ~${BATCH_MS} ms batches)\n${header}`);
+  for (const row of rows) console.log(line(row));
+  console.log(`\n== effect of each optimization (staged, all optimizations vs all but one)\n${ablationHeader}`);
+  for (const a of ablations) console.log(ablationLine(a));
+  console.log(`\nbench took ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }
 
 main().catch((error) => {

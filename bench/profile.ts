@@ -1,12 +1,12 @@
 /**
  * One bench case, staged (or eager), in a loop: for `node --cpu-prof` and quick A/B timings.
  *   node --cpu-prof dist/bench/profile.js <case> <backend> [staged|eager] [seconds]
- * case: chain | collatz | rnn64 | rnn256; mode `dump` prints the optimized graph
+ * case: chain | collatz | rnn64 | rnn256 | gated | transposed | adapter; mode `dump` prints the optimized graph
  */
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { stage } from '../backends/stage';
-import { cases } from './cases';
+import { allCases as cases } from './cases';
 
 async function main(): Promise<void> {
   const [name = 'rnn64', backend = 'cpu', mode = 'staged', seconds = '10'] = process.argv.slice(2);
@@ -14,10 +14,11 @@ async function main(): Promise<void> {
   await tf.ready();
   const c = cases.find((k) => k.key === name);
   if (c === undefined) throw new Error(`unknown case ${name}: ${cases.map((k) => k.key).join(', ')}`);
-  const args = c.args();
-  const fn = c.fn as (...a: tf.Tensor[]) => tf.Tensor;
-  const staged = stage(fn);
-  if (mode === 'dump') {
+  const { fn, args } = c.prepare();
+  // mode `staged-no-cse` / `staged-no-loopInvariant` / `staged-no-constantFolding` / `staged-no-all`
+  const off = /^(?:staged|dump)-no-(\w+)$/.exec(mode)?.[1];
+  const staged = stage(fn, off === undefined ? {} : { optimize: off === 'all' ? false : { [off]: false } });
+  if (mode.startsWith('dump')) {
     console.log(staged.inspect(...(args as never[])).dump());
     return;
   }
