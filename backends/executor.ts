@@ -62,7 +62,7 @@ type ScalarReader = (value: Value) => number;
 /**
  * How to read the first element of a value on this backend (loop and branch conditions, row
  * indices): on cpu straight from its data store (readSync converts, and copies bools twice); on
- * wasm only the bytes of that element; elsewhere readSync.
+ * wasm from its heap; elsewhere readSync.
  */
 function scalarReader(backend: tf.KernelBackend, backendName: string): ScalarReader {
   const generic = (value: Value): number => {
@@ -77,9 +77,27 @@ function scalarReader(backend: tf.KernelBackend, backendName: string): ScalarRea
     };
   }
   if (backendName === 'wasm') {
-    const wasm = backend as unknown as { readSync(dataId: object, start: number, end: number): ArrayLike<number> };
-    return (value) => (value.dtype === 'string' || value.dtype === 'complex64' ? generic(value)
-      : wasm.readSync(value.dataId, 0, 1)[0]);
+    // Straight from the heap (readSync copies the bytes into a new buffer first). The views are
+    // looked up per read: they are replaced when the wasm memory grows.
+    const wasm = backend as unknown as {
+      wasm?: { HEAPU8?: Uint8Array; HEAP32?: Int32Array; HEAPF32?: Float32Array };
+      dataIdMap?: { get(id: object): { memoryOffset?: number | null; dtype?: string } | undefined };
+    };
+    if (wasm.wasm?.HEAPU8 === undefined || wasm.wasm.HEAP32 === undefined || wasm.wasm.HEAPF32 === undefined ||
+        wasm.dataIdMap === undefined) return generic;
+    const heap = wasm.wasm;
+    const table = wasm.dataIdMap;
+    return (value) => {
+      const entry = table.get(value.dataId);
+      const offset = entry?.memoryOffset;
+      if (offset == null) return generic(value);
+      switch (entry!.dtype) {
+        case 'bool': return heap.HEAPU8![offset];
+        case 'int32': return heap.HEAP32![offset >>> 2];
+        case 'float32': return heap.HEAPF32![offset >>> 2];
+        default: return generic(value);
+      }
+    };
   }
   return generic;
 }
@@ -155,16 +173,32 @@ class DirectRun {
   private kernel(step: KernelStep, vals: (Value | undefined)[]): void {
     let args = step.args as KernelArgs | undefined;
     if (args === undefined || args.backend !== this.backend) {
-      args = step.args = { inputs: step.variadic ? [] : {}, attrs: step.attrs, backend: this.backend };
+      const inputs = step.inputsKind === 'variadic' ? [] : step.inputsKind === 'x' ? { x: undefined }
+        : step.inputsKind === 'ab' ? { a: undefined, b: undefined } : {};
+      args = step.args = { inputs, attrs: step.attrs, backend: this.backend };
     }
     const { ins } = step;
-    if (step.variadic) {
-      const inputs = args.inputs as Value[];
-      for (let i = 0; i < ins.length; i++) inputs[i] = vals[ins[i]]!;
-    } else {
-      const inputs = args.inputs as Record<string, Value>;
-      const names = step.names;
-      for (let i = 0; i < ins.length; i++) inputs[names[i]] = vals[ins[i]]!;
+    // The common input names get monomorphic stores; others a keyed store per input.
+    switch (step.inputsKind) {
+      case 'x':
+        (args.inputs as { x: Value }).x = vals[ins[0]]!;
+        break;
+      case 'ab': {
+        const inputs = args.inputs as { a: Value; b: Value };
+        inputs.a = vals[ins[0]]!;
+        inputs.b = vals[ins[1]]!;
+        break;
+      }
+      case 'variadic': {
+        const inputs = args.inputs as Value[];
+        for (let i = 0; i < ins.length; i++) inputs[i] = vals[ins[i]]!;
+        break;
+      }
+      default: {
+        const inputs = args.inputs as Record<string, Value>;
+        const names = step.names;
+        for (let i = 0; i < ins.length; i++) inputs[names[i]] = vals[ins[i]]!;
+      }
     }
     const out = step.fn!(args as unknown as Parameters<tf.KernelFunc>[0]);
     const outs = step.outs;

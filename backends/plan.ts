@@ -29,6 +29,8 @@ export interface KernelStep extends StepBase {
   variadic: boolean;
   attrs: Attrs;
   outs: Slot[];
+  /** Shape of the inputs object: {x}, {a, b}, an array, or other names. */
+  inputsKind: 'x' | 'ab' | 'variadic' | 'named';
   /**
    * The kernel's argument object ({inputs, attrs, backend}), built by the executor on the first
    * run on a backend instance and refilled per call: kernels do not keep it.
@@ -128,8 +130,11 @@ export function compile(graph: Graph, backendName: string | undefined): Plan {
           steps.push(row);
           return;
         }
-        steps.push({ kind: 'Kernel', op: node.op, fn, ins: ins(node), names: node.inputNames, variadic: node.variadic,
-          attrs: node.attrs, outs, free: [] });
+        const names = node.inputNames;
+        const inputsKind = node.variadic ? 'variadic' : names.length === 1 && names[0] === 'x' ? 'x'
+          : names.length === 2 && names[0] === 'a' && names[1] === 'b' ? 'ab' : 'named';
+        steps.push({ kind: 'Kernel', op: node.op, fn, ins: ins(node), names, variadic: node.variadic,
+          attrs: node.attrs, outs, inputsKind, free: [] });
         return;
       }
       case 'ReadVariable': {
