@@ -12,8 +12,8 @@ import type { TensorSpec } from './graph';
 import { flatten } from './nest';
 import type { Tracer } from './tracer';
 import {
-  conditionTensor, describeValue, isReturnSentinel, isUndefinedValue, MaybeUndefined, maybeUndefined, negationOf,
-  sameShape,
+  conditionTensor, describeValue, isReturnSentinel, isUndefinedValue, knownTrue, MaybeUndefined, maybeUndefined,
+  negationOf, sameShape,
 } from './staged_values';
 
 export interface ConditionalSpec {
@@ -74,11 +74,16 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
         spec.before[names.indexOf(mark.flag)] === knownTrue) return { defined: true };
     return { defined: false, mark };
   };
+  // Whether a flag value is true on every path through a branch: JS true, a tensor known to be
+  // true (see knownTrue), or the guard's own flag inside the branch the guard proves it true in.
+  const isTrueIn = (value: unknown, branchTrue: tf.Tensor | undefined): boolean =>
+    value === true || (value instanceof tf.Tensor && (knownTrue.has(value) || value === branchTrue));
   // The flags a branch sets to true while the other does not: they guard a value defined there.
-  const flagsSetIn = (values: unknown[], other: unknown[]): string[] =>
-    names.filter((n, i) => flags.includes(n) && values[i] === true && other[i] !== true);
+  const flagsSetIn = (values: unknown[], other: unknown[], valuesTrue: tf.Tensor | undefined,
+                      otherTrue: tf.Tensor | undefined): string[] =>
+    names.filter((n, i) => flags.includes(n) && isTrueIn(values[i], valuesTrue) && !isTrueIn(other[i], otherTrue));
 
-  interface Output { then: tf.Tensor; else: tf.Tensor; mark?: MaybeUndefined }
+  interface Output { then: tf.Tensor; else: tf.Tensor; mark?: MaybeUndefined; alwaysTrue?: boolean }
   const outputs: Output[] = [];
   const merged: unknown[] = [];
   const rebuilders: ((leaves: unknown[]) => unknown)[] = [];
@@ -135,10 +140,14 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
       let mark: MaybeUndefined | undefined;
       if (!ts.defined || !es.defined) {
         const known = (!ts.defined && ts.mark.flag) || (!es.defined && es.mark.flag) || undefined;
-        const paired = ts.defined ? flagsSetIn(thenValues, elseValues) : es.defined ? flagsSetIn(elseValues, thenValues) : [];
+        const paired = ts.defined ? flagsSetIn(thenValues, elseValues, trueInThen, trueInElse)
+          : es.defined ? flagsSetIn(elseValues, thenValues, trueInElse, trueInThen) : [];
         mark = { flag: known ?? paired[0], origin: (!ts.defined && ts.mark.origin) || (!es.defined && es.mark.origin) || opts?.origin };
       }
-      outputs.push({ then: leaf.pair[0], else: leaf.pair[1], mark });
+      // A flag set on both paths (e.g. do_return after `if (t) return a; return b;` inside a branch)
+      // is true whatever the condition: later guards may rely on it.
+      const alwaysTrue = flags.includes(name) && isTrueIn(t.leaves[k], trueInThen) && isTrueIn(e.leaves[k], trueInElse);
+      outputs.push({ then: leaf.pair[0], else: leaf.pair[1], mark, alwaysTrue });
     });
     merged.push(leaves);
     rebuilders.push((newLeaves) => t.rebuild(newLeaves));
@@ -174,6 +183,7 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
   }, realOutputs);
   tracer.forgetVariableReads();
   outputs.forEach((o, k) => o.mark && maybeUndefined.set(realOutputs[k], o.mark));
+  outputs.forEach((o, k) => o.alwaysTrue && knownTrue.add(realOutputs[k]));
 
   let next = 0;
   return merged.map((leaves, i) => rebuilders[i]((leaves as MergedLeaf[]).map(

@@ -19,6 +19,9 @@ export interface MaybeUndefined {
 
 export const maybeUndefined = new WeakMap<tf.Tensor, MaybeUndefined>();
 
+/** Bool tensors that are true on every path (a flag set in both branches of an If). */
+export const knownTrue = new WeakSet<tf.Tensor>();
+
 /** result -> operand, for every tensor produced by ag__.not while tracing. */
 export const negationOf = new WeakMap<tf.Tensor, tf.Tensor>();
 
