@@ -122,11 +122,6 @@ export class StagedControlFlow implements StagingHooks {
     return result;
   }
 
-  strictEq(left: unknown, right: unknown, _opts?: OperatorOptions): unknown {
-    if (isTensor(left) || isTensor(right)) return tf.equal(left as tf.Tensor, right as tf.Tensor);
-    return left === right;
-  }
-
   assert(cond: unknown, message: unknown, opts?: OperatorOptions): void {
     if (opts?.kind === 'console' && isTensor(cond)) {
       // console.assert reports and never throws: a Print node under an If on the negated condition

@@ -14,7 +14,7 @@ export const OperatorNames = {
   and: 'and',
   or: 'or',
   not: 'not',
-  strictEq: 'strictEq',
+  switchValue: 'switchValue',
   assert: 'assert',
   retval: 'retval',
   UndefinedReturnValue: 'UndefinedReturnValue',

@@ -124,12 +124,20 @@ export function not(value: unknown, opts?: OperatorOptions): unknown {
   return isTensor(value) ? logicalNot(value) : !value;
 }
 
-/** `left === right` (switch case matching); on tensors, elementwise tf.equal. */
-export function strictEq(left: unknown, right: unknown, opts?: OperatorOptions): unknown {
-  const staging = activeStaging();
-  if (staging !== undefined) return staging.strictEq(left, right, opts);
-  if (isTensor(left) || isTensor(right)) return tf.equal(left as tf.Tensor, right as tf.Tensor);
-  return left === right;
+/**
+ * The discriminant of a `switch` whose type may be a Tensor: cases compare with `===`, which on a
+ * tensor object would never match. Eagerly a scalar tensor is read (its number or boolean); a
+ * switch cannot be staged (rewrite it as if / else if); any other value is returned as it is.
+ */
+export function switchValue(value: unknown, opts?: OperatorOptions): unknown {
+  if (!isTensor(value)) return value;
+  if (activeStaging() !== undefined) {
+    throw new TypeError(`autograph-ts: a switch on a tensor cannot be staged${describeOrigin(opts)}: ` +
+      'rewrite it as if / else if with tensor comparisons (e.g. x.equal(1)).');
+  }
+  readCondition(value, opts); // the same checks as a condition: a scalar, not a string
+  const read = value.dataSync()[0];
+  return value.dtype === 'bool' ? Boolean(read) : read;
 }
 
 /**

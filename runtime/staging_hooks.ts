@@ -28,7 +28,6 @@ export interface StagingHooks {
   and(left: Thunk, right: Thunk, opts?: OperatorOptions): unknown;
   or(left: Thunk, right: Thunk, opts?: OperatorOptions): unknown;
   not(value: unknown, opts?: OperatorOptions): unknown;
-  strictEq(left: unknown, right: unknown, opts?: OperatorOptions): unknown;
   assert(cond: unknown, message: unknown, opts?: OperatorOptions): void;
 }
 

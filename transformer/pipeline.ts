@@ -4,7 +4,7 @@
  *  1. plan         – on the original tree, with the checker: what is converted (analysis/plan.ts).
  *                    Everything after works on rewritten trees, which the checker cannot type, so
  *                    every decision that needs types is taken here, once.
- *  2. expressions  – `&&`, `||`, `!`, `?:` first: they are local rewrites, and doing them before
+ *  2. expressions  – `&&`, `||`, `!`, `?:`, asserts and switch discriminants first: local rewrites; doing them before
  *                    statements move into closures keeps their origin lookups on original nodes.
  *  3. declarations – hoist `var`s and function declarations, so that moving code into closures
  *                    (next passes) cannot change what a name refers to.
@@ -44,7 +44,9 @@ export function convertFunctionBody(body: TS.ConciseBody, classifier: Classifier
                                     context: TS.TransformationContext, sloppy = false): ConvertedBody {
   const plan = planFunction(body, classifier, sloppy);
   const warnings = plan.warnings;
-  if (plan.converted.size === 0 && plan.expressions.size === 0) return { body, usesRuntime: false, warnings };
+  if (plan.converted.size === 0 && plan.expressions.size === 0 && plan.switchDiscriminants.size === 0) {
+    return { body, usesRuntime: false, warnings };
+  }
 
   let converted = convertExpressions(body, plan, emit, context);
   if (!ts.isBlock(converted) || plan.converted.size === 0) return { body: converted, usesRuntime: true, warnings };

@@ -215,3 +215,24 @@ export function label(x: tf.Scalar) {
     expect(() => stage(label)(tf.scalar(2))).to.throw(/returns the JS string "positive" under a condition on a tensor \(main\.ts:4:3\)/);
   });
 });
+
+describe('switch on a value that may be a tensor', () => {
+  const switchSource = `
+import * as tf from '@tensorflow/tfjs';
+export function classify(code: any): string {
+  'use autograph';
+  switch (code) {
+    case 0: return 'zero';
+    case 1: return 'one';
+    default: return 'other';
+  }
+}`;
+  it('reads a scalar tensor eagerly, keeps plain values, and refuses to be staged', () => {
+    const result = compile({ 'main.ts': switchSource });
+    expect(result.js['main.ts']).to.contain('switch (ag__.switchValue(code, { origin: "main.ts:5:11" }))');
+    const { classify } = load(result.js['main.ts']);
+    expect([classify(1), classify('1'), classify(tf.scalar(1)), classify(tf.scalar(0, 'int32')), classify(tf.scalar(7))])
+      .to.deep.equal(['one', 'other', 'one', 'zero', 'other']);
+    expect(() => stage((t: tf.Tensor) => tf.scalar(classify(t).length))(tf.scalar(1))).to.throw(/switch on a tensor cannot be staged \(at main\.ts:5:11\)/);
+  });
+});

@@ -33,6 +33,9 @@ export interface ConversionPlan {
   /** Original `&&`, `||`, `!`, `?:`, `&&=`/`||=` expressions and `assert(cond, ...)` calls
    * (node:assert, console.assert) that become operator calls. */
   readonly expressions: Set<TS.Expression>;
+  /** Discriminants of switches that may be a Tensor at run time (typed any, unknown, ...): read
+   * by value before the cases compare with ===. */
+  readonly switchDiscriminants: Set<TS.Expression>;
   /** Which assert each converted assert call is. */
   readonly asserts: Map<TS.CallExpression, 'node' | 'console'>;
   /** Lowered jumps and returns inside a (native) switch: their flag assignment is followed by a
@@ -152,10 +155,12 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
     switchExits.add(node);
   }
 
+  const switchDiscriminants = new Set<TS.Expression>();
   for (const { node } of controls) {
-    if (ts.isSwitchStatement(node) && classifier.predicate(node.expression) === 'staged') {
-      throw new ConversionError('TensorSwitch', node.expression);
-    }
+    if (!ts.isSwitchStatement(node)) continue;
+    const kind = classifier.condition(node.expression);
+    if (kind === 'staged') throw new ConversionError('TensorSwitch', node.expression);
+    if (kind === 'dynamic') switchDiscriminants.add(node.expression);
   }
   // Closures cannot hold yield/await: refuse where conversion would move them into one.
   for (const { node, ancestors } of expressionSites) {
@@ -174,7 +179,7 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
   }
   return { converted, loweredJumps, jumpTargets, lowerReturns, expressions, switchExits,
     warnings: [...booleanTypedTensors(expressions, classifier), ...optionalTensorConditions(controls, converted, classifier)],
-    asserts: assertKinds(expressions, classifier) };
+    asserts: assertKinds(expressions, classifier), switchDiscriminants };
 }
 
 /**

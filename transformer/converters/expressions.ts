@@ -4,7 +4,7 @@
  */
 import type * as TS from 'typescript';
 import type { ConversionPlan } from '../analysis/plan';
-import { EmitContext, withOrigin } from '../emit';
+import { EmitContext, operatorCall, optionsObject, withOrigin } from '../emit';
 import { ts } from '../typescript';
 import { convertAssert } from './asserts';
 import { convertConditional } from './conditional_expressions';
@@ -12,9 +12,14 @@ import { convertLogical } from './logical_expressions';
 
 export function convertExpressions<T extends TS.Node>(root: T, plan: ConversionPlan, emit: EmitContext,
                                                      context: TS.TransformationContext): T {
-  if (plan.expressions.size === 0) return root;
+  if (plan.expressions.size === 0 && plan.switchDiscriminants.size === 0) return root;
   const visit = (node: TS.Node): TS.Node => {
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return node;
+    const converted = convertOne(node);
+    if (!plan.switchDiscriminants.has(node as TS.Expression)) return converted;
+    return withOrigin(operatorCall(emit, 'switchValue', [converted as TS.Expression, optionsObject(emit.origin(node))]), node);
+  };
+  const convertOne = (node: TS.Node): TS.Node => {
     if (plan.expressions.has(node as TS.Expression)) {
       const visitExpression = (e: TS.Expression): TS.Expression => visit(e) as TS.Expression;
       const converted = ts.isConditionalExpression(node) ? convertConditional(node, visitExpression, emit)
