@@ -97,7 +97,10 @@ export function optionsObject(origin: string, flags: string[] = []): TS.ObjectLi
 
 /** A block from a statement (keeping a block as it is). */
 export function asBlock(statement: TS.Statement): TS.Block {
-  return ts.isBlock(statement) ? statement : ts.factory.createBlock([statement], true);
+  // Always multi-line: a closure body holds one statement per line, even where the user's block
+  // was written on one line (`{ return x; }` becomes `retval_ = x; do_return = true;`).
+  const block = ts.factory.createBlock(ts.isBlock(statement) ? statement.statements : [statement], true);
+  return ts.isBlock(statement) ? ts.setTextRange(ts.setOriginalNode(block, statement), statement) : block;
 }
 
 /** The statements of a statement (a block's list, or the statement alone). */

@@ -29,10 +29,16 @@ export function firstNegative(xs) {
 export function sign(x) {
     let do_return = false;
     let retval_ = ag__.UndefinedReturnValue.instance;
-    const if_body_3 = () => { retval_ = 1; do_return = true; };
+    const if_body_3 = () => {
+        retval_ = 1;
+        do_return = true;
+    };
     ag__.ifStmt(x.greater(0), if_body_3, undefined, () => [retval_, do_return], vars__4 => { [retval_, do_return] = vars__4; }, ["retval_", "do_return"], 2, { origin: "jumps.ts:19:3", flags: ["retval_", "do_return"] });
     const if_body_4 = () => {
-        const if_body_5 = () => { retval_ = -1; do_return = true; };
+        const if_body_5 = () => {
+            retval_ = -1;
+            do_return = true;
+        };
         ag__.ifStmt(x.less(0), if_body_5, undefined, () => [retval_, do_return], vars__5 => { [retval_, do_return] = vars__5; }, ["retval_", "do_return"], 2, { origin: "jumps.ts:20:3", flags: ["retval_", "do_return"] });
         const if_body_6 = () => {
             retval_ = 0;
