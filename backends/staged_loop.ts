@@ -142,7 +142,10 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
         const what = t.dtype !== init.dtype ? 'dtype' : t.rank !== init.rank ? 'rank' : 'shape';
         throw new StagingError(`autograph-ts: loop variable '${leaf.name}' changes ${what} in a loop staged on a ` +
           `tensor condition${at(opts)}: ${describeValue(init)} before, ${describeValue(t)} after an iteration. ` +
-          `Keep one dtype and shape (cast or reshape inside the loop).`);
+          `Keep one dtype and shape (cast or reshape inside the loop).` +
+          (init.dtype === 'int32' && t.dtype === 'float32'
+            ? ` (tfjs makes int32 combined with a JS number float32: start it as tf.scalar(0), or add tf.scalar(1, 'int32').)`
+            : ''));
       }
       marks.push(maybeUndefined.get(t));
       return tracer.resolve(t);

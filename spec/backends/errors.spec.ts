@@ -63,6 +63,7 @@ describe('stage(): staged restrictions are errors naming the variable and the li
       return i;
     });
     expect(() => dtype(tf.scalar(3))).to.throw(StagingError, "loop variable 'i' changes dtype in a loop staged on a tensor condition (dtype.ts:3:3)");
+    expect(() => dtype(tf.scalar(3))).to.throw(StagingError, "tfjs makes int32 combined with a JS number float32");
     const rank = stage((n: tf.Scalar) => {
       let x = tf.zeros([2]) as tf.Tensor;
       ag__.whileStmt(() => x.sum().less(n), () => { x = x.add(1).expandDims(0); }, () => [x], ([a]) => { x = a as tf.Tensor; },
