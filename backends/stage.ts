@@ -166,6 +166,38 @@ function signatureOf(thisArg: unknown, args: unknown[]): { signature: string; te
 
 // ---- tracing ------------------------------------------------------------------------------------
 
+/**
+ * Tensors made while tracing are disposed when the trace ends; one the function stored outside
+ * itself (`this.h = ...`) would later fail with tfjs's bare "Tensor is disposed". Those tensors
+ * are marked, and tfjs's disposed check says what happened instead.
+ */
+const DISPOSED_BY_TRACE = Symbol('autograph-ts disposed by trace');
+
+function traceScopeTensors(): tf.Tensor[] {
+  const scope = (tf.engine().state as unknown as { activeScope?: { track?: tf.Tensor[] } }).activeScope;
+  return scope?.track ? [...scope.track] : [];
+}
+
+function markDisposedByTrace(tensors: tf.Tensor[], fnName: string): void {
+  for (const t of tensors) {
+    if (t.isDisposed) (t as unknown as Record<symbol, string>)[DISPOSED_BY_TRACE] = fnName || 'a function';
+  }
+}
+
+{
+  const proto = tf.Tensor.prototype as unknown as { throwIfDisposed(this: tf.Tensor): void };
+  const original = proto.throwIfDisposed;
+  proto.throwIfDisposed = function throwIfDisposed(this: tf.Tensor): void {
+    const tracedIn = this.isDisposed ? (this as unknown as Record<symbol, string | undefined>)[DISPOSED_BY_TRACE] : undefined;
+    if (tracedIn !== undefined) {
+      throw new StagingError(`autograph-ts: this tensor was made while stage() traced ${tracedIn} and kept outside it ` +
+        '(e.g. stored on an object); it was disposed when the trace ended. JS side effects of a staged function happen ' +
+        'only while tracing: return the tensor from the staged function, or keep state in a tf.Variable (assign).');
+    }
+    original.call(this);
+  };
+}
+
 interface TapeState {
   gradientDepth: number;
   activeTape: unknown;
@@ -212,7 +244,9 @@ function trace(fn: (...args: never[]) => unknown, thisArg: unknown, args: unknow
     activeTracer = undefined;
     undo();
     tracer.restoreVariables();
+    const made = traceScopeTensors();
     tf.engine().endScope();
+    markDisposedByTrace(made, fn.name);
     state.gradientDepth = tape.gradientDepth;
     state.activeTape = tape.activeTape;
   }
