@@ -1,12 +1,34 @@
 /**
- * Tensor helpers shared by the eager operators. `instanceof Tensor` is safe across duplicated
- * copies of tfjs-core: tfjs defines Tensor[Symbol.hasInstance] structurally for that reason.
+ * Tensor helpers shared by the eager operators.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { describeOrigin, OperatorOptions } from './options';
 
+/** node:util's proxy test, where available: it runs no trap. */
+const isProxy: (value: object) => boolean = (() => {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const check = (require('util') as typeof import('util')).types?.isProxy;
+    return typeof check === 'function' ? check : () => false;
+  } catch {
+    return () => false;
+  }
+})();
+
+const TENSOR_PROTOTYPE = tf.Tensor.prototype;
+const hasOwn = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
+
+/**
+ * Whether a value is a tfjs Tensor, WITHOUT observable effects on plain values: every condition of
+ * converted code passes through here, and the original statement would not have read any property
+ * of it. `instanceof tf.Tensor` would (tfjs's Symbol.hasInstance reads `data`, `dataSync`, ... to
+ * recognize tensors of duplicated tfjs copies), which runs getters and Proxy traps. So: a Proxy is
+ * never a Tensor; otherwise the prototype chain, then own data fields (a duplicated tfjs copy).
+ */
 export function isTensor(value: unknown): value is tf.Tensor {
-  return value instanceof tf.Tensor;
+  if (typeof value !== 'object' || value === null || isProxy(value)) return false;
+  if (TENSOR_PROTOTYPE.isPrototypeOf(value)) return true;
+  return hasOwn(value, 'dataId') && hasOwn(value, 'shape') && hasOwn(value, 'dtype') && hasOwn(value, 'rankType');
 }
 
 /**
