@@ -58,3 +58,38 @@ describe('adversarial: static code is emitted unchanged', () => {
     });
   });
 });
+
+describe('adversarial: directive removal keeps the rest of a static function as tsc emits it', () => {
+  // [with directive, the same program without it]
+  const cases: Record<string, [string, string]> = {
+    'double quotes': [`export function f(a: number) {\n  "use autograph";\n  return a;\n}\n`, `export function f(a: number) {\n  return a;\n}\n`],
+    'after use strict': [`export function f(a: number) {\n  'use strict';\n  'use autograph';\n  return a;\n}\n`, `export function f(a: number) {\n  'use strict';\n  return a;\n}\n`],
+    'only the directive': [`export function f() {\n  'use autograph';\n}\n`, `export function f() {\n}\n`],
+    'arrow function': [`export const f = (a: number) => {\n  'use autograph';\n  return a > 1 ? a : 0;\n};\n`, `export const f = (a: number) => {\n  return a > 1 ? a : 0;\n};\n`],
+    'one-line body': [`export function f(a: number) { 'use autograph'; return a; }\n`, `export function f(a: number) { return a; }\n`],
+    'the same string outside the prologue stays': [`export function f(a: number) {\n  'use autograph';\n  const s = 'use autograph';\n  { 'use autograph'; }\n  return a + s;\n}\n`, `export function f(a: number) {\n  const s = 'use autograph';\n  { 'use autograph'; }\n  return a + s;\n}\n`],
+    'decorated method': [`function d(t: any, k: string) {}\nexport class C {\n  @d m(a: number) {\n    'use autograph';\n    if (a) return 1;\n    return 0;\n  }\n}\n`, `function d(t: any, k: string) {}\nexport class C {\n  @d m(a: number) {\n    if (a) return 1;\n    return 0;\n  }\n}\n`],
+    'overloads': [`export function f(a: number): number;\nexport function f(a: string): string;\nexport function f(a: any): any {\n  'use autograph';\n  return a;\n}\n`, `export function f(a: number): number;\nexport function f(a: string): string;\nexport function f(a: any): any {\n  return a;\n}\n`],
+    'parameter properties and a ?: default': [`export class C {\n  constructor(private a: number, public b = a > 1 ? 1 : 2) {\n    'use autograph';\n    if (a > 0) this.a = 2;\n  }\n}\n`, `export class C {\n  constructor(private a: number, public b = a > 1 ? 1 : 2) {\n    if (a > 0) this.a = 2;\n  }\n}\n`],
+  };
+  const names = Object.keys(cases);
+  const withDirective: Record<string, string> = {};
+  const without: Record<string, string> = {};
+  names.forEach((name, i) => { [withDirective[`d${i}.ts`], without[`d${i}.ts`]] = cases[name]; });
+  for (const [target, label] of [[undefined, 'ES2022'], [2 /* ES2015 */, 'ES2015 + experimentalDecorators']] as const) {
+    const options = target === undefined ? { sourceMap: false } : { sourceMap: false, target, experimentalDecorators: true };
+    let converted: ReturnType<typeof compile>;
+    let reference: Record<string, string>;
+    before(function () {
+      this.timeout(30000);
+      converted = compile(withDirective, {}, options);
+      reference = plainEmit(without, options);
+    });
+    names.forEach((name, i) => {
+      it(`${name} (${label})`, () => {
+        expect(formatDiagnostics(converted.diagnostics)).to.equal('');
+        expect(converted.js[`d${i}.ts`]).to.equal(reference[`d${i}.ts`]);
+      });
+    });
+  }
+});
