@@ -30,6 +30,29 @@ export const programs: Record<string, string> = {
       log.push(!p.b ? 'not-b' : 'b', String(v));
       return log;
     }`,
+  'proxy: ToBoolean of a proxy and a for...of over a proxied array run only the original traps': `${proxyLog}
+    export function run() {
+      const log: string[] = [];
+      const p = logged([10, 20, 30, 40], log);
+      if (p) log.push('truthy');
+      const q = p && !p ? 'no' : p || 'never';
+      let s = 0;
+      for (const x of p) { if (x === 20) continue; if (x === 40) break; s += x; }
+      return [s, q === p, log];
+    }`,
+  'tensor detection: data getters and duck-typed fields of plain objects in conditions': `
+    export function run() {
+      const log: string[] = [];
+      const lazy = { get data(): unknown { log.push('data getter ran'); return null; } };
+      if (lazy) log.push('then');
+      const broken = { get data(): unknown { throw new Error('not loaded'); } };
+      try { if (broken) log.push('then2'); } catch (e: any) { log.push('threw: ' + e.message); }
+      const duck: any = { data: [], dataSync: () => [0], throwIfDisposed: () => {}, shape: [2], size: 2 };
+      if (duck) log.push('duck truthy');
+      log.push(String(!duck), String(duck && 'and'));
+      for (const x of [duck]) if (x) log.push('duck in for-of');
+      return log;
+    }`,
   'proxy: in-operator conditions and deletes in a loop head': `${proxyLog}
     export function run() {
       const log: string[] = [];
