@@ -51,7 +51,10 @@ export function conditionTensor(cond: tf.Tensor, opts: OperatorOptions | undefin
     throw new StagingError(`autograph-ts: a tensor of dtype ${cond.dtype} cannot be a condition${at(opts)}; ` +
       'use a bool or numeric scalar.');
   }
-  return cond.dtype === 'bool' ? cond : tf.notEqual(cond, 0);
+  if (cond.dtype === 'bool') return cond;
+  // JS truthiness of a number: neither 0 (nor -0) nor NaN. NaN != 0 is true, so NaN is excluded
+  // explicitly (x == x is false only for NaN); int32 has no NaN.
+  return cond.dtype === 'int32' ? tf.notEqual(cond, 0) : tf.logicalAnd(tf.notEqual(cond, 0), tf.equal(cond, cond));
 }
 
 export function sameShape(a: readonly number[], b: readonly number[]): boolean {

@@ -47,7 +47,12 @@ export function readCondition(cond: tf.Tensor, opts: OperatorOptions | undefined
   return Boolean(cond.dataSync()[0]);
 }
 
-/** The logical negation of a tensor, as a bool tensor (numeric tensors compare with zero). */
+/** The logical negation of a tensor, as a bool tensor: JS `!` of each element, so 0, -0 and NaN
+ * give true. */
 export function logicalNot(value: tf.Tensor): tf.Tensor {
-  return value.dtype === 'bool' ? tf.logicalNot(value) : tf.equal(value, 0);
+  if (value.dtype === 'bool') return tf.logicalNot(value);
+  if (value.dtype === 'string' || value.dtype === 'complex64') {
+    throw new TypeError(`autograph-ts: a tensor of dtype ${value.dtype} cannot be negated with '!'; use a bool or numeric tensor.`);
+  }
+  return value.dtype === 'int32' ? tf.equal(value, 0) : tf.logicalOr(tf.equal(value, 0), tf.notEqual(value, value));
 }

@@ -107,7 +107,12 @@ export class Classifier {
   private computeType(type: TS.Type): Classification {
     const flags = type.flags;
     if (flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return 'dynamic';
-    if (flags & ts.TypeFlags.TypeParameter) {
+    if (flags & ts.TypeFlags.Index) return 'static'; // keyof T: string | number | symbol
+    // Type parameters and everything computed from them (T[K], conditional types like Exclude<T, X>,
+    // substitution types): what they can hold is bounded by their base constraint. Without one,
+    // anything goes.
+    if (flags & (ts.TypeFlags.TypeParameter | ts.TypeFlags.IndexedAccess | ts.TypeFlags.Conditional |
+                 ts.TypeFlags.Substitution)) {
       const constraint = this.checker.getBaseConstraintOfType(type);
       if (constraint === undefined || constraint === type) return 'dynamic';
       const inner = this.type(constraint);

@@ -67,3 +67,25 @@ describe('runtime operators, eager', () => {
     expect(rows).to.deep.equal([[1, 2], [3, 4]]);
   });
 });
+
+describe('runtime operators, JS truthiness of tensor values', () => {
+  it('NaN and -0 are falsy, eagerly and staged; ! is JS ! elementwise', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { stage } = require('../../runtime/index') as typeof import('../../runtime/index');
+    const pick = (c: tf.Tensor): tf.Tensor => {
+      let r = tf.scalar(0);
+      ag__.ifStmt(c, () => { r = tf.scalar(1); }, () => { r = tf.scalar(2); }, () => [r],
+        ([a]) => { r = a as tf.Scalar; }, ['r'], 1, {});
+      return r;
+    };
+    const negate = (c: tf.Tensor): tf.Tensor => ag__.ifExp(ag__.not(c), () => tf.scalar(1), () => tf.scalar(2));
+    for (const v of [NaN, 0, -0, 3, -2]) {
+      const expected = v ? 1 : 2;
+      expect(pick(tf.scalar(v)).arraySync(), `eager ${v}`).to.equal(expected);
+      expect(stage(pick)(tf.scalar(v)).arraySync(), `staged ${v}`).to.equal(expected);
+      expect(negate(tf.scalar(v)).arraySync(), `eager !${v}`).to.equal(!v ? 1 : 2);
+      expect(stage(negate)(tf.scalar(v)).arraySync(), `staged !${v}`).to.equal(!v ? 1 : 2);
+    }
+    expect(() => ag__.not(tf.scalar('a'))).to.throw(TypeError, /dtype string cannot be negated/);
+  });
+});
