@@ -19,7 +19,8 @@ export class Classifier {
 
   /** `forceDynamic` (a testing aid) classifies every predicate and iterable as dynamic, so that
    * all control flow goes through the operators. */
-  constructor(private readonly checker: TS.TypeChecker, private readonly forceDynamic = false) {}
+  constructor(private readonly checker: TS.TypeChecker, private readonly forceDynamic = false,
+              private readonly program?: TS.Program) {}
 
   /** A condition: also looks through `!`, `&&`, `||`, `?:`, parentheses and commas, whose own
    * static types hide a Tensor operand (`!t` is typed boolean, `t && true` is typed true). */
@@ -130,17 +131,19 @@ export class Classifier {
       return 'dynamic';
     }
     if (type.isIntersection()) {
+      // A value of A & B is both: a branded tensor is a tensor; if one part cannot hold a tensor,
+      // neither can the whole.
       const parts = type.types.map((t) => this.type(t));
       if (parts.includes('staged')) return 'staged';
-      return parts.includes('dynamic') ? 'dynamic' : 'static';
+      // Without tfjs's Tensor type to check against, a part's 'static' is only a guess: stay safe.
+      if (this.tensorType() === undefined) return parts.includes('dynamic') ? 'dynamic' : 'static';
+      return parts.includes('static') ? 'static' : 'dynamic';
     }
     if (flags & ts.TypeFlags.Object) {
       if (this.isTensorClass(type)) return 'staged';
-      // `{}`, `object` and `Object` admit a Tensor at run time.
-      if (this.isOpenObjectType(type)) return 'dynamic';
-      return 'static';
+      return this.admitsTensor(type) ? 'dynamic' : 'static';
     }
-    if (flags & ts.TypeFlags.NonPrimitive) return 'dynamic';
+    if (flags & ts.TypeFlags.NonPrimitive) return 'dynamic'; // `object`
     return 'static';
   }
 
@@ -171,6 +174,32 @@ export class Classifier {
     };
     visit(target as TS.InterfaceType);
     return result;
+  }
+
+  /**
+   * Whether a value of an object type could be a Tensor at run time: the checker is asked whether
+   * tfjs's Tensor is assignable to it (`{}`, `Object`, `{ shape: number[] }` yes; arrays,
+   * functions, `Record<string, number>`, class instances no). Without tfjs in the program, only
+   * property-less object types (`{}`, empty interfaces) and `Object` are taken to admit one.
+   */
+  private admitsTensor(type: TS.Type): boolean {
+    const tensor = this.tensorType();
+    if (tensor !== undefined) return this.checker.isTypeAssignableTo(tensor, type);
+    return this.isOpenObjectType(type);
+  }
+
+  private tensorTypeCache: TS.Type | null | undefined;
+
+  /** tfjs-core's Tensor class type, if the program has tfjs's declarations. */
+  private tensorType(): TS.Type | undefined {
+    if (this.tensorTypeCache === undefined) {
+      this.tensorTypeCache = null;
+      const file = this.program?.getSourceFiles().find((f) => /@tensorflow\/tfjs-core\/dist\/tensor\.d\.ts$/.test(f.fileName.replace(/\\/g, '/')));
+      const decl = file?.statements.find((s): s is TS.ClassDeclaration => ts.isClassDeclaration(s) && s.name?.text === 'Tensor');
+      const symbol = decl?.name && this.checker.getSymbolAtLocation(decl.name);
+      if (symbol) this.tensorTypeCache = this.checker.getDeclaredTypeOfSymbol(symbol);
+    }
+    return this.tensorTypeCache ?? undefined;
   }
 
   private isOpenObjectType(type: TS.Type): boolean {

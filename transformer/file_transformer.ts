@@ -28,7 +28,7 @@ export interface AutographConfig {
 export function createFileTransformer(program: TS.Program, config: AutographConfig,
                                       report: (diagnostic: TS.Diagnostic) => void): TS.TransformerFactory<TS.SourceFile> {
   const checker = program.getTypeChecker();
-  const classifier = new Classifier(checker, config.forceDynamic === true);
+  const classifier = new Classifier(checker, config.forceDynamic === true, program);
   let selected: Set<TS.Node> | undefined;
   const runtimeModule = config.runtimeModule ?? RUNTIME_MODULE;
 

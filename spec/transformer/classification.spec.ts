@@ -1,0 +1,45 @@
+/**
+ * With tfjs in the program, object types are classified by asking the checker whether a Tensor is
+ * assignable to them: only types that could hold a Tensor are converted.
+ */
+import { expect } from 'chai';
+import { compile, formatDiagnostics } from '../harness/compile';
+
+const probes: Record<string, 'static' | 'dynamic' | 'staged'> = {
+  'tf.Tensor': 'staged',
+  'tf.Scalar | tf.Tensor1D': 'staged',
+  'tf.Variable': 'staged',
+  'tf.Tensor & { brand: "x" }': 'staged',
+  'tf.Tensor | undefined': 'dynamic',
+  '{}': 'dynamic',
+  'object': 'dynamic',
+  'Object': 'dynamic',
+  'unknown': 'dynamic',
+  '{ shape: number[] }': 'dynamic',           // a Tensor has a shape: it could be one
+  '{ [k: string]: number }': 'static',
+  'Record<string, unknown>': 'static',        // class instances have no index signature
+  'object & { a: number }': 'static',
+  'number[]': 'static',
+  '() => void': 'static',
+  'Map<string, tf.Tensor>': 'static',
+  'tf.Tensor[]': 'static',                    // the array, not its elements
+  'Promise<tf.Tensor>': 'static',
+};
+
+describe('classification with tfjs in the program', () => {
+  it('converts exactly the conditions whose type may be a Tensor', () => {
+    const names = Object.keys(probes);
+    const source = `import * as tf from '@tensorflow/tfjs';\n` + names.map((type, i) =>
+      `export function probe${i}(x: ${type}) { 'use autograph'; if (x) { return 1; } return 0; }`).join('\n');
+    const result = compile({ 'main.ts': source });
+    expect(formatDiagnostics(result.diagnostics)).to.match(/^main\.ts:6:\d+ AG99102: [^\n]*$/); // tf.Tensor | undefined
+    const js = result.js['main.ts'];
+    const got: Record<string, string> = {};
+    names.forEach((type, i) => {
+      const start = js.indexOf(`function probe${i}(`);
+      const body = js.slice(start, js.indexOf('\nfunction ', start + 1) > 0 ? js.indexOf('\nfunction ', start + 1) : undefined);
+      got[type] = body.includes('ag__.ifStmt(x,') ? (probes[type] === 'staged' ? 'staged' : 'dynamic') : 'static';
+    });
+    expect(got).to.deep.equal(probes);
+  });
+});
