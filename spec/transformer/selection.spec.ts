@@ -116,3 +116,21 @@ module.exports = { blockFunction, directEval };`;
     expect(m.directEval(true)).to.equal(42);
   });
 });
+
+describe('compile time on deep nests', () => {
+  it('20 nested labeled loops with jumps at every level compile (liveness is not exponential)', function () {
+    this.timeout(20000);
+    let open = '';
+    let close = '';
+    for (let d = 0; d < 20; d++) {
+      open += `l${d}: for (let i${d} = 0; i${d} < 2; i${d}++) { if (x${d}) continue l${d > 0 ? d - 1 : 0}; if (y) break l0; `;
+      close += ' }';
+    }
+    const params = Array.from({ length: 20 }, (_, d) => `x${d}: any`).join(', ');
+    const result = compile({ 'main.ts': `export function f(y: any, ${params}) { let s = 0; ${open} s++; ${close} return s; }` },
+      { convert: 'all' });
+    expect(formatDiagnostics(result.diagnostics)).to.equal('');
+    const f = load(result.js['main.ts']).f as (...args: unknown[]) => number;
+    expect(f(true, ...new Array(20).fill(false))).to.equal(0); // break l0 at once
+  });
+});

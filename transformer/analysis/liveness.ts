@@ -21,11 +21,25 @@ export class Liveness {
   readonly liveOut = new Map<TS.Node, Names>();
   readonly liveIn = new Map<TS.Node, Names>();
 
+  /**
+   * Round-robin iteration: each sweep goes backwards over the whole body once, every loop using
+   * its head from the previous sweep; sweeps repeat until no loop head grows. A sweep is linear
+   * and the number of sweeps is small (about the loop nesting depth), where nested per-loop
+   * fixpoints would cost rounds^depth. The last sweep, which changed nothing, leaves the tables.
+   */
   static ofFunctionBody(body: TS.Block | TS.ConciseBody): Liveness {
     const analysis = new Liveness();
-    if (ts.isBlock(body)) analysis.statements(body.statements, new Set(), { breakOut: new Set(), labels: new Map() });
+    if (!ts.isBlock(body)) return analysis;
+    do {
+      analysis.grew = false;
+      analysis.statements(body.statements, new Set(), { breakOut: new Set(), labels: new Map() });
+    } while (analysis.grew);
     return analysis;
   }
+
+  /** Each loop's live-at-head set so far; only grows. */
+  private readonly heads = new Map<TS.Node, Names>();
+  private grew = false;
 
   outOf(node: TS.Node): Names {
     return this.liveOut.get(node) ?? new Set();
@@ -105,20 +119,20 @@ export class Liveness {
   }
 
   private loop(s: TS.IterationStatement, out: Names, jumps: JumpTargets, label?: string): Names {
-    let head: Names = new Set(out);
-    for (let round = 0; round < 10; round++) {
-      const continueIn = ts.isForStatement(s) && s.incrementor ? union(uses(s.incrementor), head) : head;
-      const inner: JumpTargets = { breakOut: out, continueIn, labels: new Map(jumps.labels) };
-      if (label !== undefined) inner.labels.set(label, { breakOut: out, continueIn });
-      const bodyIn = this.statement(s.statement, continueIn, inner);
-      let next: Names;
-      if (ts.isWhileStatement(s)) next = union(uses(s.expression), out, bodyIn);
-      else if (ts.isDoStatement(s)) next = union(uses(s.expression), out, bodyIn);
-      else if (ts.isForStatement(s)) next = union(s.condition ? uses(s.condition) : new Set(), out, bodyIn);
-      else next = union(out, minus(bodyIn, loopDeclared(s as TS.ForOfStatement | TS.ForInStatement)));
-      if (sameSet(next, head)) break;
-      head = union(head, next);
-    }
+    const previous = this.heads.get(s) ?? new Set<string>();
+    let head = union(previous, out);
+    const continueIn = ts.isForStatement(s) && s.incrementor ? union(uses(s.incrementor), head) : head;
+    const inner: JumpTargets = { breakOut: out, continueIn, labels: new Map(jumps.labels) };
+    if (label !== undefined) inner.labels.set(label, { breakOut: out, continueIn });
+    const bodyIn = this.statement(s.statement, continueIn, inner);
+    let next: Names;
+    if (ts.isWhileStatement(s)) next = union(uses(s.expression), out, bodyIn);
+    else if (ts.isDoStatement(s)) next = union(uses(s.expression), out, bodyIn);
+    else if (ts.isForStatement(s)) next = union(s.condition ? uses(s.condition) : new Set(), out, bodyIn);
+    else next = union(out, minus(bodyIn, loopDeclared(s as TS.ForOfStatement | TS.ForInStatement)));
+    head = union(head, next);
+    if (!sameSet(head, previous)) this.grew = true;
+    this.heads.set(s, head);
     if (ts.isDoStatement(s)) return this.inOf(s.statement);
     if (ts.isForStatement(s)) return s.initializer ? union(uses(s.initializer), head) : head;
     if (ts.isForOfStatement(s) || ts.isForInStatement(s)) return union(uses(s.expression), head);
