@@ -240,6 +240,34 @@ const programs: Record<string, string> = {
     }`,
   'a closure in a for(;;) initializer keeps the first binding': `
     export function run() { let probe: any; for (let i = (probe = () => i, 0); i < 3; i++) {} return probe(); }`,
+  'a long else-if chain (emitted flat) evaluates conditions in order, until one holds': `
+    export function run() {
+      const out: unknown[] = [];
+      for (const x of [0, 3, 19, 25, 'a']) {
+        if ((out.push('t0'), x === 0)) out.push(0);
+        else if ((out.push('t1'), x === 1)) out.push(1);
+        else if ((out.push('t2'), x === 2)) out.push(2);
+        else if ((out.push('t3'), x === 3)) out.push(3);
+        else if ((out.push('t4'), x === 4)) out.push(4);
+        else if ((out.push('t5'), x === 5)) out.push(5);
+        else if ((out.push('t6'), x === 6)) out.push(6);
+        else if ((out.push('t7'), x === 7)) out.push(7);
+        else if ((out.push('t8'), x === 8)) out.push(8);
+        else if ((out.push('t9'), x === 9)) out.push(9);
+        else if ((out.push('t10'), x === 10)) out.push(10);
+        else if ((out.push('t11'), x === 11)) out.push(11);
+        else if ((out.push('t12'), x === 12)) out.push(12);
+        else if ((out.push('t13'), x === 13)) out.push(13);
+        else if ((out.push('t14'), x === 14)) out.push(14);
+        else if ((out.push('t15'), x === 15)) out.push(15);
+        else if ((out.push('t16'), x === 16)) out.push(16);
+        else if ((out.push('t17'), x === 17)) out.push(17);
+        else if ((out.push('t18'), x === 18)) out.push(18);
+        else if ((out.push('t19'), x === 19)) out.push(19);
+        else out.push('else');
+      }
+      return out;
+    }`,
   'return value undefined vs no return': `
     function f(x: number) { if (x > 0) return; if (x < 0) return undefined; }
     function g(x: number) { while (x > 0) { x--; if (x === 2) return x; } }

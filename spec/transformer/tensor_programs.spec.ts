@@ -236,3 +236,25 @@ export function classify(code: any): string {
     expect(() => stage((t: tf.Tensor) => tf.scalar(classify(t).length))(tf.scalar(1))).to.throw(/switch on a tensor cannot be staged \(at main\.ts:5:11\)/);
   });
 });
+
+describe('a long else-if chain on tensors', () => {
+  it('compiles flat (no nesting per branch) and gives the same branch eagerly and staged', () => {
+    const branches = Array.from({ length: 300 }, (_, i) => `${i ? 'else ' : ''}if (x.equal(${i})) y = tf.scalar(${i * 10});`);
+    const result = compile({ 'main.ts': `import * as tf from '@tensorflow/tfjs';
+export function pick(x: tf.Scalar): tf.Scalar {
+  'use autograph';
+  let y = tf.scalar(-1);
+  ${branches.join('\n  ')}
+  else y = tf.scalar(999);
+  return y;
+}` });
+    expect(formatDiagnostics(result.diagnostics)).to.equal('');
+    expect(result.js['main.ts']).to.contain('let branch_taken = false;');
+    const { pick } = load(result.js['main.ts']);
+    const staged = stage(pick);
+    for (const [x, y] of [[0, 0], [7, 70], [299, 2990], [300, 999]]) {
+      expect(pick(tf.scalar(x)).arraySync(), `eager ${x}`).to.equal(y);
+      expect(staged(tf.scalar(x)).arraySync(), `staged ${x}`).to.equal(y);
+    }
+  });
+});

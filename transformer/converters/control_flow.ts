@@ -28,6 +28,8 @@ export interface ControlFlowContext {
   loopFlags(loop: TS.Node): string[];
   /** The flags among `names` (for opts.flags). */
   flagsIn(names: string[]): string[];
+  /** Whether a statement of the lowered tree becomes an operator call. */
+  isConverted(node: TS.Node): boolean;
 }
 
 export function convertControlFlow(body: TS.Block, state: LoweringState, context: TS.TransformationContext): TS.Block {
@@ -67,6 +69,7 @@ export function convertControlFlow(body: TS.Block, state: LoweringState, context
     flagsIn(names) {
       return names.filter((name) => state.flagNames.has(name));
     },
+    isConverted,
   };
   return ts.visitEachChild(body, visit, context);
 }

@@ -3,16 +3,30 @@
  *   const if_body = () => { A };  const else_body = () => { B };
  *   ag__.ifStmt(cond, if_body, else_body, get_state, set_state, ['x'], 1, { origin });
  * State: names modified in either branch that are live after the if.
+ *
+ * A long `else if` chain would nest one closure per branch (deep enough, that overflows the
+ * printer's stack, and indentation makes the output quadratic); past LONG_CHAIN branches it is
+ * emitted flat instead, one operator call per branch after a flag:
+ *   let branch_taken = false;
+ *   ag__.ifStmt(c1, () => { branch_taken = true; A1 }, ...);
+ *   ag__.ifStmt(ag__.and(() => ag__.not(branch_taken), () => c2), () => { branch_taken = true; A2 }, ...);
+ *   ...
+ *   ag__.ifStmt(ag__.not(branch_taken), else_body, ...);
+ * Each condition is still evaluated only when no earlier branch was taken.
  */
 import type * as TS from 'typescript';
 import {
-  asBlock, closure, constStatement, getStateClosure, id, operatorCall, optionsObject, setStateClosure,
-  stringArray, withOrigin,
+  asBlock, assignStatement, closure, constStatement, getStateClosure, id, letStatement, operatorCall, optionsObject,
+  setStateClosure, stringArray, withOrigin,
 } from '../emit';
 import { ts } from '../typescript';
 import type { ControlFlowContext } from './control_flow';
 
+const LONG_CHAIN = 16;
+
 export function convertIf(node: TS.IfStatement, cf: ControlFlowContext): TS.Statement[] {
+  const chain = elseIfChain(node, cf);
+  if (chain.length > LONG_CHAIN) return convertFlatChain(node, chain, cf);
   const { emit } = cf;
   const names = cf.stateOf([node.thenStatement, node.elseStatement], cf.liveness.outOf(node));
   const statements: TS.Statement[] = [];
@@ -30,5 +44,42 @@ export function convertIf(node: TS.IfStatement, cf: ControlFlowContext): TS.Stat
     optionsObject(emit.origin(node), cf.flagsIn(names)),
   ]);
   statements.push(withOrigin(ts.factory.createExpressionStatement(call), node));
+  return statements;
+}
+
+/** The converted ifs of an `if / else if / else if ...` chain, starting at `node`. */
+function elseIfChain(node: TS.IfStatement, cf: ControlFlowContext): TS.IfStatement[] {
+  const chain = [node];
+  for (let next = node.elseStatement; next && ts.isIfStatement(next) && cf.isConverted(next); next = next.elseStatement) {
+    chain.push(next);
+  }
+  return chain;
+}
+
+function convertFlatChain(node: TS.IfStatement, chain: TS.IfStatement[], cf: ControlFlowContext): TS.Statement[] {
+  const { emit } = cf;
+  const taken = emit.fresh('branch_taken');
+  cf.state.flagNames.add(taken);
+  const live = cf.liveness.outOf(node);
+  const statements: TS.Statement[] = [letStatement(taken, ts.factory.createFalse())];
+  const branch = (cond: TS.Expression, body: TS.Statement | undefined, origin: TS.Node, marks: boolean): void => {
+    if (body === undefined) return;
+    const names = [...cf.stateOf([body], live), ...(marks ? [taken] : [])];
+    const name = emit.fresh(marks ? 'if_body' : 'else_body');
+    const inner = asBlock(cf.visit(body));
+    const block = marks ? ts.factory.createBlock([assignStatement(id(taken), ts.factory.createTrue()), ...inner.statements], true) : inner;
+    statements.push(withOrigin(constStatement(name, closure(block)), body));
+    statements.push(withOrigin(ts.factory.createExpressionStatement(operatorCall(emit, 'ifStmt', [
+      cond, id(name), ts.factory.createIdentifier('undefined'), getStateClosure(names), setStateClosure(emit, names),
+      stringArray(names), ts.factory.createNumericLiteral(names.length), optionsObject(emit.origin(origin), cf.flagsIn(names)),
+    ])), origin));
+  };
+  const notTaken = (): TS.Expression => operatorCall(emit, 'not', [id(taken)]);
+  chain.forEach((link, i) => {
+    const cond = i === 0 ? link.expression : operatorCall(emit, 'and', [closure(notTaken()), closure(link.expression)]);
+    branch(cond, link.thenStatement, link, true);
+  });
+  const last = chain[chain.length - 1];
+  branch(notTaken(), last.elseStatement, last.elseStatement ?? last, false);
   return statements;
 }
