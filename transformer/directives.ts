@@ -30,9 +30,42 @@ export function hasDirective(statements: readonly TS.Statement[]): boolean {
 }
 
 /** The statements without the 'use autograph' directive. */
+/** The statements without the 'use autograph' directive. Its comments (a license header above a
+ * file directive, a note beside it) move to the statement after it. */
 export function withoutDirective(statements: readonly TS.Statement[]): TS.Statement[] {
-  return statements.filter((s) => !(ts.isExpressionStatement(s) && ts.isStringLiteral(s.expression) &&
-    s.expression.text === DIRECTIVE && isInPrologue(statements, s)));
+  const kept: TS.Statement[] = [];
+  let comments: TS.SynthesizedComment[] = [];
+  for (const s of statements) {
+    if (isDirective(s) && isInPrologue(statements, s)) {
+      comments = [...comments, ...commentsOf(s)];
+      continue;
+    }
+    if (comments.length > 0) {
+      for (const c of comments) ts.addSyntheticLeadingComment(s, c.kind, c.text, c.hasTrailingNewLine);
+      comments = [];
+    }
+    kept.push(s);
+  }
+  return kept;
+}
+
+/** The leading and trailing comments of an original statement, as synthesized comments. */
+function commentsOf(s: TS.Statement): TS.SynthesizedComment[] {
+  const file = s.getSourceFile?.();
+  if (file === undefined || s.pos < 0) return [];
+  const text = file.text;
+  const ranges = [...(ts.getLeadingCommentRanges(text, s.pos) ?? []), ...(ts.getTrailingCommentRanges(text, s.end) ?? [])];
+  return ranges.map((r) => ({
+    kind: r.kind,
+    text: r.kind === ts.SyntaxKind.SingleLineCommentTrivia ? text.slice(r.pos + 2, r.end) : text.slice(r.pos + 2, r.end - 2),
+    hasTrailingNewLine: r.kind === ts.SyntaxKind.SingleLineCommentTrivia || !!r.hasTrailingNewLine,
+    pos: -1,
+    end: -1,
+  }));
+}
+
+function isDirective(s: TS.Statement): boolean {
+  return ts.isExpressionStatement(s) && ts.isStringLiteral(s.expression) && s.expression.text === DIRECTIVE;
 }
 
 function isInPrologue(statements: readonly TS.Statement[], target: TS.Statement): boolean {

@@ -41,6 +41,15 @@ ${tensorIf('unmarked')}` })['main.ts'];
     expect(js).not.to.contain('use autograph');
   });
 
+  it('keeps the comments around a removed directive (a license header, a note)', () => {
+    const js = emitted({ 'main.ts': `// Copyright 2026 Example\n// License: MIT\n\n'use autograph';\nimport * as tf from '@tensorflow/tfjs';
+export function f(x: tf.Scalar) {\n  // why it converts\n  'use autograph'; // a note\n  if (x.greater(0)) { x = x.neg(); }\n  return x;\n}` })['main.ts'];
+    for (const comment of ['// Copyright 2026 Example', '// License: MIT', '// why it converts', '// a note']) {
+      expect(js).to.contain(comment);
+    }
+    expect(js).not.to.contain('use autograph');
+  });
+
   it('converts every function with convert: "all"', () => {
     const js = emitted({ 'main.ts': `import * as tf from '@tensorflow/tfjs';${tensorIf('a')}` }, { convert: 'all' })['main.ts'];
     expect(fn(js, 'a')).to.contain('ag__.ifStmt');
