@@ -30,23 +30,19 @@ export function hasDirective(statements: readonly TS.Statement[]): boolean {
 }
 
 /** The statements without the 'use autograph' directive. */
-/** The statements without the 'use autograph' directive. Its comments (a license header above a
- * file directive, a note beside it) move to the statement after it. */
+/** The statements without the 'use autograph' directive; its comments (a license header above a
+ * file directive, a note beside it) stay where they were. */
 export function withoutDirective(statements: readonly TS.Statement[]): TS.Statement[] {
-  const kept: TS.Statement[] = [];
-  let comments: TS.SynthesizedComment[] = [];
-  for (const s of statements) {
-    if (isDirective(s) && isInPrologue(statements, s)) {
-      comments = [...comments, ...commentsOf(s)];
-      continue;
-    }
-    if (comments.length > 0) {
-      for (const c of comments) ts.addSyntheticLeadingComment(s, c.kind, c.text, c.hasTrailingNewLine);
-      comments = [];
-    }
-    kept.push(s);
-  }
-  return kept;
+  return statements.flatMap((s) => {
+    if (!isDirective(s) || !isInPrologue(statements, s)) return [s];
+    const comments = commentsOf(s);
+    if (comments.length === 0) return [];
+    // A NotEmittedStatement prints nothing but the comments given to it.
+    const placeholder = ts.factory.createNotEmittedStatement(s);
+    ts.setSyntheticLeadingComments(placeholder, comments);
+    ts.setEmitFlags(placeholder, ts.EmitFlags.NoComments);
+    return [placeholder];
+  });
 }
 
 /** The leading and trailing comments of an original statement, as synthesized comments. */
