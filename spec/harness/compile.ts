@@ -37,8 +37,28 @@ export const defaultOptions: ts.CompilerOptions = {
 
 export function compile(files: Record<string, string>, config: AutographConfig = {},
                         options: ts.CompilerOptions = {}): CompileResult {
-  const compilerOptions = { ...defaultOptions, ...options };
+  const { program, js, maps } = virtualProgram(files, { ...defaultOptions, ...options });
+  const diagnostics: ts.Diagnostic[] = [];
+  const transformer = autographTransformer(program, { runtimeModule: RUNTIME, ...config }, {
+    ts, addDiagnostic: (d) => diagnostics.push(d),
+  });
+  program.emit(undefined, undefined, undefined, false, { before: [transformer] });
+  const typeErrors = [...program.getSemanticDiagnostics(), ...program.getSyntacticDiagnostics()];
+  return { js, maps, diagnostics, typeErrors };
+}
+
+/** Plain `tsc` output of in-memory sources, with no transformer: the reference that tensor-free
+ * code must equal byte for byte. */
+export function plainEmit(files: Record<string, string>, options: ts.CompilerOptions = {}): Record<string, string> {
+  const { program, js } = virtualProgram(files, { ...defaultOptions, sourceMap: false, ...options });
+  program.emit();
+  return js;
+}
+
+/** A program over in-memory files (library files shared between programs), collecting output. */
+function virtualProgram(files: Record<string, string>, compilerOptions: ts.CompilerOptions) {
   const dir = path.join(ROOT, 'spec-virtual');
+  const outDir = path.join(dir, 'out');
   const virtual = new Map(Object.entries(files).map(([name, text]) => [path.join(dir, name), text]));
   const host = ts.createCompilerHost(compilerOptions, true);
   const readFile = host.readFile.bind(host);
@@ -71,15 +91,8 @@ export function compile(files: Record<string, string>, config: AutographConfig =
     if (name.endsWith('.map')) maps[source ?? name] = text;
     else js[source ?? name] = text;
   };
-  const outDir = path.join(dir, 'out');
   const program = ts.createProgram([...virtual.keys()], { ...compilerOptions, outDir }, host);
-  const diagnostics: ts.Diagnostic[] = [];
-  const transformer = autographTransformer(program, { runtimeModule: RUNTIME, ...config }, {
-    ts, addDiagnostic: (d) => diagnostics.push(d),
-  });
-  program.emit(undefined, undefined, undefined, false, { before: [transformer] });
-  const typeErrors = [...program.getSemanticDiagnostics(), ...program.getSyntacticDiagnostics()];
-  return { js, maps, diagnostics, typeErrors };
+  return { program, js, maps };
 }
 
 /** Evaluates an emitted CommonJS module and returns its exports. */
