@@ -268,6 +268,14 @@ const programs: Record<string, string> = {
       }
       return out;
     }`,
+  'closures in a for(;;) test and update capture per-iteration bindings': `
+    export function run() {
+      const tests: (() => number)[] = [], upds: (() => number)[] = [];
+      for (let i = 0; tests.push(() => i), i < 3; upds.push(() => i), i++) {}
+      const fns: (() => number)[] = []; const log: number[] = [];
+      for (let i = 0; (fns.push(() => i), i < 6); i++) { if (i === 1) continue; if (i === 4) break; fns.push(() => i * 10); log.push(i); }
+      return [tests.map((f) => f()), upds.map((f) => f()), fns.map((f) => f()), log];
+    }`,
   'return value undefined vs no return': `
     function f(x: number) { if (x > 0) return; if (x < 0) return undefined; }
     function g(x: number) { while (x > 0) { x--; if (x === 2) return x; } }

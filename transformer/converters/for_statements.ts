@@ -28,6 +28,9 @@ export function convertFor(node: TS.ForStatement, cf: ControlFlowContext): TS.St
   let body = cf.visit(node.statement);
 
   const copies = perIterationCopies(node, cf);
+  if (copies.size > 0 && capturesIn([node.condition, node.incrementor], new Set(copies.keys()))) {
+    return convertForWithIterationScopes(node, copies, body, live, cf);
+  }
   if (copies.size > 0) {
     // The initializer keeps the original names (closures in it capture the first copy, as in
     // JS); the loop then runs on the outer copies.
@@ -65,11 +68,74 @@ export function convertFor(node: TS.ForStatement, cf: ControlFlowContext): TS.St
   return ts.factory.createBlock(statements, true);
 }
 
+/**
+ * A closure in the test (or update) captures a head variable: the test must run in the same
+ * per-iteration scope as the body that follows it. Each test call makes the iteration's scope and
+ * leaves the body to run in it:
+ *   const iteration_test = () => { let i = i_outer; const holds = TEST; i_outer = i;
+ *                                  iteration_body = () => { BODY; i_outer = i; }; return holds; };
+ *   loop_body = () => { iteration_body(); { let i = i_outer; UPDATE; i_outer = i; } };
+ * (The update gets a scope of its own: closures in it see the next test's starting values.)
+ */
+function convertForWithIterationScopes(node: TS.ForStatement, copies: Map<string, string>, body: TS.Statement,
+                                       live: Set<string>, cf: ControlFlowContext): TS.Statement {
+  const { emit } = cf;
+  const f = ts.factory;
+  const flags = cf.loopFlags(node);
+  const copyIn = (): TS.Statement[] => [...copies].map(([name, outer]) => letStatement(name, id(outer)));
+  const copyOut = (): TS.Statement[] => [...copies].map(([name, outer]) => assignStatement(id(outer), id(name)));
+  const names = [...new Set(cf.stateOf([node.condition, node.statement, node.incrementor], live).map((n) => copies.get(n) ?? n))];
+  const iterationBody = emit.fresh('iteration_body');
+  const iterationTest = emit.fresh('iteration_test');
+  const holds = emit.fresh('holds');
+  const statements: TS.Statement[] = [];
+  if (node.initializer !== undefined) {
+    statements.push(withOrigin(f.createVariableStatement(undefined, node.initializer as TS.VariableDeclarationList), node.initializer));
+  }
+  statements.push(...[...copies].map(([name, outer]) => letStatement(outer, id(name))));
+  statements.push(f.createVariableStatement(undefined, f.createVariableDeclarationList(
+    [f.createVariableDeclaration(iterationBody)], ts.NodeFlags.Let)));
+  statements.push(withOrigin(constStatement(iterationTest, closure(f.createBlock([
+    ...copyIn(),
+    constStatement(holds, node.condition ?? f.createTrue()),
+    ...copyOut(),
+    assignStatement(id(iterationBody), closure(f.createBlock([...statementsOf(body), ...copyOut()], true))),
+    f.createReturnStatement(id(holds)),
+  ], true))), node.condition ?? node));
+  const loopBody: TS.Statement[] = [f.createExpressionStatement(f.createCallExpression(id(iterationBody), undefined, []))];
+  if (node.incrementor !== undefined) {
+    const update = f.createBlock([...copyIn(), withOrigin(f.createExpressionStatement(node.incrementor), node.incrementor), ...copyOut()], true);
+    loopBody.push(...guardedUpdate(update, node.incrementor, flags, cf));
+  }
+  const testName = emit.fresh('loop_test');
+  const bodyName = emit.fresh('loop_body');
+  statements.push(
+    withOrigin(constStatement(testName, closure(testWithFlags(f.createCallExpression(id(iterationTest), undefined, []), flags, cf))), node.condition ?? node),
+    withOrigin(constStatement(bodyName, closure(f.createBlock(loopBody, true))), node.statement),
+    withOrigin(f.createExpressionStatement(operatorCall(emit, 'whileStmt', [
+      id(testName), id(bodyName), getStateClosure(names), setStateClosure(emit, names),
+      stringArray(names), optionsObject(emit.origin(node), cf.flagsIn(names)),
+    ])), node),
+  );
+  return f.createBlock(statements, true);
+}
+
+function capturesIn(parts: (TS.Node | undefined)[], names: Set<string>): boolean {
+  let found = false;
+  for (const part of parts) {
+    if (part !== undefined) visitReferences(part, { name(name, _kind, nested) { if (nested && names.has(name)) found = true; } });
+  }
+  return found;
+}
+
 /** The update runs after the body unless a lowered break or return has set its flag. */
 function updateStatements(update: TS.Expression, flags: string[], cf: ControlFlowContext): TS.Statement[] {
-  const statement = withOrigin(ts.factory.createExpressionStatement(update), update);
+  return guardedUpdate(withOrigin(ts.factory.createExpressionStatement(update), update), update, flags, cf);
+}
+
+function guardedUpdate(statement: TS.Statement, update: TS.Expression, flags: string[], cf: ControlFlowContext): TS.Statement[] {
   if (flags.length === 0) return [statement];
-  const names = activityOf(update).modified;
+  const names = activityOf(statement).modified;
   return [withOrigin(ts.factory.createExpressionStatement(operatorCall(cf.emit, 'ifStmt', [
     noFlagSet(cf.state, flags), closure(ts.factory.createBlock([statement], false)),
     ts.factory.createIdentifier('undefined'), getStateClosure(names), setStateClosure(cf.emit, names),
