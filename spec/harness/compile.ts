@@ -103,14 +103,6 @@ export function load(js: string): Record<string, any> {
   return module.exports;
 }
 
-/** Compiles one `main.ts` and returns its exports; fails on any diagnostic. */
-export function compileAndLoad(source: string, config: AutographConfig = {}): { exports: Record<string, any>; js: string } {
-  const result = compile({ 'main.ts': source }, config);
-  if (result.diagnostics.length > 0) {
-    throw new Error(result.diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')).join('\n'));
-  }
-  return { exports: load(result.js['main.ts']), js: result.js['main.ts'] };
-}
 
 export function formatDiagnostics(diagnostics: readonly ts.Diagnostic[]): string {
   return diagnostics.map((d) => {

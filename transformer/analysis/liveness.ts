@@ -176,7 +176,7 @@ function isLoop(s: TS.Statement): boolean {
   return ts.isIterationStatement(s, false);
 }
 
-function union(...sets: Names[]): Names {
+export function union(...sets: Names[]): Names {
   const result = new Set<string>();
   for (const set of sets) for (const name of set) result.add(name);
   return result;

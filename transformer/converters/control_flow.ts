@@ -7,6 +7,7 @@
 import type * as TS from 'typescript';
 import { activityOf } from '../analysis/activity';
 import { Liveness } from '../analysis/liveness';
+export { union } from '../analysis/liveness';
 import { EmitContext } from '../emit';
 import { ts } from '../typescript';
 import { LoweringState } from './guards';
@@ -89,10 +90,4 @@ function isGuard(state: LoweringState, node: TS.Node): boolean {
     if (state.guards.has(n)) return true;
   }
   return false;
-}
-
-export function union(...sets: Set<string>[]): Set<string> {
-  const result = new Set<string>();
-  for (const set of sets) for (const name of set) result.add(name);
-  return result;
 }
