@@ -21,6 +21,7 @@ import { withStaging } from '../runtime/staging_hooks';
 import { StagedControlFlow } from './control_flow';
 import { StagingError } from './errors';
 import { execute } from './executor';
+import { graphToDot } from './dot';
 import { dumpGraph, graphStats, GraphStats, Program } from './graph';
 import { flatten } from './nest';
 import { optimizeProgram, OptimizeOptions } from './optimize';
@@ -43,6 +44,8 @@ export interface StagedGraphInfo {
   stats: GraphStats;
   /** A readable listing of the graph. */
   dump(): string;
+  /** The graph in Graphviz DOT (`dot -Tsvg`): If/While bodies as clusters, source lines on nodes. */
+  dot(): string;
   /** The graph itself (plain data) with its constant, variable and error tables. */
   program: Program;
 }
@@ -97,6 +100,7 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
           signature,
           stats: graphStats(entry.program.graph),
           dump: () => dumpGraph(entry.program),
+          dot: () => graphToDot(entry.program, fn.name || 'staged'),
           program: entry.program,
         };
       },
