@@ -28,7 +28,9 @@ import { optimizeProgram, OptimizeOptions } from './optimize';
 import { withRecording } from './recording_backend';
 import { returnInOneBranch } from './staged_if';
 import { maybeUndefined } from './staged_values';
+import { RetraceLog, throwIfNotConverted } from './retracing';
 import { installTracePatches } from './trace_patches';
+import { verboseLog } from '../runtime/verbosity';
 import { engineInternals, Tracer } from './tracer';
 
 export interface StageOptions {
@@ -70,18 +72,25 @@ interface CacheEntry {
 let activeTracer: Tracer | undefined;
 
 export function stage<F extends (...args: never[]) => unknown>(fn: F, options: StageOptions = {}): Staged<F> {
+  if (typeof fn !== 'function') throw new TypeError(`autograph-ts: stage() needs a function, got ${typeof fn}`);
+  throwIfNotConverted(fn);
   const cache = new Map<string, CacheEntry>();
   let traceCount = 0;
+  const retraces = new RetraceLog(fn);
 
   const lookup = (thisArg: unknown, args: unknown[]): { entry: CacheEntry; tensors: tf.Tensor[]; signature: string } => {
     const { signature, tensors } = signatureOf(thisArg, args);
     let entry = options.alwaysRetrace ? undefined : cache.get(signature);
     if (entry === undefined) {
       traceCount++;
+      retraces.onTrace(traceCount, args, options.alwaysRetrace === true);
       entry = trace(fn, thisArg, args, tensors, options);
+      verboseLog(3, () => `graph of ${fn.name || 'a function'} (trace #${traceCount}):\n${dumpGraph(entry!.program)}`);
       const previous = cache.get(signature);
       if (previous) disposeProgram(previous.program);
       cache.set(signature, entry);
+    } else {
+      verboseLog(2, () => `cache hit for ${fn.name || 'a function'}: ${signature}`);
     }
     return { entry, tensors, signature };
   };
@@ -134,7 +143,7 @@ const objectId = (o: object): number => {
 };
 
 /** The cache key of a call, and its distinct tensor arguments (the graph's parameters). */
-function signatureOf(thisArg: unknown, args: unknown[]): { signature: string; tensors: tf.Tensor[] } {
+export function signatureOf(thisArg: unknown, args: unknown[]): { signature: string; tensors: tf.Tensor[] } {
   const flat = flatten(args);
   const tensors: tf.Tensor[] = [];
   const parts = flat.leaves.map((leaf) => {
