@@ -30,6 +30,7 @@ import { returnInOneBranch } from './staged_if';
 import { maybeUndefined } from './staged_values';
 import { RetraceLog, throwIfNotConverted } from './retracing';
 import { installTracePatches } from './trace_patches';
+import { rewriteStack } from '../runtime/user_frames';
 import { verboseLog } from '../runtime/verbosity';
 import { engineInternals, Tracer } from './tracer';
 
@@ -97,8 +98,13 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
 
   const staged = function (this: unknown, ...args: unknown[]): unknown {
     if (activeTracer !== undefined) return (fn as unknown as (...a: unknown[]) => unknown).apply(this, args);
-    const { entry, tensors } = lookup(this, args);
-    return entry.rebuild(execute(entry.program, tensors));
+    try {
+      const { entry, tensors } = lookup(this, args);
+      return entry.rebuild(execute(entry.program, tensors));
+    } catch (error) {
+      rewriteStack(error); // the user's .ts frames first, engine frames dropped
+      throw error;
+    }
   } as unknown as Staged<F>;
 
   Object.defineProperties(staged, {
