@@ -7,3 +7,4 @@ export { range, TensorRange } from './range';
 export { Undefined, UndefinedReturnValue } from './undefined_values';
 export { stage } from '../backends/stage';
 export type { Staged, StageOptions, StagedGraphInfo } from '../backends/stage';
+export { StagingError } from '../backends/errors';
