@@ -110,7 +110,8 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
   Object.defineProperties(staged, {
     inspect: {
       value: function (this: unknown, ...args: unknown[]): StagedGraphInfo {
-        const { entry, signature } = lookup(this, args);
+        // `staged.inspect(...)` has the staged function as `this`: describe the plain call `staged(...)`.
+        const { entry, signature } = lookup(this === staged ? undefined : this, args);
         return {
           signature,
           stats: graphStats(entry.program.graph),

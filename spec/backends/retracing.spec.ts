@@ -84,3 +84,12 @@ describe('AUTOGRAPH_VERBOSITY', () => {
     expect(off.stderr).not.to.contain('autograph-ts:');
   });
 });
+
+describe('inspect()', () => {
+  it('describes the graph a plain call runs, without tracing again', () => {
+    const staged = stage((x: tf.Tensor) => x.add(1));
+    staged(tf.scalar(1)).dispose();
+    staged.inspect(tf.scalar(2));
+    expect(staged.traceCount).to.equal(1);
+  });
+});

@@ -20,7 +20,7 @@ interface SamplesScripts {
 
 const ROOT = path.resolve(__dirname, '../../..');
 const samples = require(path.join(ROOT, 'scripts/samples.js')) as SamplesScripts;
-const NAMES = ['collatz', 'rnn', 'control', 'script'];
+const NAMES = ['collatz', 'rnn', 'control', 'script', 'newton'];
 
 /** 1-based line of the first line of `file` that contains `text`. */
 function lineOf(file: string, text: string): number {
@@ -82,6 +82,18 @@ describe('e2e: sample projects compiled with tspc', function () {
     const out = await run('script');
     expect(out).to.contain('digitCount(65535, 16) = 4 (eager), 4 (staged)');
     expect(out).to.contain('halvings(1000) = 10 (eager), 10 (staged)');
+  });
+
+  it('Newton-CG with three nested tensor loops: staged equals eager, one graph with three While nodes', async () => {
+    const out = await run('newton');
+    const lines = out.split('\n').filter((l) => l.startsWith('newtonCG'));
+    expect(lines).to.have.length(3);
+    const steps = lines.map((l) => /: (\d+) Newton steps, (\d+) CG steps, loss (\S+),/.exec(l)!.slice(1).join(' '));
+    expect(new Set(steps).size, out).to.equal(1);
+    for (const line of lines) expect(line).to.match(/max \|w - w_eager\| 0\.0e\+0/);
+    expect(Number(/loss (\S+),/.exec(lines[0])![1])).to.be.lessThan(0.2);
+    expect(out).to.contain('staged graph: 3 While nodes');
+    expect(out).to.contain('traced 1 time(s)');
   });
 
   it('the source map maps converted lines back to the user\'s .ts lines', async () => {
