@@ -34,8 +34,8 @@ interface BranchTrace {
   error?: unknown;
 }
 
-function traceBranch(tracer: Tracer, run: () => unknown[]): BranchTrace {
-  const builder = new GraphBuilder(tracer.current);
+function traceBranch(tracer: Tracer, run: () => unknown[], label: string): BranchTrace {
+  const builder = new GraphBuilder(tracer.current, label);
   try {
     return { builder, values: tracer.inSubgraph(builder, run) };
   } catch (error) {
@@ -54,8 +54,9 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
   const predRef = tracer.resolve(pred);
   const realCond = tracer.readScalar(pred) !== 0;
 
-  const thenTrace = traceBranch(tracer, runThen);
-  const elseTrace = traceBranch(tracer, runElse);
+  const what = spec.isExpression ? names[0].replace(/^<(.*)>$/, '$1') : 'conditional';
+  const thenTrace = traceBranch(tracer, runThen, `the if branch of the ${what}${at(opts)}`);
+  const elseTrace = traceBranch(tracer, runElse, `the else branch of the ${what}${at(opts)}`);
   if (thenTrace.error !== undefined && elseTrace.error !== undefined) {
     throw realCond ? thenTrace.error : elseTrace.error;
   }

@@ -99,7 +99,7 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
     return params;
   };
 
-  const condBuilder = new GraphBuilder(tracer.current);
+  const condBuilder = new GraphBuilder(tracer.current, `the condition of the loop${at(opts)}`);
   tracer.inSubgraph(condBuilder, () => {
     enter(condBuilder);
     const t = spec.test();
@@ -107,7 +107,7 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
     condBuilder.graph.results = [tracer.resolve(c)];
   });
 
-  const bodyBuilder = new GraphBuilder(tracer.current);
+  const bodyBuilder = new GraphBuilder(tracer.current, `the body of the loop${at(opts)}`);
   const marks: (MaybeUndefined | undefined)[] = [];
   tracer.inSubgraph(bodyBuilder, () => {
     enter(bodyBuilder);
