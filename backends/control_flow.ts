@@ -22,22 +22,25 @@ export class StagedControlFlow implements StagingHooks {
   constructor(private readonly tracer: Tracer) {}
 
   ifStmt(cond: unknown, body: Thunk<void>, orelse: Thunk<void>, getState: GetState, setState: SetState,
-         symbolNames: string[], _nouts: number, opts?: OperatorOptions): void {
+         symbolNames: string[], nouts: number, opts?: OperatorOptions): void {
     if (!isTensor(cond)) {
       if (cond) body();
       else orelse();
       return;
     }
+    // The first nouts names are the outputs; the others are only restored before each branch is
+    // traced (the branches run one after the other here) and after the If (they are dead there).
     const before = getState();
     const branch = (run: Thunk<void>) => (): unknown[] => {
       setState(before);
       run();
-      return getState();
+      return getState().slice(0, nouts);
     };
     const merged = stageConditional(this.tracer, cond, branch(body), branch(orelse), {
-      names: symbolNames, flags: opts?.flags ?? [], opts, isExpression: false, before,
+      names: symbolNames.slice(0, nouts), flags: opts?.flags ?? [], opts, isExpression: false,
+      before: before.slice(0, nouts),
     });
-    setState(merged);
+    setState([...merged, ...before.slice(nouts)]);
   }
 
   whileStmt(test: Thunk, body: Thunk<void>, getState: GetState, setState: SetState, symbolNames: string[],
@@ -76,7 +79,7 @@ export class StagedControlFlow implements StagingHooks {
     let guard: unknown = true;
     for (const item of iterable as Iterable<unknown>) {
       if (isTensor(guard)) {
-        this.ifStmt(guard, () => body(item), noop, getState, setState, symbolNames, 0, opts);
+        this.ifStmt(guard, () => body(item), noop, getState, setState, symbolNames, symbolNames.length, opts);
       } else {
         body(item);
       }
