@@ -7,6 +7,7 @@
 import type * as TS from 'typescript';
 import { activityOf } from '../analysis/activity';
 import { Liveness } from '../analysis/liveness';
+import { visitReferences } from '../analysis/references';
 export { union } from '../analysis/liveness';
 import { EmitContext } from '../emit';
 import { ts } from '../typescript';
@@ -35,6 +36,10 @@ export interface ControlFlowContext {
 
 export function convertControlFlow(body: TS.Block, state: LoweringState, context: TS.TransformationContext): TS.Block {
   const liveness = Liveness.ofFunctionBody(body);
+  // A closure may run after a converted statement (and read what it assigned) wherever it was
+  // created, so a name that some nested function reads is live after every converted statement.
+  const readByClosures = new Set<string>();
+  visitReferences(body, { name(name, kind, nested) { if (nested && kind !== 'declare') readByClosures.add(name); } });
   const isConverted = (node: TS.Node): boolean =>
     state.plan.converted.has(ts.getOriginalNode(node)) || isGuard(state, node);
 
@@ -62,7 +67,7 @@ export function convertControlFlow(body: TS.Block, state: LoweringState, context
     visit: (statement) => ts.visitNode(statement, visit, ts.isStatement, liftToBlock) as TS.Statement,
     stateOf(parts, live) {
       return activityOf(...parts).modified.filter((name) =>
-        live.has(name) || state.flagNames.has(name) || name.includes('.'));
+        live.has(name) || readByClosures.has(name) || state.flagNames.has(name) || name.includes('.'));
     },
     loopFlags(loop) {
       return state.loopFlags.get(ts.getOriginalNode(loop)) ?? [];
