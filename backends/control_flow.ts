@@ -119,8 +119,7 @@ export class StagedControlFlow implements StagingHooks {
 
   not(value: unknown, opts?: OperatorOptions): unknown {
     if (!isTensor(value)) return !value;
-    conditionTensor(value, opts);
-    const result = logicalNot(value);
+    const result = logicalNot(conditionTensor(value, opts));
     negationOf.set(result, value);
     return result;
   }
@@ -168,6 +167,9 @@ export class StagedControlFlow implements StagingHooks {
   private forOverTensor(t: tf.Tensor, extraTest: Thunk | undefined, body: (item: unknown) => void,
                         getState: GetState, setState: SetState, names: string[], opts: LoopOptions | undefined): void {
     if (t.rank === 0) throw new StagingError(`autograph-ts: cannot iterate over a scalar tensor${at(opts)}`);
+    // No rows (the shape is part of the signature): zero iterations, as eagerly. Tracing the body
+    // would run it for real on row 0, which does not exist.
+    if (t.shape[0] === 0) return;
     // An int32 bound: comparing the int32 counter with a JS number would cast it to float32 per step.
     const rows = tf.scalar(t.shape[0], 'int32');
     this.countedLoop(tf.scalar(0, 'int32'), (i) => tf.less(i, rows), 1, (i) => tf.gather(t, i), extraTest, body,

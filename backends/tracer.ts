@@ -9,6 +9,7 @@ import type { Attrs, AttrValue, KernelNode, Node, Program, RandomArg, RandomOp, 
 import { GraphBuilder, specOf, ValueTable } from './builder';
 import type { KernelListener, NamedInputs } from './recording_backend';
 import { StagingError, userFrame } from './errors';
+import { conditionOnly } from './staged_values';
 
 interface EngineInternals {
   makeTensorFromTensorInfo(info: tf.TensorInfo, backend?: tf.KernelBackend): tf.Tensor;
@@ -89,6 +90,8 @@ export class Tracer implements KernelListener {
     if (this.constantIndex.get(info) !== undefined) return this.constantRef(info);
     const outer = this.lookupOuter(b, info);
     if (outer !== undefined) return outer;
+    const only = conditionOnly.get(info);
+    if (only !== undefined) throw new StagingError(only.misuse);
     const home = this.madeIn.get(info);
     if (home !== undefined && !b.isWithin(home)) throw escapedTensor(home, b);
     return this.constantRef(info);
