@@ -12,6 +12,7 @@ import { logicalNot } from '../runtime/tensors';
 import { at, StagingError } from './errors';
 import { stageConditional } from './staged_if';
 import { stageLoop } from './staged_loop';
+import { flatten } from './nest';
 import { conditionTensor, negationOf } from './staged_values';
 import type { Tracer } from './tracer';
 
@@ -30,6 +31,7 @@ export class StagedControlFlow implements StagingHooks {
     }
     // The first nouts names are the outputs; the others are only restored before each branch is
     // traced (the branches run one after the other here) and after the If (they are dead there).
+    ({ getState, setState, names: symbolNames, nouts } = withComposites(getState, setState, symbolNames, nouts, opts));
     const before = getState();
     const branch = (run: Thunk<void>) => (): unknown[] => {
       setState(before);
@@ -48,9 +50,7 @@ export class StagedControlFlow implements StagingHooks {
     // A JS test runs the JS loop; from the first tensor test on, the rest of the loop is staged.
     for (;;) {
       const t = test();
-      if (isTensor(t)) {
-        return stageLoop(this.tracer, { test, body, getState, setState, names: symbolNames, flags: opts?.flags ?? [], opts });
-      }
+      if (isTensor(t)) return this.loop(test, body, getState, setState, symbolNames, opts);
       if (!t) return;
       body();
     }
@@ -61,9 +61,7 @@ export class StagedControlFlow implements StagingHooks {
     for (;;) {
       body();
       const t = test();
-      if (isTensor(t)) {
-        return stageLoop(this.tracer, { test, body, getState, setState, names: symbolNames, flags: opts?.flags ?? [], opts });
-      }
+      if (isTensor(t)) return this.loop(test, body, getState, setState, symbolNames, opts);
       if (!t) return;
     }
   }
@@ -201,20 +199,82 @@ export class StagedControlFlow implements StagingHooks {
       if (!isTensor(extra)) return extra ? more : false;
       return tf.logicalAnd(more, conditionTensor(extra, opts));
     };
+    this.loop(test, () => {
+      body(itemAt(counter));
+      counter = tf.add(counter, isTensor(delta) ? delta : tf.scalar(delta, counter.dtype));
+    }, () => [...getState(), counter], (values) => {
+      setState(values.slice(0, -1));
+      counter = values[values.length - 1] as tf.Tensor;
+    }, [...names, '<loop counter>'], opts);
+  }
+
+  /** A While node for the loop, with the composites it changes (opts.composites) as state. */
+  private loop(test: Thunk, body: Thunk<void>, getState: GetState, setState: SetState, names: string[],
+               opts: LoopOptions | undefined): void {
+    const state = withComposites(getState, setState, names, names.length, opts);
     stageLoop(this.tracer, {
-      test,
-      body: () => {
-        body(itemAt(counter));
-        counter = tf.add(counter, isTensor(delta) ? delta : tf.scalar(delta, counter.dtype));
-      },
-      getState: () => [...getState(), counter],
-      setState: (values) => {
-        setState(values.slice(0, -1));
-        counter = values[values.length - 1] as tf.Tensor;
-      },
-      names: [...names, '<loop counter>'],
-      flags: opts?.flags ?? [],
-      opts,
+      test, body, getState: state.getState, setState: state.setState, names: state.names, flags: opts?.flags ?? [], opts,
     });
+  }
+
+}
+
+/**
+ * Adds the objects and arrays a statement changes in place (opts.composites: `xs` of `xs[i] = v`,
+ * `xs.push(v)`) to its state, after its outputs: read as copies of their containers (the leaves are
+ * the state; a push changes the structure), written back in place, so every reference to the
+ * array sees the staged values. Other values (class instances) are left to the tracer's checks.
+ */
+function withComposites(getState: GetState, setState: SetState, names: string[], nouts: number,
+                        opts: OperatorOptions | undefined): { getState: GetState; setState: SetState; names: string[]; nouts: number } {
+  const targets = Object.entries(opts?.composites?.() ?? {}).filter(([, v]) => Array.isArray(v) || isPlainObject(v));
+  if (targets.length === 0) return { getState, setState, names, nouts };
+  const k = targets.length;
+  return {
+    getState: () => {
+      const state = getState();
+      return [...state.slice(0, nouts), ...targets.map(([, v]) => copyOf(v)), ...state.slice(nouts)];
+    },
+    setState: (values) => {
+      setState([...values.slice(0, nouts), ...values.slice(nouts + k)]);
+      targets.forEach(([, target], i) => writeInPlace(target, values[nouts + i]));
+    },
+    names: [...names.slice(0, nouts), ...targets.map(([name]) => name), ...names.slice(nouts)],
+    nouts: nouts + k,
+  };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function copyOf(value: unknown): unknown {
+  const flat = flatten(value);
+  return flat.rebuild(flat.leaves);
+}
+
+/** Makes the container `target` hold `value` (a container of the same kind), keeping its identity. */
+function writeInPlace(target: unknown, value: unknown): void {
+  const inner = (t: unknown, v: unknown): unknown => {
+    if ((Array.isArray(t) && Array.isArray(v)) || (isPlainObject(t) && isPlainObject(v) && !Array.isArray(v))) {
+      writeInPlace(t, v);
+      return t;
+    }
+    return v;
+  };
+  if (Array.isArray(target) && Array.isArray(value)) {
+    if (target.length !== value.length) target.length = value.length;
+    value.forEach((v, i) => {
+      const next = inner(target[i], v);
+      if (target[i] !== next) target[i] = next;
+    });
+  } else if (isPlainObject(target) && isPlainObject(value)) {
+    for (const key of Object.keys(target)) if (!(key in value)) delete target[key];
+    for (const [key, v] of Object.entries(value)) {
+      const next = inner(target[key], v);
+      if (target[key] !== next) target[key] = next;
+    }
   }
 }

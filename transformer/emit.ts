@@ -89,9 +89,17 @@ export function setStateClosure(ctx: EmitContext, names: string[]): TS.ArrowFunc
 }
 
 /** `{ origin: 'file.ts:3:5', flags: ['break_'] }` */
-export function optionsObject(origin: string, flags: string[] = []): TS.ObjectLiteralExpression {
+export function optionsObject(origin: string, flags: string[] = [], composites: string[] = []): TS.ObjectLiteralExpression {
   const props = [ts.factory.createPropertyAssignment('origin', ts.factory.createStringLiteral(origin))];
   if (flags.length > 0) props.push(ts.factory.createPropertyAssignment('flags', stringArray(flags)));
+  if (composites.length > 0) {
+    // `composites: () => ({ xs, "this.items": this.items })`: the objects the body changes in place.
+    const entries = composites.map((name) => (name.includes('.')
+      ? ts.factory.createPropertyAssignment(ts.factory.createStringLiteral(name), qualifiedExpression(name))
+      : ts.factory.createShorthandPropertyAssignment(name)));
+    props.push(ts.factory.createPropertyAssignment('composites',
+      closure(ts.factory.createParenthesizedExpression(ts.factory.createObjectLiteralExpression(entries, false)))));
+  }
   return ts.factory.createObjectLiteralExpression(props, false);
 }
 

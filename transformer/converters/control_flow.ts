@@ -5,7 +5,7 @@
  * with named closures; they recurse through `visit` into the bodies they move.
  */
 import type * as TS from 'typescript';
-import { activityOf } from '../analysis/activity';
+import { activityOf, compositeTargetsOf } from '../analysis/activity';
 import { Liveness } from '../analysis/liveness';
 import { visitReferences } from '../analysis/references';
 export { union } from '../analysis/liveness';
@@ -26,6 +26,9 @@ export interface ControlFlowContext {
   /** The state of a converted statement: names modified in `parts` that are live where it
    * matters (`live`), plus the synthesized flags it modifies. */
   stateOf(parts: (TS.Node | undefined)[], live: Set<string>): string[];
+  /** The composite targets (`xs` of `xs[i] = v`, `xs.push(v)`) that `parts` of `node` change in
+   * place (opts.composites). */
+  compositesOf(node: TS.Node, parts: (TS.Node | undefined)[]): string[];
   /** The flags a converted loop must check (from the jump-lowering converters). */
   loopFlags(loop: TS.Node): string[];
   /** The flags among `names` (for opts.flags). */
@@ -68,6 +71,9 @@ export function convertControlFlow(body: TS.Block, state: LoweringState, context
     stateOf(parts, live) {
       return activityOf(...parts).modified.filter((name) =>
         live.has(name) || readByClosures.has(name) || state.flagNames.has(name) || name.includes('.'));
+    },
+    compositesOf(node, parts) {
+      return compositeTargetsOf(activityOf(node).declared, ...parts);
     },
     loopFlags(loop) {
       return state.loopFlags.get(ts.getOriginalNode(loop)) ?? [];
