@@ -99,6 +99,8 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
     }
     const leaves = t.leaves.map((a, k): MergedLeaf => {
       const b = e.leaves[k];
+      // A tf.Variable left in place by both branches stays that variable (its reads are nodes).
+      if (a === b && a instanceof tf.Variable) return { static: a };
       if (!(a instanceof tf.Tensor) && !(b instanceof tf.Tensor)) {
         if (a === b || (Number.isNaN(a) && Number.isNaN(b))) return { static: a };
         if (typeof a === 'boolean' && typeof b === 'boolean' && (isFlag || spec.isExpression)) {

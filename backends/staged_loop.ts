@@ -44,7 +44,8 @@ export function stageLoop(tracer: Tracer, spec: LoopSpec): void {
   const leaves: Leaf[] = [];
   flats.forEach((f, i) => f.leaves.forEach((value) => {
     const name = names[i];
-    if (value instanceof tf.Tensor) return leaves.push({ name, value, loop: true });
+    // A tf.Variable is state of its own (reads and assigns are nodes): it stays itself, not a copy.
+    if (value instanceof tf.Tensor && !(value instanceof tf.Variable)) return leaves.push({ name, value, loop: true });
     // Jump flags may be set by a staged if in the body: carry them as bool tensors.
     if (flags.includes(name) && typeof value === 'boolean') {
       return leaves.push({ name, value: tracer.makeConstant([value], [], 'bool'), loop: true });

@@ -82,6 +82,25 @@ describe('staging semantics: state changed by staged branches and loops', () => 
     it('a tensor of a branch kept where no state reaches (a Map) is an error, not a constant', () => {
       refuses('branchTensorInMap', [S(1)], /computed in the if branch of the conditional \(main\.ts:\d+:\d+\) is used outside it/);
     });
+    it('an if on array elements inside a for...of over a tensor (argmax kept in an array)', () => {
+      expect(agree('argmaxInArray', [tf.tensor1d([3, 9, 2, 9])], [tf.tensor1d([-5])])).to.deep.equal([[9, 1], [-5, 0]]);
+    });
+    it('a tf.Variable in a carried array stays the variable (reads after an assign see the new value)', () => {
+      const w = tf.variable(tf.scalar(1));
+      const staged = stage(m.variableInArray);
+      for (const n of [3, 0]) {
+        w.assign(tf.scalar(1));
+        const eager = value(m.variableInArray(w, S(n)));
+        w.assign(tf.scalar(1));
+        expect(value(staged(w, S(n)))).to.equal(eager);
+        expect(w.arraySync()).to.equal(2);
+      }
+      expect(value(staged(w, S(3)))).to.equal(3 * 2 + 3);
+      w.dispose();
+    });
+    it('a JS number in an array changed by a staged loop is an error naming it (was the trace-time count)', () => {
+      refuses('jsCounterInArray', [S(3)], /'c' is the JS number 0 that the loop changes to the JS number 1, but the loop is staged on a tensor condition \(main\.ts:\d+:\d+\)/);
+    });
     it('object properties assigned in a branch are state (o.p)', () => {
       expect(agree('objIf', [S(1)], [S(-1)])).to.deep.equal([1, 0]);
     });
