@@ -155,9 +155,18 @@ export class StagedControlFlow implements StagingHooks {
   /** A lazy conditional expression (`c ? a : b`, `a && b`, `a || b`) on a tensor condition. */
   private expression(cond: tf.Tensor, whenTrue: Thunk, whenFalse: Thunk, name: string,
                      opts: OperatorOptions | undefined): unknown {
-    const [value] = stageConditional(this.tracer, cond, () => [whenTrue()], () => [whenFalse()], {
-      names: [name], flags: [], opts, isExpression: true,
+    // Variables the operands assign (`c ? (x = a) : (y = x)`, `x &&= y`) are outputs too, and are
+    // restored before each branch is traced, as an if statement's state.
+    const state = opts?.state ?? { names: [], get: () => [], set: noop };
+    const before = state.get();
+    const branch = (run: Thunk) => (): unknown[] => {
+      state.set(before);
+      return [run(), ...state.get()];
+    };
+    const [value, ...after] = stageConditional(this.tracer, cond, branch(whenTrue), branch(whenFalse), {
+      names: [name, ...state.names], flags: [], opts, isExpression: true,
     });
+    state.set(after);
     return value;
   }
 

@@ -22,7 +22,11 @@ export interface ConditionalSpec {
   /** opts.flags: synthesized jump flags and return value. */
   flags: string[];
   opts: OperatorOptions | undefined;
-  /** Conditional expressions convert differing JS numbers/booleans to tensors; statements reject them. */
+  /**
+   * Conditional expressions convert differing JS numbers/booleans to tensors; statements reject
+   * them. For an expression, names[0] is its value and the other names are variables its branches
+   * assign (opts.state), merged as a statement's.
+   */
   isExpression: boolean;
   /** Values before the statement (for the guards `if (!do_return) ...`), statements only. */
   before?: unknown[];
@@ -91,6 +95,7 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
 
   names.forEach((name, i) => {
     const isFlag = flags.includes(name);
+    const isValue = spec.isExpression && i === 0;
     const t = flatten(thenValues[i]);
     const e = flatten(elseValues[i]);
     if (t.structure !== e.structure) {
@@ -103,10 +108,10 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
       if (a === b && a instanceof tf.Variable) return { static: a };
       if (!(a instanceof tf.Tensor) && !(b instanceof tf.Tensor)) {
         if (a === b || (Number.isNaN(a) && Number.isNaN(b))) return { static: a };
-        if (typeof a === 'boolean' && typeof b === 'boolean' && (isFlag || spec.isExpression)) {
+        if (typeof a === 'boolean' && typeof b === 'boolean' && (isFlag || isValue)) {
           return { pair: [tracer.makeConstant([a], [], 'bool'), tracer.makeConstant([b], [], 'bool')] as const };
         }
-        if (spec.isExpression && typeof a === 'number' && typeof b === 'number') {
+        if (isValue && typeof a === 'number' && typeof b === 'number') {
           return { pair: [tracer.makeConstant([a], [], 'float32'), tracer.makeConstant([b], [], 'float32')] as const };
         }
         if (isReturnSentinel(a) !== isReturnSentinel(b)) {
@@ -130,7 +135,7 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
       if (!('pair' in leaf)) return;
       const [a, b] = leaf.pair;
       const differ = a.dtype !== b.dtype || !sameShape(a.shape, b.shape);
-      if (spec.isExpression && (differ || conditionOnly.has(a) || conditionOnly.has(b))) {
+      if (isValue && (differ || conditionOnly.has(a) || conditionOnly.has(b))) {
         // Its value would depend on the condition's value; its truthiness does not (see ConditionOnly).
         leaf.truthOnly = true;
         return;

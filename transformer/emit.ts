@@ -103,6 +103,21 @@ export function optionsObject(origin: string, flags: string[] = [], composites: 
   return ts.factory.createObjectLiteralExpression(props, false);
 }
 
+/**
+ * `options` with `state: { names: ['x'], get: () => [x], set: (vars_) => { [x] = vars_; } }` when
+ * `names` is not empty: the variables a converted expression's operands assign.
+ */
+export function withExpressionState(ctx: EmitContext, options: TS.ObjectLiteralExpression,
+                                    names: string[]): TS.ObjectLiteralExpression {
+  if (names.length === 0) return options;
+  const state = ts.factory.createObjectLiteralExpression([
+    ts.factory.createPropertyAssignment('names', stringArray(names)),
+    ts.factory.createPropertyAssignment('get', getStateClosure(names)),
+    ts.factory.createPropertyAssignment('set', setStateClosure(ctx, names)),
+  ], false);
+  return ts.factory.createObjectLiteralExpression([...options.properties, ts.factory.createPropertyAssignment('state', state)], false);
+}
+
 /** A block from a statement (keeping a block as it is). */
 export function asBlock(statement: TS.Statement): TS.Block {
   // Always multi-line: a closure body holds one statement per line, even where the user's block

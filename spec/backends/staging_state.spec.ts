@@ -106,6 +106,23 @@ describe('staging semantics: state changed by staged branches and loops', () => 
     });
   });
 
+  describe('adversarial programs', () => {
+    it('assignments inside a staged ?: or &&/|| operand are outputs, restored between branch traces', () => {
+      expect(agree('assignInTernary', [S(1), S(2)], [S(-1), S(2)])).to.deep.equal([[2, 2, 2], [-1, -1, -1]]);
+      expect(agree('assignInAnd', [S(1), S(2)], [S(-1), S(2)])).to.deep.equal([[3, 1], [-1, 0]]);
+      expect(agree('andAssignOp', [S(0)], [S(2)])).to.deep.equal([0, 5]);
+      expect(agree('orAssignInLoop', [S(5)], [S(0)])).to.deep.equal([3, 0]);
+    });
+    it('three-way rotation, arrays in nested loops, an early return reading an array', () => {
+      expect(agree('swapThreeLoop', [S(4)], [S(2)])).to.deep.equal([[2, 3, 1], [3, 1, 2]]);
+      expect(agree('nestedLoopArrays', [S(4)], [S(0)])).to.deep.equal([[6, 4], [0, 0]]);
+      expect(agree('earlyReturnForOf', [tf.tensor1d([1, 2, -1, 5])], [tf.tensor1d([1, 2])])).to.deep.equal([3, -3]);
+    });
+    it('a closure assigned in a staged loop is an error naming it', () => {
+      refuses('closureAfterLoop', [S(3)], /'f' is the JS function .* but the loop is staged on a tensor condition \(main\.ts:\d+:\d+\)/);
+    });
+  });
+
   it('item 7: for...of over a tensor with no rows runs zero times', () => {
     expect(agree('emptyRows', [tf.zeros([0, 2])], [tf.ones([2, 2])])).to.deep.equal([0, 4]);
   });
