@@ -84,7 +84,7 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
   const initRefs = loopIndices.map((k) => tracer.resolve(leaves[k].value as tf.Tensor));
 
   /** Binds fresh parameters for the loop variables in `builder` and sets the state to them. */
-  const enter = (builder: GraphBuilder): tf.Tensor[] => {
+  const enter = (builder: GraphBuilder): unknown[] => {
     const params = loopIndices.map((k) => {
       const init = leaves[k].value as tf.Tensor;
       const p = tracer.freshCopy(init);
@@ -97,13 +97,22 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
     const values = leaves.map((l) => l.value);
     loopIndices.forEach((k, i) => (values[k] = params[i]));
     spec.setState(stateOf(values));
-    return params;
+    return values;
   };
 
   const condBuilder = new GraphBuilder(tracer.current, `the condition of the loop${at(opts)}`);
   tracer.inSubgraph(condBuilder, () => {
-    enter(condBuilder);
+    const entered = enter(condBuilder);
     const t = spec.test();
+    // The While's condition yields only a bool: an assignment in the test would be lost for the
+    // body and after the loop (and the loop would run forever on `(x = x.add(1)).less(n)`).
+    const tested = spec.getState().flatMap((v) => flatten(v).leaves);
+    const changed = leaves.findIndex((leaf, k) => !Object.is(tested[k], entered[k]));
+    if (changed >= 0) {
+      throw new StagingError(`autograph-ts: the condition of a loop staged on a tensor condition${at(opts)} assigns ` +
+        `'${leaves[changed].name}'; a staged loop's condition can only compute a value. Assign it in the loop body ` +
+        `(and once before the loop) instead.`);
+    }
     const c = t instanceof tf.Tensor ? conditionTensor(t, opts) : tracer.makeConstant([Boolean(t)], [], 'bool');
     condBuilder.graph.results = [tracer.resolve(c)];
   });

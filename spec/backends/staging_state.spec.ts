@@ -118,6 +118,11 @@ describe('staging semantics: state changed by staged branches and loops', () => 
       expect(agree('nestedLoopArrays', [S(4)], [S(0)])).to.deep.equal([[6, 4], [0, 0]]);
       expect(agree('earlyReturnForOf', [tf.tensor1d([1, 2, -1, 5])], [tf.tensor1d([1, 2])])).to.deep.equal([3, -3]);
     });
+    it('an assignment in a staged loop condition is an error naming it (it ran forever)', () => {
+      expect(value(m.assignInTest(S(4)))).to.deep.equal([4, 6]);
+      refuses('assignInTest', [S(4)], /condition of a loop staged on a tensor condition \(main\.ts:\d+:\d+\) assigns 'x'/);
+      refuses('pushInTest', [S(4)], /condition of a loop staged on a tensor condition \(main\.ts:\d+:\d+\) assigns 'xs'/);
+    });
     it('a closure assigned in a staged loop is an error naming it', () => {
       refuses('closureAfterLoop', [S(3)], /'f' is the JS function .* but the loop is staged on a tensor condition \(main\.ts:\d+:\d+\)/);
     });
