@@ -104,8 +104,8 @@ export class Tracer implements KernelListener {
    * sub-graph; one from a sub-graph that has ended (kept in an array, an object, a closure, a
    * variable that is not state) has no value outside it: using it is an error, never a constant.
    */
-  onTensorMade(t: tf.Tensor): void {
-    if (this.paused === 0 && this.current !== this.root) this.madeIn.set(t, this.current);
+  onTensorMade(t: tf.Tensor, evenIfPaused = false): void {
+    if ((this.paused === 0 || evenIfPaused) && this.current !== this.root) this.madeIn.set(t, this.current);
   }
 
   private lookupOuter(b: GraphBuilder, info: tf.TensorInfo): ValueRef | undefined {
@@ -234,6 +234,7 @@ export class Tracer implements KernelListener {
     while (recorded.length > 0 && 'value' in recorded[recorded.length - 1] &&
            (recorded[recorded.length - 1] as { value: AttrValue }).value === undefined) recorded.pop();
     this.define({ kind: 'Random', op, inputs, args: recorded, outputs: [specOf(out)] }, [out]);
+    this.onTensorMade(out, true); // drawn while paused, but the user's value all the same
   }
 
   recordPrint(args: unknown[], verbose: boolean): void {
