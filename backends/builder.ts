@@ -42,7 +42,17 @@ export class GraphBuilder {
   /** Last read (or assigned value) of each variable in this graph, valid while its dataId holds. */
   readonly variableReads = new Map<number, { dataId: object; ref: ValueRef }>();
 
-  constructor(readonly parent?: GraphBuilder) {}
+  /**
+   * @param parent the enclosing graph (none for the function body)
+   * @param label what this sub-graph is, for errors: "the if branch of the conditional (main.ts:8:3)"
+   */
+  constructor(readonly parent?: GraphBuilder, readonly label = 'the function body') {}
+
+  /** Whether `other` is this graph or encloses it (its values are visible here, as captures). */
+  isWithin(other: GraphBuilder): boolean {
+    for (let b: GraphBuilder | undefined = this; b !== undefined; b = b.parent) if (b === other) return true;
+    return false;
+  }
 
   add(node: Node): number {
     this.graph.nodes.push(node);

@@ -12,6 +12,7 @@ import { logicalNot } from '../runtime/tensors';
 import { at, StagingError } from './errors';
 import { stageConditional } from './staged_if';
 import { stageLoop } from './staged_loop';
+import { flatten } from './nest';
 import { conditionTensor, negationOf } from './staged_values';
 import type { Tracer } from './tracer';
 
@@ -22,22 +23,26 @@ export class StagedControlFlow implements StagingHooks {
   constructor(private readonly tracer: Tracer) {}
 
   ifStmt(cond: unknown, body: Thunk<void>, orelse: Thunk<void>, getState: GetState, setState: SetState,
-         symbolNames: string[], _nouts: number, opts?: OperatorOptions): void {
+         symbolNames: string[], nouts: number, opts?: OperatorOptions): void {
     if (!isTensor(cond)) {
       if (cond) body();
       else orelse();
       return;
     }
+    // The first nouts names are the outputs; the others are only restored before each branch is
+    // traced (the branches run one after the other here) and after the If (they are dead there).
+    ({ getState, setState, names: symbolNames, nouts } = withComposites(getState, setState, symbolNames, nouts, opts));
     const before = getState();
     const branch = (run: Thunk<void>) => (): unknown[] => {
       setState(before);
       run();
-      return getState();
+      return getState().slice(0, nouts);
     };
     const merged = stageConditional(this.tracer, cond, branch(body), branch(orelse), {
-      names: symbolNames, flags: opts?.flags ?? [], opts, isExpression: false, before,
+      names: symbolNames.slice(0, nouts), flags: opts?.flags ?? [], opts, isExpression: false,
+      before: before.slice(0, nouts),
     });
-    setState(merged);
+    setState([...merged, ...before.slice(nouts)]);
   }
 
   whileStmt(test: Thunk, body: Thunk<void>, getState: GetState, setState: SetState, symbolNames: string[],
@@ -45,9 +50,7 @@ export class StagedControlFlow implements StagingHooks {
     // A JS test runs the JS loop; from the first tensor test on, the rest of the loop is staged.
     for (;;) {
       const t = test();
-      if (isTensor(t)) {
-        return stageLoop(this.tracer, { test, body, getState, setState, names: symbolNames, flags: opts?.flags ?? [], opts });
-      }
+      if (isTensor(t)) return this.loop(test, body, getState, setState, symbolNames, opts);
       if (!t) return;
       body();
     }
@@ -58,9 +61,7 @@ export class StagedControlFlow implements StagingHooks {
     for (;;) {
       body();
       const t = test();
-      if (isTensor(t)) {
-        return stageLoop(this.tracer, { test, body, getState, setState, names: symbolNames, flags: opts?.flags ?? [], opts });
-      }
+      if (isTensor(t)) return this.loop(test, body, getState, setState, symbolNames, opts);
       if (!t) return;
     }
   }
@@ -76,7 +77,7 @@ export class StagedControlFlow implements StagingHooks {
     let guard: unknown = true;
     for (const item of iterable as Iterable<unknown>) {
       if (isTensor(guard)) {
-        this.ifStmt(guard, () => body(item), noop, getState, setState, symbolNames, 0, opts);
+        this.ifStmt(guard, () => body(item), noop, getState, setState, symbolNames, symbolNames.length, opts);
       } else {
         body(item);
       }
@@ -116,8 +117,7 @@ export class StagedControlFlow implements StagingHooks {
 
   not(value: unknown, opts?: OperatorOptions): unknown {
     if (!isTensor(value)) return !value;
-    conditionTensor(value, opts);
-    const result = logicalNot(value);
+    const result = logicalNot(conditionTensor(value, opts));
     negationOf.set(result, value);
     return result;
   }
@@ -155,9 +155,18 @@ export class StagedControlFlow implements StagingHooks {
   /** A lazy conditional expression (`c ? a : b`, `a && b`, `a || b`) on a tensor condition. */
   private expression(cond: tf.Tensor, whenTrue: Thunk, whenFalse: Thunk, name: string,
                      opts: OperatorOptions | undefined): unknown {
-    const [value] = stageConditional(this.tracer, cond, () => [whenTrue()], () => [whenFalse()], {
-      names: [name], flags: [], opts, isExpression: true,
+    // Variables the operands assign (`c ? (x = a) : (y = x)`, `x &&= y`) are outputs too, and are
+    // restored before each branch is traced, as an if statement's state.
+    const state = opts?.state ?? { names: [], get: () => [], set: noop };
+    const before = state.get();
+    const branch = (run: Thunk) => (): unknown[] => {
+      state.set(before);
+      return [run(), ...state.get()];
+    };
+    const [value, ...after] = stageConditional(this.tracer, cond, branch(whenTrue), branch(whenFalse), {
+      names: [name, ...state.names], flags: [], opts, isExpression: true,
     });
+    state.set(after);
     return value;
   }
 
@@ -165,6 +174,9 @@ export class StagedControlFlow implements StagingHooks {
   private forOverTensor(t: tf.Tensor, extraTest: Thunk | undefined, body: (item: unknown) => void,
                         getState: GetState, setState: SetState, names: string[], opts: LoopOptions | undefined): void {
     if (t.rank === 0) throw new StagingError(`autograph-ts: cannot iterate over a scalar tensor${at(opts)}`);
+    // No rows (the shape is part of the signature): zero iterations, as eagerly. Tracing the body
+    // would run it for real on row 0, which does not exist.
+    if (t.shape[0] === 0) return;
     // An int32 bound: comparing the int32 counter with a JS number would cast it to float32 per step.
     const rows = tf.scalar(t.shape[0], 'int32');
     this.countedLoop(tf.scalar(0, 'int32'), (i) => tf.less(i, rows), 1, (i) => tf.gather(t, i), extraTest, body,
@@ -196,20 +208,82 @@ export class StagedControlFlow implements StagingHooks {
       if (!isTensor(extra)) return extra ? more : false;
       return tf.logicalAnd(more, conditionTensor(extra, opts));
     };
+    this.loop(test, () => {
+      body(itemAt(counter));
+      counter = tf.add(counter, isTensor(delta) ? delta : tf.scalar(delta, counter.dtype));
+    }, () => [...getState(), counter], (values) => {
+      setState(values.slice(0, -1));
+      counter = values[values.length - 1] as tf.Tensor;
+    }, [...names, '<loop counter>'], opts);
+  }
+
+  /** A While node for the loop, with the composites it changes (opts.composites) as state. */
+  private loop(test: Thunk, body: Thunk<void>, getState: GetState, setState: SetState, names: string[],
+               opts: LoopOptions | undefined): void {
+    const state = withComposites(getState, setState, names, names.length, opts);
     stageLoop(this.tracer, {
-      test,
-      body: () => {
-        body(itemAt(counter));
-        counter = tf.add(counter, isTensor(delta) ? delta : tf.scalar(delta, counter.dtype));
-      },
-      getState: () => [...getState(), counter],
-      setState: (values) => {
-        setState(values.slice(0, -1));
-        counter = values[values.length - 1] as tf.Tensor;
-      },
-      names: [...names, '<loop counter>'],
-      flags: opts?.flags ?? [],
-      opts,
+      test, body, getState: state.getState, setState: state.setState, names: state.names, flags: opts?.flags ?? [], opts,
     });
+  }
+
+}
+
+/**
+ * Adds the objects and arrays a statement changes in place (opts.composites: `xs` of `xs[i] = v`,
+ * `xs.push(v)`) to its state, after its outputs: read as copies of their containers (the leaves are
+ * the state; a push changes the structure), written back in place, so every reference to the
+ * array sees the staged values. Other values (class instances) are left to the tracer's checks.
+ */
+function withComposites(getState: GetState, setState: SetState, names: string[], nouts: number,
+                        opts: OperatorOptions | undefined): { getState: GetState; setState: SetState; names: string[]; nouts: number } {
+  const targets = Object.entries(opts?.composites?.() ?? {}).filter(([, v]) => Array.isArray(v) || isPlainObject(v));
+  if (targets.length === 0) return { getState, setState, names, nouts };
+  const k = targets.length;
+  return {
+    getState: () => {
+      const state = getState();
+      return [...state.slice(0, nouts), ...targets.map(([, v]) => copyOf(v)), ...state.slice(nouts)];
+    },
+    setState: (values) => {
+      setState([...values.slice(0, nouts), ...values.slice(nouts + k)]);
+      targets.forEach(([, target], i) => writeInPlace(target, values[nouts + i]));
+    },
+    names: [...names.slice(0, nouts), ...targets.map(([name]) => name), ...names.slice(nouts)],
+    nouts: nouts + k,
+  };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function copyOf(value: unknown): unknown {
+  const flat = flatten(value);
+  return flat.rebuild(flat.leaves);
+}
+
+/** Makes the container `target` hold `value` (a container of the same kind), keeping its identity. */
+function writeInPlace(target: unknown, value: unknown): void {
+  const inner = (t: unknown, v: unknown): unknown => {
+    if ((Array.isArray(t) && Array.isArray(v)) || (isPlainObject(t) && isPlainObject(v) && !Array.isArray(v))) {
+      writeInPlace(t, v);
+      return t;
+    }
+    return v;
+  };
+  if (Array.isArray(target) && Array.isArray(value)) {
+    if (target.length !== value.length) target.length = value.length;
+    value.forEach((v, i) => {
+      const next = inner(target[i], v);
+      if (target[i] !== next) target[i] = next;
+    });
+  } else if (isPlainObject(target) && isPlainObject(value)) {
+    for (const key of Object.keys(target)) if (!(key in value)) delete target[key];
+    for (const [key, v] of Object.entries(value)) {
+      const next = inner(target[key], v);
+      if (target[key] !== next) target[key] = next;
+    }
   }
 }

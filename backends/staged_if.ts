@@ -12,7 +12,7 @@ import type { TensorSpec } from './graph';
 import { flatten } from './nest';
 import type { Tracer } from './tracer';
 import {
-  conditionTensor, describeValue, isReturnSentinel, isUndefinedValue, knownTrue, MaybeUndefined, maybeUndefined,
+  conditionOnly, conditionTensor, describeValue, isReturnSentinel, isUndefinedValue, knownTrue, MaybeUndefined, maybeUndefined,
   negationOf, sameShape,
 } from './staged_values';
 
@@ -22,7 +22,11 @@ export interface ConditionalSpec {
   /** opts.flags: synthesized jump flags and return value. */
   flags: string[];
   opts: OperatorOptions | undefined;
-  /** Conditional expressions convert differing JS numbers/booleans to tensors; statements reject them. */
+  /**
+   * Conditional expressions convert differing JS numbers/booleans to tensors; statements reject
+   * them. For an expression, names[0] is its value and the other names are variables its branches
+   * assign (opts.state), merged as a statement's.
+   */
   isExpression: boolean;
   /** Values before the statement (for the guards `if (!do_return) ...`), statements only. */
   before?: unknown[];
@@ -34,8 +38,8 @@ interface BranchTrace {
   error?: unknown;
 }
 
-function traceBranch(tracer: Tracer, run: () => unknown[]): BranchTrace {
-  const builder = new GraphBuilder(tracer.current);
+function traceBranch(tracer: Tracer, run: () => unknown[], label: string): BranchTrace {
+  const builder = new GraphBuilder(tracer.current, label);
   try {
     return { builder, values: tracer.inSubgraph(builder, run) };
   } catch (error) {
@@ -44,7 +48,7 @@ function traceBranch(tracer: Tracer, run: () => unknown[]): BranchTrace {
   }
 }
 
-type MergedLeaf = { static: unknown } | { pair: readonly [tf.Tensor, tf.Tensor] };
+type MergedLeaf = { static: unknown } | { pair: readonly [tf.Tensor, tf.Tensor]; truthOnly?: boolean };
 type Status = { defined: true } | { defined: false; mark: MaybeUndefined };
 
 export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () => unknown[], runElse: () => unknown[],
@@ -54,8 +58,9 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
   const predRef = tracer.resolve(pred);
   const realCond = tracer.readScalar(pred) !== 0;
 
-  const thenTrace = traceBranch(tracer, runThen);
-  const elseTrace = traceBranch(tracer, runElse);
+  const what = spec.isExpression ? names[0].replace(/^<(.*)>$/, '$1') : 'conditional';
+  const thenTrace = traceBranch(tracer, runThen, `the if branch of the ${what}${at(opts)}`);
+  const elseTrace = traceBranch(tracer, runElse, `the else branch of the ${what}${at(opts)}`);
   if (thenTrace.error !== undefined && elseTrace.error !== undefined) {
     throw realCond ? thenTrace.error : elseTrace.error;
   }
@@ -83,13 +88,14 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
                       otherTrue: tf.Tensor | undefined): string[] =>
     names.filter((n, i) => flags.includes(n) && isTrueIn(values[i], valuesTrue) && !isTrueIn(other[i], otherTrue));
 
-  interface Output { then: tf.Tensor; else: tf.Tensor; mark?: MaybeUndefined; alwaysTrue?: boolean }
+  interface Output { then: tf.Tensor; else: tf.Tensor; mark?: MaybeUndefined; alwaysTrue?: boolean; truthOnly?: boolean }
   const outputs: Output[] = [];
   const merged: unknown[] = [];
   const rebuilders: ((leaves: unknown[]) => unknown)[] = [];
 
   names.forEach((name, i) => {
     const isFlag = flags.includes(name);
+    const isValue = spec.isExpression && i === 0;
     const t = flatten(thenValues[i]);
     const e = flatten(elseValues[i]);
     if (t.structure !== e.structure) {
@@ -98,12 +104,14 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
     }
     const leaves = t.leaves.map((a, k): MergedLeaf => {
       const b = e.leaves[k];
+      // A tf.Variable left in place by both branches stays that variable (its reads are nodes).
+      if (a === b && a instanceof tf.Variable) return { static: a };
       if (!(a instanceof tf.Tensor) && !(b instanceof tf.Tensor)) {
         if (a === b || (Number.isNaN(a) && Number.isNaN(b))) return { static: a };
-        if (typeof a === 'boolean' && typeof b === 'boolean' && (isFlag || spec.isExpression)) {
+        if (typeof a === 'boolean' && typeof b === 'boolean' && (isFlag || isValue)) {
           return { pair: [tracer.makeConstant([a], [], 'bool'), tracer.makeConstant([b], [], 'bool')] as const };
         }
-        if (spec.isExpression && typeof a === 'number' && typeof b === 'number') {
+        if (isValue && typeof a === 'number' && typeof b === 'number') {
           return { pair: [tracer.makeConstant([a], [], 'float32'), tracer.makeConstant([b], [], 'float32')] as const };
         }
         if (isReturnSentinel(a) !== isReturnSentinel(b)) {
@@ -126,7 +134,13 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
     leaves.forEach((leaf) => {
       if (!('pair' in leaf)) return;
       const [a, b] = leaf.pair;
-      if (a.dtype !== b.dtype || !sameShape(a.shape, b.shape)) {
+      const differ = a.dtype !== b.dtype || !sameShape(a.shape, b.shape);
+      if (isValue && (differ || conditionOnly.has(a) || conditionOnly.has(b))) {
+        // Its value would depend on the condition's value; its truthiness does not (see ConditionOnly).
+        leaf.truthOnly = true;
+        return;
+      }
+      if (differ) {
         throw new StagingError(`autograph-ts: '${name}' is ${describeValue(a)} in the if branch but ` +
           `${describeValue(b)} in the else branch${at(opts)}; both branches must give it the same dtype and shape.`);
       }
@@ -147,11 +161,20 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
       // A flag set on both paths (e.g. do_return after `if (t) return a; return b;` inside a branch)
       // is true whatever the condition: later guards may rely on it.
       const alwaysTrue = flags.includes(name) && isTrueIn(t.leaves[k], trueInThen) && isTrueIn(e.leaves[k], trueInElse);
-      outputs.push({ then: leaf.pair[0], else: leaf.pair[1], mark, alwaysTrue });
+      outputs.push({ then: leaf.pair[0], else: leaf.pair[1], mark, alwaysTrue, truthOnly: leaf.truthOnly });
     });
     merged.push(leaves);
     rebuilders.push((newLeaves) => t.rebuild(newLeaves));
   });
+
+  // A condition-only output is the truthiness of each branch's value, computed in that branch.
+  const truthIn = (trace: BranchTrace, t: tf.Tensor): tf.Tensor => (trace.error !== undefined
+    ? tracer.makeConstant([false], [], 'bool') : tracer.inSubgraph(trace.builder, () => conditionTensor(t, opts)));
+  for (const o of outputs) {
+    if (!o.truthOnly) continue;
+    o.then = truthIn(thenTrace, o.then);
+    o.else = truthIn(elseTrace, o.else);
+  }
 
   // Sub-graph results.
   const finishBranch = (trace: BranchTrace, pick: (o: Output) => tf.Tensor): void => {
@@ -184,10 +207,23 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
   tracer.forgetVariableReads();
   outputs.forEach((o, k) => o.mark && maybeUndefined.set(realOutputs[k], o.mark));
   outputs.forEach((o, k) => o.alwaysTrue && knownTrue.add(realOutputs[k]));
+  const results = realOutputs.map((t, k) => {
+    if (!outputs[k].truthOnly) return t;
+    const token = tracer.freshCopy(t);
+    conditionOnly.set(token, { truth: t, misuse: conditionOnlyMisuse(names[0], opts) });
+    return token;
+  });
 
   let next = 0;
   return merged.map((leaves, i) => rebuilders[i]((leaves as MergedLeaf[]).map(
-    (leaf) => ('static' in leaf ? leaf.static : realOutputs[next++]))));
+    (leaf) => ('static' in leaf ? leaf.static : results[next++]))));
+}
+
+function conditionOnlyMisuse(name: string, opts: OperatorOptions | undefined): string {
+  return `autograph-ts: the value of ${name.replace(/^<(.*)>$/, 'the $1')}${at(opts)} is one of two tensors of ` +
+    'different dtypes or shapes, depending on a tensor condition: a staged graph can use it as a condition ' +
+    '(if, while, !, &&, ||) but not as a value. Give both operands the same dtype and shape (e.g. ' +
+    "`a.greater(0).logicalAnd(b.notEqual(0))`, or cast one).";
 }
 
 function zerosOf(spec: TensorSpec): number[] | boolean[] | string[] {

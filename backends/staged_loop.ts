@@ -44,7 +44,8 @@ export function stageLoop(tracer: Tracer, spec: LoopSpec): void {
   const leaves: Leaf[] = [];
   flats.forEach((f, i) => f.leaves.forEach((value) => {
     const name = names[i];
-    if (value instanceof tf.Tensor) return leaves.push({ name, value, loop: true });
+    // A tf.Variable is state of its own (reads and assigns are nodes): it stays itself, not a copy.
+    if (value instanceof tf.Tensor && !(value instanceof tf.Variable)) return leaves.push({ name, value, loop: true });
     // Jump flags may be set by a staged if in the body: carry them as bool tensors.
     if (flags.includes(name) && typeof value === 'boolean') {
       return leaves.push({ name, value: tracer.makeConstant([value], [], 'bool'), loop: true });
@@ -83,7 +84,7 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
   const initRefs = loopIndices.map((k) => tracer.resolve(leaves[k].value as tf.Tensor));
 
   /** Binds fresh parameters for the loop variables in `builder` and sets the state to them. */
-  const enter = (builder: GraphBuilder): tf.Tensor[] => {
+  const enter = (builder: GraphBuilder): unknown[] => {
     const params = loopIndices.map((k) => {
       const init = leaves[k].value as tf.Tensor;
       const p = tracer.freshCopy(init);
@@ -96,18 +97,27 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
     const values = leaves.map((l) => l.value);
     loopIndices.forEach((k, i) => (values[k] = params[i]));
     spec.setState(stateOf(values));
-    return params;
+    return values;
   };
 
-  const condBuilder = new GraphBuilder(tracer.current);
+  const condBuilder = new GraphBuilder(tracer.current, `the condition of the loop${at(opts)}`);
   tracer.inSubgraph(condBuilder, () => {
-    enter(condBuilder);
+    const entered = enter(condBuilder);
     const t = spec.test();
+    // The While's condition yields only a bool: an assignment in the test would be lost for the
+    // body and after the loop (and the loop would run forever on `(x = x.add(1)).less(n)`).
+    const tested = spec.getState().flatMap((v) => flatten(v).leaves);
+    const changed = leaves.findIndex((leaf, k) => !Object.is(tested[k], entered[k]));
+    if (changed >= 0) {
+      throw new StagingError(`autograph-ts: the condition of a loop staged on a tensor condition${at(opts)} assigns ` +
+        `'${leaves[changed].name}'; a staged loop's condition can only compute a value. Assign it in the loop body ` +
+        `(and once before the loop) instead.`);
+    }
     const c = t instanceof tf.Tensor ? conditionTensor(t, opts) : tracer.makeConstant([Boolean(t)], [], 'bool');
     condBuilder.graph.results = [tracer.resolve(c)];
   });
 
-  const bodyBuilder = new GraphBuilder(tracer.current);
+  const bodyBuilder = new GraphBuilder(tracer.current, `the body of the loop${at(opts)}`);
   const marks: (MaybeUndefined | undefined)[] = [];
   tracer.inSubgraph(bodyBuilder, () => {
     enter(bodyBuilder);

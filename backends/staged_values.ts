@@ -41,8 +41,23 @@ export function describeValue(value: unknown): string {
   return `the JS ${typeof value} ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`;
 }
 
+/**
+ * A staged `a && b`, `a || b` or `c ? a : b` whose two possible values differ in dtype or shape
+ * (`k.less(1) && x`, x float32): no single graph value is the JS result, but its truthiness is.
+ * The expression then gives a token tensor that stands for that truthiness: a condition (if,
+ * while, !, &&, ||, assert) reads `truth`; any other use of the token is the `misuse` error.
+ */
+export interface ConditionOnly {
+  truth: tf.Tensor;
+  misuse: string;
+}
+
+export const conditionOnly = new WeakMap<object, ConditionOnly>();
+
 /** Checks a tensor condition and returns it as a bool tensor (recorded ops). */
 export function conditionTensor(cond: tf.Tensor, opts: OperatorOptions | undefined): tf.Tensor {
+  const only = conditionOnly.get(cond);
+  if (only !== undefined) return only.truth;
   if (cond.size !== 1) {
     throw new StagingError(`autograph-ts: a tensor used as a condition must be a scalar, got shape ` +
       `[${cond.shape.join(', ')}]${at(opts)}. Reduce it first (e.g. tf.any / tf.all).`);

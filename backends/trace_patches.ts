@@ -4,7 +4,8 @@
  *   the value would be baked into the graph;
  * - t.print(), tf.print() and console.log of tensors become Print nodes (printed on every run);
  * - the random ops become Random nodes (re-drawn on every run);
- * - Variable.assign becomes an AssignVariable node; variables created while tracing are state.
+ * - Variable.assign becomes an AssignVariable node; variables created while tracing are state;
+ * - every tensor made is reported to the tracer, which knows the sub-graph it belongs to.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { RandomOp } from './graph';
@@ -73,6 +74,12 @@ export function installTracePatches(tracer: Tracer): Undo {
   const assign = variableProto.assign as (this: tf.Variable, value: tf.Tensor) => void;
   undo.push(patch(variableProto, 'assign', function (this: tf.Variable, value: tf.Tensor): void {
     tracer.onAssign(this, value, () => assign.call(this, value));
+  }));
+
+  const trackTensor = engine.trackTensor as (t: tf.Tensor, backend: unknown) => void;
+  undo.push(patch(engine, 'trackTensor', (t: tf.Tensor, backend: unknown): void => {
+    trackTensor.call(engine, t, backend);
+    tracer.onTensorMade(t);
   }));
 
   const makeVariable = engine.makeVariable as (...args: unknown[]) => tf.Variable;

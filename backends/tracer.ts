@@ -8,7 +8,8 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { Attrs, AttrValue, KernelNode, Node, Program, RandomArg, RandomOp, TensorSpec, ValueRef } from './graph';
 import { GraphBuilder, specOf, ValueTable } from './builder';
 import type { KernelListener, NamedInputs } from './recording_backend';
-import { StagingError } from './errors';
+import { StagingError, userFrame } from './errors';
+import { conditionOnly } from './staged_values';
 
 interface EngineInternals {
   makeTensorFromTensorInfo(info: tf.TensorInfo, backend?: tf.KernelBackend): tf.Tensor;
@@ -33,6 +34,8 @@ export class Tracer implements KernelListener {
   private readonly variableByData = new Map<object, tf.Variable>();
   /** Variables assigned during the trace, with a reference to their value before it. */
   private readonly assigned = new Map<tf.Variable, object>();
+  /** The sub-graph that was being traced when each tensor of the user's program was made. */
+  private readonly madeIn = new WeakMap<object, GraphBuilder>();
 
   constructor() {
     for (const v of Object.values(engineInternals().state.registeredVariables)) this.variableByData.set(v.dataId, v);
@@ -87,7 +90,22 @@ export class Tracer implements KernelListener {
     if (this.constantIndex.get(info) !== undefined) return this.constantRef(info);
     const outer = this.lookupOuter(b, info);
     if (outer !== undefined) return outer;
+    const only = conditionOnly.get(info);
+    if (only !== undefined) throw new StagingError(only.misuse);
+    const home = this.madeIn.get(info);
+    if (home !== undefined && !b.isWithin(home)) throw escapedTensor(home, b);
     return this.constantRef(info);
+  }
+
+  /**
+   * Every tensor made while tracing (trace_patches hooks the engine): one made while a branch or
+   * loop body was traced belongs to that sub-graph. A tensor the tracer does not find in the
+   * current graph or the graphs around it is a constant only if it was made outside every
+   * sub-graph; one from a sub-graph that has ended (kept in an array, an object, a closure, a
+   * variable that is not state) has no value outside it: using it is an error, never a constant.
+   */
+  onTensorMade(t: tf.Tensor, evenIfPaused = false): void {
+    if ((this.paused === 0 || evenIfPaused) && this.current !== this.root) this.madeIn.set(t, this.current);
   }
 
   private lookupOuter(b: GraphBuilder, info: tf.TensorInfo): ValueRef | undefined {
@@ -216,6 +234,7 @@ export class Tracer implements KernelListener {
     while (recorded.length > 0 && 'value' in recorded[recorded.length - 1] &&
            (recorded[recorded.length - 1] as { value: AttrValue }).value === undefined) recorded.pop();
     this.define({ kind: 'Random', op, inputs, args: recorded, outputs: [specOf(out)] }, [out]);
+    this.onTensorMade(out, true); // drawn while paused, but the user's value all the same
   }
 
   recordPrint(args: unknown[], verbose: boolean): void {
@@ -249,6 +268,15 @@ export class Tracer implements KernelListener {
   specOf(t: tf.TensorInfo): TensorSpec {
     return specOf(t);
   }
+}
+
+function escapedTensor(home: GraphBuilder, user: GraphBuilder): StagingError {
+  const where = userFrame();
+  return new StagingError(`autograph-ts: a tensor computed in ${home.label} is used outside it, in ${user.label}` +
+    `${where ? ` (at ${where})` : ''}. A staged branch or loop body passes values out only through the variables it ` +
+    'assigns: a tensor it stores elsewhere (an array element, an object property, a push, a closure) keeps no ' +
+    'value after it. Assign the tensor to a variable declared before the if/loop (e.g. ' +
+    '`let y = ...; if (c) y = ...;`), or build the array after the loop.');
 }
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports

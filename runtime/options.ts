@@ -12,6 +12,17 @@ export interface OperatorOptions {
    * JS number or boolean that changes inside a staged loop is an error instead.
    */
   flags?: string[];
+  /**
+   * The objects and arrays the statement's branches or body change in place without assigning a
+   * name (`xs[i] = v`, `xs.push(v)`), by qualified name. A staging engine carries their contents
+   * as state (or refuses a change it cannot carry); the eager path never calls it.
+   */
+  composites?: () => Record<string, unknown>;
+  /**
+   * For ag__.ifExp, ag__.and, ag__.or whose operands assign variables (`c ? (x = a) : b`,
+   * `x &&= y`): those variables, read and written like a statement's getState / setState.
+   */
+  state?: { names: string[]; get: () => unknown[]; set: (values: unknown[]) => void };
   /** For ag__.assert: the original check (node's assert, console.assert) applied to the
    * condition's value; a staged assert calls it when the graph runs. */
   check?: (ok: boolean) => void;

@@ -89,10 +89,33 @@ export function setStateClosure(ctx: EmitContext, names: string[]): TS.ArrowFunc
 }
 
 /** `{ origin: 'file.ts:3:5', flags: ['break_'] }` */
-export function optionsObject(origin: string, flags: string[] = []): TS.ObjectLiteralExpression {
+export function optionsObject(origin: string, flags: string[] = [], composites: string[] = []): TS.ObjectLiteralExpression {
   const props = [ts.factory.createPropertyAssignment('origin', ts.factory.createStringLiteral(origin))];
   if (flags.length > 0) props.push(ts.factory.createPropertyAssignment('flags', stringArray(flags)));
+  if (composites.length > 0) {
+    // `composites: () => ({ xs, "this.items": this.items })`: the objects the body changes in place.
+    const entries = composites.map((name) => (name.includes('.')
+      ? ts.factory.createPropertyAssignment(ts.factory.createStringLiteral(name), qualifiedExpression(name))
+      : ts.factory.createShorthandPropertyAssignment(name)));
+    props.push(ts.factory.createPropertyAssignment('composites',
+      closure(ts.factory.createParenthesizedExpression(ts.factory.createObjectLiteralExpression(entries, false)))));
+  }
   return ts.factory.createObjectLiteralExpression(props, false);
+}
+
+/**
+ * `options` with `state: { names: ['x'], get: () => [x], set: (vars_) => { [x] = vars_; } }` when
+ * `names` is not empty: the variables a converted expression's operands assign.
+ */
+export function withExpressionState(ctx: EmitContext, options: TS.ObjectLiteralExpression,
+                                    names: string[]): TS.ObjectLiteralExpression {
+  if (names.length === 0) return options;
+  const state = ts.factory.createObjectLiteralExpression([
+    ts.factory.createPropertyAssignment('names', stringArray(names)),
+    ts.factory.createPropertyAssignment('get', getStateClosure(names)),
+    ts.factory.createPropertyAssignment('set', setStateClosure(ctx, names)),
+  ], false);
+  return ts.factory.createObjectLiteralExpression([...options.properties, ts.factory.createPropertyAssignment('state', state)], false);
 }
 
 /** A block from a statement (keeping a block as it is). */

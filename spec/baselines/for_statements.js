@@ -9,7 +9,7 @@ export function countDown(n) {
             seen.push(i.arraySync());
             i = i.sub(1);
         };
-        ag__.whileStmt(loop_test, loop_body, () => [i], vars_ => { [i] = vars_; }, ["i"], { origin: "for_statements.ts:5:3" });
+        ag__.whileStmt(loop_test, loop_body, () => [i], vars_ => { [i] = vars_; }, ["i"], { origin: "for_statements.ts:5:3", composites: () => ({ seen }) });
     }
     return seen;
 }
@@ -25,7 +25,7 @@ export function closures(n) {
             i_outer = i;
             i_outer = i_outer.add(1);
         };
-        ag__.whileStmt(loop_test_1, loop_body_1, () => [i_outer], vars__1 => { [i_outer] = vars__1; }, ["i_outer"], { origin: "for_statements.ts:13:3" });
+        ag__.whileStmt(loop_test_1, loop_body_1, () => [i_outer], vars__1 => { [i_outer] = vars__1; }, ["i_outer"], { origin: "for_statements.ts:13:3", composites: () => ({ fns }) });
     }
     return fns;
 }

@@ -6,7 +6,8 @@
  * modify the variable there); AutoGraph ignores them, which silently drops such state.
  */
 import type * as TS from 'typescript';
-import { visitReferences } from './references';
+import { ts } from '../typescript';
+import { isCompoundAssignment, qualifiedName, transparentFunctions, visitReferences } from './references';
 
 export interface Activity {
   /** Names (and `this.x`-style chains) assigned inside, in source order. */
@@ -46,4 +47,46 @@ export function rootOf(qualifiedName: string): string {
 
 function unique(names: string[]): string[] {
   return [...new Set(names)];
+}
+
+/** Array methods that change their receiver in place. */
+const MUTATORS = new Set(['push', 'pop', 'shift', 'unshift', 'splice', 'sort', 'reverse', 'fill', 'copyWithin']);
+
+/**
+ * Composite targets: the objects and arrays whose contents `nodes` change in place without
+ * assigning a name — `x[i] = v` (x), `a.b[0] += v` (a.b), `xs.push(v)` (xs) — outside nested
+ * functions, as qualified names whose root is not declared inside. A staging engine snapshots them
+ * around a staged branch or loop body (AutoGraph's composite symbols, for subscripts and pushes).
+ */
+export function compositeTargetsOf(declared: Set<string>, ...nodes: (TS.Node | undefined)[]): string[] {
+  const found: string[] = [];
+  const add = (target: TS.Expression): void => {
+    let e: TS.Expression = target;
+    while (ts.isParenthesizedExpression(e) || ts.isNonNullExpression(e) || ts.isAsExpression(e)) e = e.expression;
+    // The longest prefix that is a qualified name: `a.b[i].c` → a.b.
+    let name = qualifiedName(e);
+    while (name === undefined && (ts.isElementAccessExpression(e) || ts.isPropertyAccessExpression(e))) {
+      e = e.expression;
+      name = qualifiedName(e);
+    }
+    if (name !== undefined && name !== 'this' && !declared.has(rootOf(name))) found.push(name);
+  };
+  const visit = (node: TS.Node): void => {
+    if (ts.isFunctionLike(node) && !transparentFunctions.has(node)) return;
+    if (ts.isBinaryExpression(node) && (node.operatorToken.kind === ts.SyntaxKind.EqualsToken ||
+        isCompoundAssignment(node.operatorToken.kind)) && ts.isElementAccessExpression(node.left)) {
+      add(node.left.expression);
+    }
+    if ((ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)) && ts.isElementAccessExpression(node.operand) &&
+        (node.operator === ts.SyntaxKind.PlusPlusToken || node.operator === ts.SyntaxKind.MinusMinusToken)) {
+      add(node.operand.expression);
+    }
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) &&
+        MUTATORS.has(node.expression.name.text)) {
+      add(node.expression.expression);
+    }
+    ts.forEachChild(node, visit);
+  };
+  for (const node of nodes) if (node !== undefined) visit(node);
+  return unique(found);
 }

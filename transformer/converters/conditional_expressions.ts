@@ -1,13 +1,16 @@
 /**
  * `cond ? a : b` whose condition may be a Tensor → `ag__.ifExp(cond, () => a, () => b, { origin })`:
- * only the branch taken is evaluated (eager), or a cond in the graph (staged).
+ * only the branch taken is evaluated (eager), or a cond in the graph (staged). Variables the
+ * branches assign are listed in opts.state, for the staging engine.
  */
 import type * as TS from 'typescript';
-import { closure, operatorCall, optionsObject, EmitContext } from '../emit';
+import { activityOf } from '../analysis/activity';
+import { closure, operatorCall, optionsObject, withExpressionState, EmitContext } from '../emit';
 
 export function convertConditional(node: TS.ConditionalExpression, visit: (e: TS.Expression) => TS.Expression,
                                    emit: EmitContext): TS.Expression {
   return operatorCall(emit, 'ifExp', [
-    visit(node.condition), closure(visit(node.whenTrue)), closure(visit(node.whenFalse)), optionsObject(emit.origin(node)),
+    visit(node.condition), closure(visit(node.whenTrue)), closure(visit(node.whenFalse)),
+    withExpressionState(emit, optionsObject(emit.origin(node)), activityOf(node.whenTrue, node.whenFalse).modified),
   ]);
 }

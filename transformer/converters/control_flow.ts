@@ -5,8 +5,9 @@
  * with named closures; they recurse through `visit` into the bodies they move.
  */
 import type * as TS from 'typescript';
-import { activityOf } from '../analysis/activity';
+import { activityOf, compositeTargetsOf } from '../analysis/activity';
 import { Liveness } from '../analysis/liveness';
+import { visitReferences } from '../analysis/references';
 export { union } from '../analysis/liveness';
 import { EmitContext } from '../emit';
 import { ts } from '../typescript';
@@ -25,6 +26,9 @@ export interface ControlFlowContext {
   /** The state of a converted statement: names modified in `parts` that are live where it
    * matters (`live`), plus the synthesized flags it modifies. */
   stateOf(parts: (TS.Node | undefined)[], live: Set<string>): string[];
+  /** The composite targets (`xs` of `xs[i] = v`, `xs.push(v)`) that `parts` of `node` change in
+   * place (opts.composites). */
+  compositesOf(node: TS.Node, parts: (TS.Node | undefined)[]): string[];
   /** The flags a converted loop must check (from the jump-lowering converters). */
   loopFlags(loop: TS.Node): string[];
   /** The flags among `names` (for opts.flags). */
@@ -35,6 +39,10 @@ export interface ControlFlowContext {
 
 export function convertControlFlow(body: TS.Block, state: LoweringState, context: TS.TransformationContext): TS.Block {
   const liveness = Liveness.ofFunctionBody(body);
+  // A closure may run after a converted statement (and read what it assigned) wherever it was
+  // created, so a name that some nested function reads is live after every converted statement.
+  const readByClosures = new Set<string>();
+  visitReferences(body, { name(name, kind, nested) { if (nested && kind !== 'declare') readByClosures.add(name); } });
   const isConverted = (node: TS.Node): boolean =>
     state.plan.converted.has(ts.getOriginalNode(node)) || isGuard(state, node);
 
@@ -62,7 +70,10 @@ export function convertControlFlow(body: TS.Block, state: LoweringState, context
     visit: (statement) => ts.visitNode(statement, visit, ts.isStatement, liftToBlock) as TS.Statement,
     stateOf(parts, live) {
       return activityOf(...parts).modified.filter((name) =>
-        live.has(name) || state.flagNames.has(name) || name.includes('.'));
+        live.has(name) || readByClosures.has(name) || state.flagNames.has(name) || name.includes('.'));
+    },
+    compositesOf(node, parts) {
+      return compositeTargetsOf(activityOf(node).declared, ...parts);
     },
     loopFlags(loop) {
       return state.loopFlags.get(ts.getOriginalNode(loop)) ?? [];

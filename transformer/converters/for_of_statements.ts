@@ -47,7 +47,7 @@ function convertIteration(node: TS.ForOfStatement | TS.ForInStatement, operator:
     withOrigin(constStatement(bodyName, closure(ts.factory.createBlock(bodyStatements, true), [parameter])), node.statement),
     withOrigin(ts.factory.createExpressionStatement(operatorCall(emit, operator, [
       node.expression, extraTest, id(bodyName), getStateClosure(names), setStateClosure(emit, names),
-      stringArray(names), optionsObject(emit.origin(node), cf.flagsIn(names)),
+      stringArray(names), optionsObject(emit.origin(node), cf.flagsIn(names), cf.compositesOf(node, [node.initializer, node.statement])),
     ])), node),
   ];
 }

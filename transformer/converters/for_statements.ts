@@ -62,7 +62,8 @@ export function convertFor(node: TS.ForStatement, cf: ControlFlowContext): TS.St
     withOrigin(constStatement(bodyName, closure(ts.factory.createBlock(bodyStatements, true))), node.statement),
     withOrigin(ts.factory.createExpressionStatement(operatorCall(emit, 'whileStmt', [
       id(testName), id(bodyName), getStateClosure(uniqueNames), setStateClosure(emit, uniqueNames),
-      stringArray(uniqueNames), optionsObject(emit.origin(node), cf.flagsIn(uniqueNames)),
+      stringArray(uniqueNames), optionsObject(emit.origin(node), cf.flagsIn(uniqueNames),
+        cf.compositesOf(node, [node.condition, node.statement, node.incrementor])),
     ])), node),
   );
   return ts.factory.createBlock(statements, true);
@@ -114,7 +115,8 @@ function convertForWithIterationScopes(node: TS.ForStatement, copies: Map<string
     withOrigin(constStatement(bodyName, closure(f.createBlock(loopBody, true))), node.statement),
     withOrigin(f.createExpressionStatement(operatorCall(emit, 'whileStmt', [
       id(testName), id(bodyName), getStateClosure(names), setStateClosure(emit, names),
-      stringArray(names), optionsObject(emit.origin(node), cf.flagsIn(names)),
+      stringArray(names), optionsObject(emit.origin(node), cf.flagsIn(names),
+        cf.compositesOf(node, [node.condition, node.statement, node.incrementor])),
     ])), node),
   );
   return f.createBlock(statements, true);

@@ -2,7 +2,10 @@
  * `if (cond) A else B` with a condition that may be a Tensor →
  *   const if_body = () => { A };  const else_body = () => { B };
  *   ag__.ifStmt(cond, if_body, else_body, get_state, set_state, ['x'], 1, { origin });
- * State: names modified in either branch that are live after the if.
+ * State: names modified in either branch that are live after the if (the `nouts` outputs), then
+ * the other names the branches modify: a staging engine traces both branches one after the other
+ * and must put those back too before tracing the second (`if (p) c = a; else b = c;` reads the c
+ * from before the if in its else branch, even though c is dead after it).
  *
  * A long `else if` chain would nest one closure per branch (deep enough, that overflows the
  * printer's stack, and indentation makes the output quadratic); past LONG_CHAIN branches it is
@@ -19,6 +22,7 @@ import {
   asBlock, assignStatement, closure, constStatement, getStateClosure, id, letStatement, operatorCall, optionsObject,
   setStateClosure, stringArray, withOrigin,
 } from '../emit';
+import { activityOf } from '../analysis/activity';
 import { ts } from '../typescript';
 import type { ControlFlowContext } from './control_flow';
 
@@ -28,7 +32,8 @@ export function convertIf(node: TS.IfStatement, cf: ControlFlowContext): TS.Stat
   const chain = elseIfChain(node, cf);
   if (chain.length > LONG_CHAIN) return convertFlatChain(node, chain, cf);
   const { emit } = cf;
-  const names = cf.stateOf([node.thenStatement, node.elseStatement], cf.liveness.outOf(node));
+  const outputs = cf.stateOf([node.thenStatement, node.elseStatement], cf.liveness.outOf(node));
+  const names = withRestored(outputs, [node.thenStatement, node.elseStatement]);
   const statements: TS.Statement[] = [];
   const body = emit.fresh('if_body');
   statements.push(withOrigin(constStatement(body, closure(asBlock(cf.visit(node.thenStatement)))), node.thenStatement));
@@ -40,11 +45,16 @@ export function convertIf(node: TS.IfStatement, cf: ControlFlowContext): TS.Stat
   }
   const call = operatorCall(emit, 'ifStmt', [
     node.expression, id(body), orelse, getStateClosure(names), setStateClosure(emit, names),
-    stringArray(names), ts.factory.createNumericLiteral(names.length),
-    optionsObject(emit.origin(node), cf.flagsIn(names)),
+    stringArray(names), ts.factory.createNumericLiteral(outputs.length),
+    optionsObject(emit.origin(node), cf.flagsIn(names), cf.compositesOf(node, [node.thenStatement, node.elseStatement])),
   ]);
   statements.push(withOrigin(ts.factory.createExpressionStatement(call), node));
   return statements;
+}
+
+/** The outputs, then the other names that `branches` modify (restored between branch traces). */
+function withRestored(outputs: string[], branches: (TS.Statement | undefined)[]): string[] {
+  return [...outputs, ...activityOf(...branches).modified.filter((name) => !outputs.includes(name))];
 }
 
 /** The converted ifs of an `if / else if / else if ...` chain, starting at `node`. */
@@ -64,14 +74,15 @@ function convertFlatChain(node: TS.IfStatement, chain: TS.IfStatement[], cf: Con
   const statements: TS.Statement[] = [letStatement(taken, ts.factory.createFalse())];
   const branch = (cond: TS.Expression, body: TS.Statement | undefined, origin: TS.Node, marks: boolean): void => {
     if (body === undefined) return;
-    const names = [...cf.stateOf([body], live), ...(marks ? [taken] : [])];
+    const outputs = [...cf.stateOf([body], live), ...(marks ? [taken] : [])];
+    const names = withRestored(outputs, [body]);
     const name = emit.fresh(marks ? 'if_body' : 'else_body');
     const inner = asBlock(cf.visit(body));
     const block = marks ? ts.factory.createBlock([assignStatement(id(taken), ts.factory.createTrue()), ...inner.statements], true) : inner;
     statements.push(withOrigin(constStatement(name, closure(block)), body));
     statements.push(withOrigin(ts.factory.createExpressionStatement(operatorCall(emit, 'ifStmt', [
       cond, id(name), ts.factory.createIdentifier('undefined'), getStateClosure(names), setStateClosure(emit, names),
-      stringArray(names), ts.factory.createNumericLiteral(names.length), optionsObject(emit.origin(origin), cf.flagsIn(names)),
+      stringArray(names), ts.factory.createNumericLiteral(outputs.length), optionsObject(emit.origin(origin), cf.flagsIn(names), cf.compositesOf(body, [body])),
     ])), origin));
   };
   const notTaken = (): TS.Expression => operatorCall(emit, 'not', [id(taken)]);

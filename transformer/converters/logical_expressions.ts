@@ -4,7 +4,8 @@
  * operation instead of "a Tensor object is always truthy".
  */
 import type * as TS from 'typescript';
-import { closure, operatorCall, EmitContext } from '../emit';
+import { activityOf } from '../analysis/activity';
+import { closure, operatorCall, withExpressionState, EmitContext } from '../emit';
 import { ts } from '../typescript';
 
 export function convertLogical(node: TS.Expression, visit: (e: TS.Expression) => TS.Expression,
@@ -16,12 +17,18 @@ export function convertLogical(node: TS.Expression, visit: (e: TS.Expression) =>
   const op = node.operatorToken.kind;
   const left = visit(node.left);
   const right = visit(node.right);
-  if (op === ts.SyntaxKind.AmpersandAmpersandToken) return operatorCall(emit, 'and', [closure(left), closure(right)]);
-  if (op === ts.SyntaxKind.BarBarToken) return operatorCall(emit, 'or', [closure(left), closure(right)]);
+  // Variables the right operand assigns (`a && (x = b)`) go in opts.state, for the staging engine.
+  const state = (assigns: TS.Node): TS.Expression[] => {
+    const names = activityOf(assigns).modified;
+    return names.length === 0 ? [] : [withExpressionState(emit, ts.factory.createObjectLiteralExpression([]), names)];
+  };
+  if (op === ts.SyntaxKind.AmpersandAmpersandToken) return operatorCall(emit, 'and', [closure(left), closure(right), ...state(node.right)]);
+  if (op === ts.SyntaxKind.BarBarToken) return operatorCall(emit, 'or', [closure(left), closure(right), ...state(node.right)]);
   // `a &&= b` is `a && (a = b)`; only for targets that evaluate without side effects.
   if ((op === ts.SyntaxKind.AmpersandAmpersandEqualsToken || op === ts.SyntaxKind.BarBarEqualsToken) && isSimpleTarget(node.left)) {
     const assign = ts.factory.createAssignment(left, right);
-    return operatorCall(emit, op === ts.SyntaxKind.AmpersandAmpersandEqualsToken ? 'and' : 'or', [closure(left), closure(assign)]);
+    return operatorCall(emit, op === ts.SyntaxKind.AmpersandAmpersandEqualsToken ? 'and' : 'or',
+      [closure(left), closure(assign), ...state(node)]);
   }
   return undefined;
 }
