@@ -20,6 +20,9 @@ export interface AutographConfig {
   convert?: 'directive' | 'all';
   /** The module emitted code imports the operators from (default 'autograph-ts/runtime'). */
   runtimeModule?: string;
+  /** What a warning (TS991xx) does: printed without failing the build (default), reported as an
+   * error, or dropped. */
+  warnings?: 'error' | 'warning' | 'off';
   /** Testing aid: treat every condition as possibly a Tensor, so that all control flow of the
    * converted functions goes through the operators (their plain-value path). */
   forceDynamic?: boolean;

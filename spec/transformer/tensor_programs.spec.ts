@@ -61,6 +61,11 @@ export function ternaryAndLogical(x: tf.Scalar, y: tf.Scalar): tf.Tensor[] {
   return [a, both, either, neither, tf.scalar(count)];
 }
 
+export function eitherPositive(x: tf.Scalar, y: tf.Scalar): tf.Tensor[] {
+  'use autograph';
+  return [x.greater(0) && y.greater(0), x.greater(0) || y.greater(0)];
+}
+
 export function sumRows(m: tf.Tensor2D): tf.Tensor {
   'use autograph';
   let acc = tf.zeros([m.shape[1]]);
@@ -161,6 +166,15 @@ describe('tensor programs, staged (same programs through stage())', () => {
     expect(() => staged(tf.scalar(-2), tf.scalar(3))).to.throw(/'count' is the JS number .* \(main\.ts:\d+:3\)/);
     const expressions = stage((x: tf.Scalar, y: tf.Scalar) => m.ternaryAndLogical(x, y).slice(0, 4));
     expect(() => expressions(tf.scalar(1), tf.scalar(1))).to.throw(/'count'/);
+  });
+  it('the If nodes of && and || name the user\'s line', () => {
+    const staged = stage(m.eitherPositive);
+    const [and, or] = staged(tf.scalar(1), tf.scalar(-1));
+    expect([value(and), value(or)]).to.deep.equal([0, 1]);
+    const line = source.split('\n').findIndex((l) => l.includes('return [x.greater(0) && y')) + 1;
+    const origins = staged.inspect(tf.scalar(1), tf.scalar(-1)).program.graph.nodes
+      .filter((n: { kind: string }) => n.kind === 'If').map((n: { origin?: string }) => n.origin);
+    expect(origins).to.deep.equal([`main.ts:${line}:11`, `main.ts:${line}:41`]);
   });
   it('for...of over tensor rows', () => {
     const staged = stage(m.sumRows);

@@ -41,7 +41,7 @@ function convertIteration(node: TS.ForOfStatement | TS.ForInStatement, operator:
     bodyStatements.unshift(withOrigin(assignStatement(head, id(item)), head));
   }
   const flags = cf.loopFlags(node);
-  const extraTest = flags.length > 0 ? closure(noFlagSet(cf.state, flags)) : ts.factory.createIdentifier('undefined');
+  const extraTest = flags.length > 0 ? closure(noFlagSet(cf.state, flags, node)) : ts.factory.createIdentifier('undefined');
   const bodyName = emit.fresh('loop_body');
   return [
     withOrigin(constStatement(bodyName, closure(ts.factory.createBlock(bodyStatements, true), [parameter])), node.statement),

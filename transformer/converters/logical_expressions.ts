@@ -4,7 +4,7 @@
  * operation instead of "a Tensor object is always truthy".
  */
 import type * as TS from 'typescript';
-import { closure, operatorCall, EmitContext } from '../emit';
+import { closure, operatorCall, optionsObject, EmitContext } from '../emit';
 import { ts } from '../typescript';
 
 export function convertLogical(node: TS.Expression, visit: (e: TS.Expression) => TS.Expression,
@@ -16,12 +16,14 @@ export function convertLogical(node: TS.Expression, visit: (e: TS.Expression) =>
   const op = node.operatorToken.kind;
   const left = visit(node.left);
   const right = visit(node.right);
-  if (op === ts.SyntaxKind.AmpersandAmpersandToken) return operatorCall(emit, 'and', [closure(left), closure(right)]);
-  if (op === ts.SyntaxKind.BarBarToken) return operatorCall(emit, 'or', [closure(left), closure(right)]);
+  // The origin names the user's line in staged If nodes and run-time errors, as for every operator.
+  const options = optionsObject(emit.origin(node));
+  if (op === ts.SyntaxKind.AmpersandAmpersandToken) return operatorCall(emit, 'and', [closure(left), closure(right), options]);
+  if (op === ts.SyntaxKind.BarBarToken) return operatorCall(emit, 'or', [closure(left), closure(right), options]);
   // `a &&= b` is `a && (a = b)`; only for targets that evaluate without side effects.
   if ((op === ts.SyntaxKind.AmpersandAmpersandEqualsToken || op === ts.SyntaxKind.BarBarEqualsToken) && isSimpleTarget(node.left)) {
     const assign = ts.factory.createAssignment(left, right);
-    return operatorCall(emit, op === ts.SyntaxKind.AmpersandAmpersandEqualsToken ? 'and' : 'or', [closure(left), closure(assign)]);
+    return operatorCall(emit, op === ts.SyntaxKind.AmpersandAmpersandEqualsToken ? 'and' : 'or', [closure(left), closure(assign), options]);
   }
   return undefined;
 }
