@@ -10,7 +10,7 @@ import { transparentFunctions } from './analysis/references';
 import { Classifier } from './classify';
 import { ConversionError, createDiagnostic } from './diagnostics';
 import { hasDirective, isConvertibleFunction, isProjectSource, selectFunctions, withoutDirective, ConvertibleFunction } from './directives';
-import { EmitContext, id } from './emit';
+import { EmitContext, id, positionOf } from './emit';
 import { NameGenerator } from './names';
 import { convertFunctionBody } from './pipeline';
 import { ts } from './typescript';
@@ -151,7 +151,7 @@ function emitsEsm(program: TS.Program, file: TS.SourceFile): boolean {
 
 /** `src/model.ts:12:5` relative to the project directory. */
 export function originOf(program: TS.Program, node: TS.Node): string {
-  const original = ts.getOriginalNode(node);
+  const original = positionOf(node);
   const file = original.getSourceFile?.();
   if (file === undefined || original.pos < 0) return '<generated>';
   const { line, character } = file.getLineAndCharacterOfPosition(original.getStart(file));

@@ -93,21 +93,10 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
 
   const loweredJumps = new Set<Jump>();
   let lowerReturns = false;
-  // Lowering a jump wraps the rest of each block up to its target in guards (closures). A native
-  // jump that may land inside such a guard must be lowered too: conservatively, any jump whose
-  // target holds a lowered jump leaving that target (or a lowered return).
-  const guardedInside = (target: TS.Statement, jump: TS.Node): boolean => {
-    if (lowerReturns && returns.some(({ ancestors }) => ancestors.includes(target))) return true;
-    for (const other of loweredJumps) {
-      if (other === jump) continue;
-      const otherTarget = jumpTargets.get(other)!;
-      const site = jumps.find((j) => j.node === other)!;
-      if (site.ancestors.includes(target) && (otherTarget === target || !site.ancestors.slice(site.ancestors.indexOf(target)).includes(otherTarget))) {
-        return true;
-      }
-    }
-    return false;
-  };
+  // Lowering a jump wraps the rest of each block on its way to the target in a guard, which is a
+  // converted `if` (a closure): a jump or return that ends up inside one crosses a converted
+  // statement like any other, and is lowered too (guardedStatements mirrors guards.ts).
+  let guarded = new Set<TS.Node>();
   for (let changed = true; changed;) {
     changed = false;
     const convert = (node: TS.Node): void => {
@@ -119,8 +108,8 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
     for (const { node: jump, ancestors } of jumps) {
       const target = jumpTargets.get(jump)!;
       const between = ancestors.slice(ancestors.indexOf(target) + 1);
-      const crosses = converted.has(loopOf(target)) || between.some((s) => converted.has(s));
-      if (!crosses && (ts.isSwitchStatement(target) || !guardedInside(target, jump))) continue;
+      const crosses = converted.has(loopOf(target)) || [...between, jump].some((s) => converted.has(s) || guarded.has(s));
+      if (!crosses) continue;
       if (!loweredJumps.has(jump)) {
         loweredJumps.add(jump);
         changed = true;
@@ -129,13 +118,16 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
       for (const s of between) if (isLoop(s)) convert(s);
       if (ts.isBreakStatement(jump) && isLoop(loopOf(target))) convert(loopOf(target));
     }
-    if (!lowerReturns && returns.some(({ ancestors }) => ancestors.some((s) => converted.has(s)))) {
+    if (!lowerReturns && returns.some(({ node, ancestors }) => [...ancestors, node].some((s) => converted.has(s) || guarded.has(s)))) {
       lowerReturns = true;
       changed = true;
     }
     if (lowerReturns) {
       for (const { ancestors } of returns) for (const s of ancestors) if (isLoop(s)) convert(s);
     }
+    const nowGuarded = guardedStatements(jumps.filter(({ node }) => loweredJumps.has(node)), lowerReturns ? returns : [], jumpTargets);
+    if (nowGuarded.size !== guarded.size) changed = true;
+    guarded = nowGuarded;
   }
 
   // A lowered jump inside a native switch leaves it with a native break after setting its flag;
@@ -151,7 +143,7 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
     const switches = between.filter((s) => ts.isSwitchStatement(s));
     if (switches.length === 0) continue;
     const inner = between.slice(between.indexOf(switches[switches.length - 1]) + 1);
-    if (switches.length > 1 || inner.some((s) => converted.has(s))) throw new ConversionError('JumpOutOfSwitch', node);
+    if (switches.length > 1 || [...inner, node].some((s) => converted.has(s) || guarded.has(s))) throw new ConversionError('JumpOutOfSwitch', node);
     switchExits.add(node);
   }
 
@@ -180,6 +172,36 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
   return { converted, loweredJumps, jumpTargets, lowerReturns, expressions, switchExits,
     warnings: [...booleanTypedTensors(expressions, classifier), ...optionalTensorConditions(controls, converted, classifier)],
     asserts: assertKinds(expressions, classifier), switchDiscriminants };
+}
+
+/**
+ * The original statements that the jump-lowering converters will wrap in a guard: for each lowered
+ * jump (or return), in every statement list on its way up to its target (the function body for a
+ * return), the statements after the one that holds it — unless they are all inert (guards.ts
+ * leaves a trailing `break;` or `;` unguarded). Lists inside a native switch are not guarded (a
+ * native break leaves the switch after the flag is set: plan.switchExits).
+ */
+function guardedStatements(jumps: Site<Jump>[], returns: Site<TS.ReturnStatement>[],
+                           jumpTargets: Map<Jump, TS.Statement>): Set<TS.Node> {
+  const guarded = new Set<TS.Node>();
+  const mark = (node: TS.Node, ancestors: TS.Statement[], target: TS.Statement | undefined): void => {
+    const path = [...(target === undefined ? ancestors : ancestors.slice(ancestors.indexOf(target) + 1)), node];
+    const firstSwitch = path.findIndex((s) => ts.isSwitchStatement(s));
+    for (const statement of firstSwitch < 0 ? path : path.slice(0, firstSwitch + 1)) {
+      const list = statementList(statement.parent);
+      if (list === undefined) continue;
+      const rest = list.slice(list.indexOf(statement as TS.Statement) + 1);
+      if (rest.every((s) => ts.isEmptyStatement(s) || (ts.isBreakStatement(s) && s.label === undefined))) continue;
+      rest.forEach((s) => guarded.add(s));
+    }
+  };
+  for (const { node, ancestors } of jumps) mark(node, ancestors, jumpTargets.get(node));
+  for (const { node, ancestors } of returns) mark(node, ancestors, undefined);
+  return guarded;
+}
+
+function statementList(parent: TS.Node): readonly TS.Statement[] | undefined {
+  return ts.isBlock(parent) || ts.isCaseClause(parent) || ts.isDefaultClause(parent) ? parent.statements : undefined;
 }
 
 /**

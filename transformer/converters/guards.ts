@@ -6,7 +6,7 @@
  */
 import type * as TS from 'typescript';
 import type { ConversionPlan } from '../analysis/plan';
-import { EmitContext, id, operatorCall, optionsObject, closure, withOrigin } from '../emit';
+import { EmitContext, id, operatorCall, optionsObject, closure, withOrigin, withPosition } from '../emit';
 import { ts } from '../typescript';
 
 export interface LoweringState {
@@ -89,7 +89,7 @@ function guardList(state: LoweringState, statements: readonly TS.Statement[], fl
     }
     const guard = ts.factory.createIfStatement(noFlagSet(state, [flag], rest[0]),
       ts.factory.createBlock(guardList(state, rest, flag), true));
-    state.guards.add(withOrigin(guard, rest[0]));
+    state.guards.add(withPosition(guard, rest[0]));
     out.push(guard);
     break;
   }
