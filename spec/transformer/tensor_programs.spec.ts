@@ -75,6 +75,22 @@ export function unreachableLoopAfterBreak(k0: tf.Scalar, a: tf.Scalar): tf.Scala
   return k0;
 }
 
+export function breakOutOfSwitch(k: number, x: tf.Scalar): tf.Scalar {
+  'use autograph';
+  let y = tf.scalar(0);
+  switch (k) {
+    case 1:
+      if (x.greater(0)) { y = y.add(1); break; }
+      y = y.add(10);
+    case 2:
+      y = y.add(100);
+      break;
+    default:
+      y = y.sub(1);
+  }
+  return y;
+}
+
 export function eitherPositive(x: tf.Scalar, y: tf.Scalar): tf.Tensor[] {
   'use autograph';
   return [x.greater(0) && y.greater(0), x.greater(0) || y.greater(0)];
@@ -147,6 +163,10 @@ describe('tensor programs, eager', () => {
   it('an unreachable loop after a break converts and runs (issue 6, item 10)', () => {
     expect(value(m.unreachableLoopAfterBreak(tf.scalar(0), tf.scalar(1)))).to.equal(1);
   });
+  it('a break out of a switch under a tensor condition (issue 6, item 4)', () => {
+    const results = [[1, 1], [1, -1], [2, 1], [3, 1]].map(([k, x]) => value(m.breakOutOfSwitch(k, tf.scalar(x))));
+    expect(results).to.deep.equal([1, 110, 100, -1]);
+  });
   it('for...of over a tensor iterates rows', () => {
     expect(value(m.sumRows(tf.tensor2d([[1, 2], [-5, 1], [3, 4]])))).to.deep.equal([4, 6]);
   });
@@ -201,6 +221,11 @@ describe('tensor programs, staged (same programs through stage())', () => {
     // The JS counter `i` of a loop that a tensor-dependent return must leave: a named error, never a wrong value.
     expect(() => stage(m.continueThenReturn)(tf.scalar(2))).to.throw(/'i' is the JS number .*\(main\.ts:\d+:\d+\)/);
     expect(value(stage(m.unreachableLoopAfterBreak)(tf.scalar(0), tf.scalar(1)))).to.equal(1);
+  });
+  it('a break out of a switch under a tensor condition', () => {
+    const staged = stage(m.breakOutOfSwitch);
+    const results = [[1, 1], [1, -1], [2, 1], [3, 1]].map(([k, x]) => value(staged(k, tf.scalar(x))));
+    expect(results).to.deep.equal([1, 110, 100, -1]);
   });
   it('for...of over tensor rows', () => {
     const staged = stage(m.sumRows);
