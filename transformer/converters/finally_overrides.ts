@@ -31,7 +31,10 @@ export function resolveFinallyOverrides(body: TS.Block, state: LoweringState, co
     const inner = flagsDeclaredIn(state, visited.finallyBlock);
     const escaping = new Set([...settersIn(state, visited.finallyBlock)].filter((flag) => !inner.has(flag)));
     if (escaping.size === 0) return visited;
-    const pending = [...new Set([...settersIn(state, visited.tryBlock), ...settersIn(state, visited.catchClause)])];
+    // Pending: flags of jumps that leave the try or catch block (the others are declared inside).
+    const local = new Set([...flagsDeclaredIn(state, visited.tryBlock), ...(visited.catchClause ? flagsDeclaredIn(state, visited.catchClause) : [])]);
+    const pending = [...new Set([...settersIn(state, visited.tryBlock), ...settersIn(state, visited.catchClause)])]
+      .filter((flag) => !local.has(flag));
     const jumped = state.emit.fresh('finally_jumped_');
     state.flagNames.add(jumped);
     const finallyBlock = markJumps(state, visited.finallyBlock, escaping, jumped, context);

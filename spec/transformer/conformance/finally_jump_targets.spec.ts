@@ -57,6 +57,18 @@ programs['issue 6: a continue to a do-while inside finally does not swallow the 
     return log;
   }`;
 
+programs['a jump whose target is inside the try block is not pending in finally (its flag is out of scope there)'] = `
+  export function run() {
+    const log: unknown[] = [];
+    const f = (x: any, y: any): unknown => {
+      try { for (let i = 0; i < 3; i++) { log.push(i); if (x) break; } if (y) return 'try'; }
+      finally { log.push('fin'); B: { if (x) break B; if (y) return 'fin'; } }
+      return 'end';
+    };
+    log.push(f(true, false), f(false, true), f(true, true), f(0, 0));
+    return log;
+  }`;
+
 equivalenceSuite('jumps to targets inside finally (typed conditions)', programs, { typed: true });
 equivalenceSuite('jumps to targets inside finally (forced dynamic)', {
   'issue 6: continue in try, switch/continue in a loop inside finally': `
