@@ -20,9 +20,9 @@ export const Diagnostics = {
     code: 99003,
     message: "A switch on a Tensor cannot be converted: use if / else if with tensor comparisons (e.g. x.equal(1)).",
   },
-  JumpOutOfSwitch: {
-    code: 99004,
-    message: "A 'break' out of a switch from inside a tensor-dependent statement is not supported: rewrite the switch as if / else if.",
+  CaseDeclarationAcrossClauses: {
+    code: 99007,
+    message: "This switch must be converted (a tensor-dependent statement inside it leaves it), which gives each case clause its own block: this declaration, made directly in one case clause, is used outside it. Wrap the clause's statements in { }, or declare it before the switch.",
   },
   ForAwaitInConvertedStatement: {
     code: 99005,

@@ -20,8 +20,36 @@ export interface EmitContext {
 export function withOrigin<T extends TS.Node>(node: T, original: TS.Node): T {
   const source = ts.getOriginalNode(original);
   ts.setOriginalNode(node, source);
-  if (source.pos >= 0) ts.setTextRange(node, { pos: source.getStart?.() ?? source.pos, end: source.end });
+  copyRange(node, positions.get(source) ?? source);
   return node;
+}
+
+/** The text range of `at` (from its first token for a node of the source file). */
+function copyRange(node: TS.Node, at: TS.Node): void {
+  if (at.pos < 0) return;
+  const parsed = (at.flags & ts.NodeFlags.Synthesized) === 0;
+  ts.setTextRange(node, { pos: parsed ? at.getStart() : at.pos, end: at.end });
+}
+
+/**
+ * For a synthesized statement that stands for no single original node (a guard around "the rest
+ * of the block"): the source position of `at`, for source maps and run-time origins, WITHOUT
+ * making `at` its original node — passes look decisions up by original node, and a guard must
+ * not pass for the statement it guards.
+ */
+export function withPosition<T extends TS.Node>(node: T, at: TS.Node): T {
+  const source = positionOf(at);
+  positions.set(node, source);
+  copyRange(node, source);
+  return node;
+}
+
+const positions = new WeakMap<TS.Node, TS.Node>();
+
+/** The original node whose position a node carries (see withPosition), else its original node. */
+export function positionOf(node: TS.Node): TS.Node {
+  const original = ts.getOriginalNode(node);
+  return positions.get(original) ?? original;
 }
 
 export function id(name: string): TS.Identifier {

@@ -11,7 +11,7 @@ import { transparentFunctions } from './analysis/references';
 import { Classifier } from './classify';
 import { ConversionError, createDiagnostic } from './diagnostics';
 import { hasDirective, isConvertibleFunction, isProjectSource, selectFunctions, withoutDirective, ConvertibleFunction } from './directives';
-import { EmitContext, id } from './emit';
+import { EmitContext, id, positionOf } from './emit';
 import { explainStatements, functionName } from './explain';
 import { NameGenerator } from './names';
 import { convertFunctionBody } from './pipeline';
@@ -22,6 +22,9 @@ export interface AutographConfig {
   convert?: 'directive' | 'all';
   /** The module emitted code imports the operators from (default 'autograph-ts/runtime'). */
   runtimeModule?: string;
+  /** What a warning (TS991xx) does: printed without failing the build (default), reported as an
+   * error, or dropped. */
+  warnings?: 'error' | 'warning' | 'off';
   /** Testing aid: treat every condition as possibly a Tensor, so that all control flow of the
    * converted functions goes through the operators (their plain-value path). */
   forceDynamic?: boolean;
@@ -152,7 +155,7 @@ function emitsEsm(program: TS.Program, file: TS.SourceFile): boolean {
 
 /** `src/model.ts:12:5` relative to the project directory. */
 export function originOf(program: TS.Program, node: TS.Node): string {
-  const original = ts.getOriginalNode(node);
+  const original = positionOf(node);
   const file = original.getSourceFile?.();
   if (file === undefined || original.pos < 0) return '<generated>';
   const { line, character } = file.getLineAndCharacterOfPosition(original.getStart(file));

@@ -1,10 +1,12 @@
 /**
  * autograph-ts/transformer: the ts-patch entry. In tsconfig.json:
  *   "plugins": [{ "transform": "autograph-ts/transformer" }]            // or "convert": "all"
+ * Options: "convert": "directive" | "all", "warnings": "warning" | "error" | "off" (reporting.ts).
  * A `program` transformer run `before` TypeScript's own transforms; it only delegates.
  */
 import type * as TS from 'typescript';
 import { AutographConfig, createFileTransformer } from './file_transformer';
+import { createReporter } from './reporting';
 import { useTypeScript } from './typescript';
 
 export type { AutographConfig } from './file_transformer';
@@ -18,9 +20,5 @@ interface TransformerExtras {
 export default function autographTransformer(program: TS.Program, config: AutographConfig = {},
                                              extras: TransformerExtras = {}): TS.TransformerFactory<TS.SourceFile> {
   useTypeScript(extras.ts);
-  const report = (diagnostic: TS.Diagnostic): void => {
-    if (extras.addDiagnostic === undefined) throw new Error(String(diagnostic.messageText));
-    extras.addDiagnostic(diagnostic);
-  };
-  return createFileTransformer(program, config, report);
+  return createFileTransformer(program, config, createReporter(program, config.warnings, extras.addDiagnostic));
 }

@@ -8,12 +8,15 @@
  *                    statements move into closures keeps their origin lookups on original nodes.
  *  3. declarations – hoist `var`s and function declarations, so that moving code into closures
  *                    (next passes) cannot change what a name refers to.
- *  4. break        – lower jumps to flags and guards before any control flow is functionalized
- *  5. continue       (AutoGraph's canonicalization): after these three passes the control-flow
- *  6. return         converters see only structured code. break before continue before return,
+ *  4. switch       – a switch that a lowered jump leaves from inside a closure becomes an if chain
+ *                    (the plan says which), so that the next passes can guard across its clauses.
+ *  5. break        – lower jumps to flags and guards before any control flow is functionalized
+ *  6. continue       (AutoGraph's canonicalization): after these three passes the control-flow
+ *  7. return         converters see only structured code. break before continue before return,
  *                    as in AutoGraph: each pass's guards are ordinary ifs for the next one.
- *  7. finally      – a jump inside `finally` overrides the pending one: its flag clears the others.
- *  8. control flow – if / while / do / for / for...of / for...in become operator calls; it runs
+ *  8. finally      – a jump that leaves `finally` overrides the pending one: the finally block
+ *                    runs with the pending flags cleared, restored unless it jumped.
+ *  9. control flow – if / while / do / for / for...of / for...in become operator calls; it runs
  *                    the liveness analysis on the lowered tree, so the synthesized flags are
  *                    seen like any other variable.
  */
@@ -26,6 +29,7 @@ import { ts } from './typescript';
 import { convertExpressions } from './converters/expressions';
 import { hoistDeclarations } from './converters/declarations';
 import { createLoweringState } from './converters/guards';
+import { lowerSwitches } from './converters/switch_statements';
 import { lowerBreaks } from './converters/break_statements';
 import { lowerContinues } from './converters/continue_statements';
 import { lowerReturns } from './converters/return_statements';
@@ -53,6 +57,7 @@ export function convertFunctionBody(body: TS.ConciseBody, classifier: Classifier
 
   const state = createLoweringState(plan, emit);
   converted = hoistDeclarations(converted, context);
+  converted = lowerSwitches(converted, state, context);
   converted = lowerBreaks(converted, state, context);
   converted = lowerContinues(converted, state, context);
   converted = lowerReturns(converted, state, context);

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as tf from '@tensorflow/tfjs';
-import { stage } from '../../runtime/index';
+import { stage } from '../../index';
 import { StagingError } from '../../backends/errors';
 import { compile, load } from '../harness/compile';
 

@@ -5,7 +5,7 @@ export function firstNegative(xs) {
     let i = tf.scalar(0);
     let break_ = false;
     let continue_ = false;
-    const loop_test = () => ag__.and(() => ag__.not(break_), () => i.less(xs.size));
+    const loop_test = () => ag__.and(() => ag__.not(break_), () => i.less(xs.size), { origin: "jumps.ts:6:17" });
     const loop_body = () => {
         continue_ = false;
         const x = xs.gather(i.cast('int32'));

@@ -33,22 +33,26 @@ async function outcomeAsync(run: () => unknown): Promise<Outcome> {
 
 interface Converted { js?: string; error?: string }
 
-/** Programs registered but not compiled yet, keyed by `suite title > program name`. */
-const pending = new Map<string, string>();
+/** Programs registered but not compiled yet, keyed by `suite title > program name`; forced
+ * (every condition dynamic) or typed (conditions classified by their types: `any` converts, a
+ * number stays native — static and converted statements side by side). */
+const pending = { forced: new Map<string, string>(), typed: new Map<string, string>() };
 const compiled = new Map<string, Converted>();
 
 function convertPending(): void {
-  if (pending.size === 0) return;
-  const batch = Object.fromEntries(pending);
-  pending.clear();
-  for (const [key, value] of convertAll(batch)) compiled.set(key, value);
+  for (const mode of ['forced', 'typed'] as const) {
+    if (pending[mode].size === 0) continue;
+    const batch = Object.fromEntries(pending[mode]);
+    pending[mode].clear();
+    for (const [key, value] of convertAll(batch, mode === 'forced')) compiled.set(key, value);
+  }
 }
 
-function convertAll(programs: Record<string, string>): Map<string, Converted> {
+function convertAll(programs: Record<string, string>, forceDynamic: boolean): Map<string, Converted> {
   const names = Object.keys(programs);
   const files: Record<string, string> = {};
   names.forEach((name, i) => { files[`p${i}.ts`] = programs[name]; });
-  const result = compile(files, { convert: 'all', forceDynamic: true });
+  const result = compile(files, { convert: 'all', forceDynamic });
   const converted = new Map<string, Converted>();
   names.forEach((name, i) => {
     const file = `p${i}.ts`;
@@ -71,10 +75,12 @@ function compare(plain: Outcome, converted: Outcome, js: string): void {
   expect(converted).to.deep.equal(plain);
 }
 
-/** One mocha `describe` whose tests check each program's `run()` (sync, or awaited with `async`). */
-export function equivalenceSuite(title: string, programs: Record<string, string>, options: { async?: boolean } = {}): void {
+/** One mocha `describe` whose tests check each program's `run()` (sync, or awaited with `async`);
+ * `typed` converts by the conditions' types instead of forcing every condition dynamic. */
+export function equivalenceSuite(title: string, programs: Record<string, string>,
+                                 options: { async?: boolean; typed?: boolean } = {}): void {
   describe(title, () => {
-    for (const [name, source] of Object.entries(programs)) pending.set(`${title} > ${name}`, source);
+    for (const [name, source] of Object.entries(programs)) pending[options.typed ? 'typed' : 'forced'].set(`${title} > ${name}`, source);
     before(convertPending);
     for (const [name, source] of Object.entries(programs)) {
       it(name, async () => {

@@ -39,15 +39,17 @@ export function f(x: tf.Scalar) {
   switch (x) { case undefined: return 1; default: return 2; }
 }`,
   },
-  JumpOutOfSwitch: {
-    code: 99004, at: 'main.ts:6:27',
+  CaseDeclarationAcrossClauses: {
+    code: 99007, at: 'main.ts:6:11',
     source: `import * as tf from '@tensorflow/tfjs';
 export function f(k: number, x: tf.Scalar) {
   'use autograph';
   switch (k) {
     case 1:
+      let y = 1;
       if (x.greater(0)) { break; }
-      return 1;
+    case 2:
+      return y;
   }
   return 0;
 }`,

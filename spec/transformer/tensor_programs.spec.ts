@@ -9,6 +9,7 @@ import { stage } from '../../index';
 
 const source = `
 import * as tf from '@tensorflow/tfjs';
+import { range } from 'autograph-ts';
 
 export function collatzSteps(n: tf.Scalar): tf.Scalar {
   'use autograph';
@@ -59,6 +60,40 @@ export function ternaryAndLogical(x: tf.Scalar, y: tf.Scalar): tf.Tensor[] {
   if (either) count += 10;
   if (!x.greater(0)) count += 100;
   return [a, both, either, neither, tf.scalar(count)];
+}
+
+export function continueThenReturn(x: tf.Scalar): tf.Scalar {
+  'use autograph';
+  for (let i = 0; i < 4; i++) { if (x.less(0)) continue; return x.mul(10); }
+  return tf.scalar(-1);
+}
+
+export function unreachableLoopAfterBreak(k0: tf.Scalar, a: tf.Scalar): tf.Scalar {
+  'use autograph';
+  // @ts-ignore: unreachable code (issue 6, item 10: was an internal error TS99900)
+  do { k0 = k0.add(1); break; for (const i0 of range(tf.scalar(3))) { continue; } } while (k0.less(2) && a);
+  return k0;
+}
+
+export function breakOutOfSwitch(k: number, x: tf.Scalar): tf.Scalar {
+  'use autograph';
+  let y = tf.scalar(0);
+  switch (k) {
+    case 1:
+      if (x.greater(0)) { y = y.add(1); break; }
+      y = y.add(10);
+    case 2:
+      y = y.add(100);
+      break;
+    default:
+      y = y.sub(1);
+  }
+  return y;
+}
+
+export function eitherPositive(x: tf.Scalar, y: tf.Scalar): tf.Tensor[] {
+  'use autograph';
+  return [x.greater(0) && y.greater(0), x.greater(0) || y.greater(0)];
 }
 
 export function sumRows(m: tf.Tensor2D): tf.Tensor {
@@ -121,6 +156,17 @@ describe('tensor programs, eager', () => {
     expect(!!value(neither)).to.equal(false);
     expect(value(count)).to.equal(110);
   });
+  it('a return after a continue under a tensor condition, in a static loop (issue 6, item 1)', () => {
+    expect(value(m.continueThenReturn(tf.scalar(2)))).to.equal(20);
+    expect(value(m.continueThenReturn(tf.scalar(-2)))).to.equal(-1);
+  });
+  it('an unreachable loop after a break converts and runs (issue 6, item 10)', () => {
+    expect(value(m.unreachableLoopAfterBreak(tf.scalar(0), tf.scalar(1)))).to.equal(1);
+  });
+  it('a break out of a switch under a tensor condition (issue 6, item 4)', () => {
+    const results = [[1, 1], [1, -1], [2, 1], [3, 1]].map(([k, x]) => value(m.breakOutOfSwitch(k, tf.scalar(x))));
+    expect(results).to.deep.equal([1, 110, 100, -1]);
+  });
   it('for...of over a tensor iterates rows', () => {
     expect(value(m.sumRows(tf.tensor2d([[1, 2], [-5, 1], [3, 4]])))).to.deep.equal([4, 6]);
   });
@@ -161,6 +207,25 @@ describe('tensor programs, staged (same programs through stage())', () => {
     expect(() => staged(tf.scalar(-2), tf.scalar(3))).to.throw(/'count' is the JS number .* \(main\.ts:\d+:3\)/);
     const expressions = stage((x: tf.Scalar, y: tf.Scalar) => m.ternaryAndLogical(x, y).slice(0, 4));
     expect(() => expressions(tf.scalar(1), tf.scalar(1))).to.throw(/'count'/);
+  });
+  it('the If nodes of && and || name the user\'s line', () => {
+    const staged = stage(m.eitherPositive);
+    const [and, or] = staged(tf.scalar(1), tf.scalar(-1));
+    expect([value(and), value(or)]).to.deep.equal([0, 1]);
+    const line = source.split('\n').findIndex((l) => l.includes('return [x.greater(0) && y')) + 1;
+    const origins = staged.inspect(tf.scalar(1), tf.scalar(-1)).program.graph.nodes
+      .filter((n: { kind: string }) => n.kind === 'If').map((n: { origin?: string }) => n.origin);
+    expect(origins).to.deep.equal([`main.ts:${line}:11`, `main.ts:${line}:41`]);
+  });
+  it('a return after a continue under a tensor condition; an unreachable loop after a break', () => {
+    // The JS counter `i` of a loop that a tensor-dependent return must leave: a named error, never a wrong value.
+    expect(() => stage(m.continueThenReturn)(tf.scalar(2))).to.throw(/'i' is the JS number .*\(main\.ts:\d+:\d+\)/);
+    expect(value(stage(m.unreachableLoopAfterBreak)(tf.scalar(0), tf.scalar(1)))).to.equal(1);
+  });
+  it('a break out of a switch under a tensor condition', () => {
+    const staged = stage(m.breakOutOfSwitch);
+    const results = [[1, 1], [1, -1], [2, 1], [3, 1]].map(([k, x]) => value(staged(k, tf.scalar(x))));
+    expect(results).to.deep.equal([1, 110, 100, -1]);
   });
   it('for...of over tensor rows', () => {
     const staged = stage(m.sumRows);

@@ -17,6 +17,7 @@
 import type * as TS from 'typescript';
 import { Classifier } from '../classify';
 import { ConversionError } from '../diagnostics';
+import { visitReferences } from './references';
 import { ts } from '../typescript';
 
 export type Jump = TS.BreakStatement | TS.ContinueStatement;
@@ -38,6 +39,8 @@ export interface ConversionPlan {
   readonly switchDiscriminants: Set<TS.Expression>;
   /** Which assert each converted assert call is. */
   readonly asserts: Map<TS.CallExpression, 'node' | 'console'>;
+  /** Switches that lowered jumps must leave from inside a closure: lowered to an if chain. */
+  readonly loweredSwitches: Set<TS.SwitchStatement>;
   /** Lowered jumps and returns inside a (native) switch: their flag assignment is followed by a
    * native `break` that leaves the switch, as the original jump did. */
   readonly switchExits: Set<TS.Node>;
@@ -89,25 +92,17 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
 
   const converted = new Set<TS.Node>();
   for (const { node } of controls) if (hasTensorCondition(node, classifier)) converted.add(node);
-  demoteDynamic(converted, expressions, expressionSites, [...jumps, ...returns], jumpTargets, classifier);
+  demoteDynamic(converted, expressions, expressionSites, classifier);
 
   const loweredJumps = new Set<Jump>();
   let lowerReturns = false;
-  // Lowering a jump wraps the rest of each block up to its target in guards (closures). A native
-  // jump that may land inside such a guard must be lowered too: conservatively, any jump whose
-  // target holds a lowered jump leaving that target (or a lowered return).
-  const guardedInside = (target: TS.Statement, jump: TS.Node): boolean => {
-    if (lowerReturns && returns.some(({ ancestors }) => ancestors.includes(target))) return true;
-    for (const other of loweredJumps) {
-      if (other === jump) continue;
-      const otherTarget = jumpTargets.get(other)!;
-      const site = jumps.find((j) => j.node === other)!;
-      if (site.ancestors.includes(target) && (otherTarget === target || !site.ancestors.slice(site.ancestors.indexOf(target)).includes(otherTarget))) {
-        return true;
-      }
-    }
-    return false;
-  };
+  // Lowering a jump wraps the rest of each block on its way to the target in a guard, which is a
+  // converted `if` (a closure): a jump or return that ends up inside one crosses a converted
+  // statement like any other, and is lowered too (guardedStatements mirrors guards.ts).
+  let guarded = new Set<TS.Node>();
+  // A switch that a lowered jump must leave from inside a closure becomes an if chain (see
+  // converters/switch_statements.ts); every other switch stays native.
+  const loweredSwitches = new Set<TS.SwitchStatement>();
   for (let changed = true; changed;) {
     changed = false;
     const convert = (node: TS.Node): void => {
@@ -116,44 +111,63 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
         changed = true;
       }
     };
+    const lowerSwitch = (node: TS.SwitchStatement): void => {
+      if (!loweredSwitches.has(node)) {
+        loweredSwitches.add(node);
+        changed = true;
+      }
+    };
     for (const { node: jump, ancestors } of jumps) {
       const target = jumpTargets.get(jump)!;
       const between = ancestors.slice(ancestors.indexOf(target) + 1);
-      const crosses = converted.has(loopOf(target)) || between.some((s) => converted.has(s));
-      if (!crosses && (ts.isSwitchStatement(target) || !guardedInside(target, jump))) continue;
+      const crosses = converted.has(loopOf(target)) || [...between, jump].some((s) => converted.has(s) || guarded.has(s)) ||
+        (ts.isSwitchStatement(target) && loweredSwitches.has(target));
+      if (!crosses) continue;
       if (!loweredJumps.has(jump)) {
         loweredJumps.add(jump);
         changed = true;
       }
-      if (ts.isSwitchStatement(target)) throw new ConversionError('JumpOutOfSwitch', jump);
+      if (ts.isSwitchStatement(target)) lowerSwitch(target);
       for (const s of between) if (isLoop(s)) convert(s);
       if (ts.isBreakStatement(jump) && isLoop(loopOf(target))) convert(loopOf(target));
     }
-    if (!lowerReturns && returns.some(({ ancestors }) => ancestors.some((s) => converted.has(s)))) {
+    if (!lowerReturns && returns.some(({ node, ancestors }) => [...ancestors, node].some((s) => converted.has(s) || guarded.has(s)))) {
       lowerReturns = true;
       changed = true;
     }
     if (lowerReturns) {
       for (const { ancestors } of returns) for (const s of ancestors) if (isLoop(s)) convert(s);
     }
+    // A lowered jump or return leaves a native switch with a native break after setting its flag:
+    // only from the innermost native switch it crosses, and only when no closure (a converted
+    // statement or a guard) lies between. Any other switch it crosses is lowered.
+    for (const { node, ancestors } of loweredSites()) {
+      const target = jumpTargets.get(node as Jump);
+      const between = target === undefined ? ancestors : ancestors.slice(ancestors.indexOf(target) + 1);
+      const native = between.filter((s): s is TS.SwitchStatement => ts.isSwitchStatement(s) && !loweredSwitches.has(s));
+      if (native.length === 0) continue;
+      const innermost = native[native.length - 1];
+      native.slice(0, -1).forEach(lowerSwitch);
+      const inner = between.slice(between.indexOf(innermost) + 1);
+      if ([...inner, node].some((s) => converted.has(s) || guarded.has(s))) lowerSwitch(innermost);
+    }
+    const nowGuarded = guardedStatements(jumps.filter(({ node }) => loweredJumps.has(node)), lowerReturns ? returns : [],
+      jumpTargets, loweredSwitches);
+    if (nowGuarded.size !== guarded.size) changed = true;
+    guarded = nowGuarded;
+  }
+  function loweredSites(): Site<TS.Node>[] {
+    return [...jumps.filter(({ node }) => loweredJumps.has(node)), ...(lowerReturns ? returns : [])];
   }
 
-  // A lowered jump inside a native switch leaves it with a native break after setting its flag;
-  // that only works when no converted statement (a closure) lies between the jump and the switch.
+  // What is left: lowered jumps and returns that leave one native switch with a native break.
   const switchExits = new Set<TS.Node>();
-  const lowered: Site<TS.Node>[] = [
-    ...jumps.filter(({ node }) => loweredJumps.has(node)),
-    ...(lowerReturns ? returns : []),
-  ];
-  for (const { node, ancestors } of lowered) {
+  for (const { node, ancestors } of loweredSites()) {
     const target = jumpTargets.get(node as Jump);
     const between = target === undefined ? ancestors : ancestors.slice(ancestors.indexOf(target) + 1);
-    const switches = between.filter((s) => ts.isSwitchStatement(s));
-    if (switches.length === 0) continue;
-    const inner = between.slice(between.indexOf(switches[switches.length - 1]) + 1);
-    if (switches.length > 1 || inner.some((s) => converted.has(s))) throw new ConversionError('JumpOutOfSwitch', node);
-    switchExits.add(node);
+    if (between.some((s) => ts.isSwitchStatement(s) && !loweredSwitches.has(s))) switchExits.add(node);
   }
+  for (const node of loweredSwitches) checkCaseDeclarations(node);
 
   const switchDiscriminants = new Set<TS.Expression>();
   for (const { node } of controls) {
@@ -177,19 +191,53 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
       throw new ConversionError('ForAwaitInConvertedStatement', node);
     }
   }
-  return { converted, loweredJumps, jumpTargets, lowerReturns, expressions, switchExits,
+  return { converted, loweredJumps, jumpTargets, lowerReturns, expressions, switchExits, loweredSwitches,
     warnings: [...booleanTypedTensors(expressions, classifier), ...optionalTensorConditions(controls, converted, classifier)],
     asserts: assertKinds(expressions, classifier), switchDiscriminants };
 }
 
 /**
+ * The original statements that the jump-lowering converters will wrap in a guard: for each lowered
+ * jump (or return), in every statement list on its way up to its target (the function body for a
+ * return), the statements after the one that holds it — unless they are all inert (guards.ts
+ * leaves a trailing `break;` or `;` unguarded). Lists inside a native switch are not guarded (a
+ * native break leaves the switch after the flag is set: plan.switchExits).
+ */
+function guardedStatements(jumps: Site<Jump>[], returns: Site<TS.ReturnStatement>[],
+                           jumpTargets: Map<Jump, TS.Statement>, loweredSwitches: Set<TS.SwitchStatement>): Set<TS.Node> {
+  const guarded = new Set<TS.Node>();
+  const mark = (node: TS.Node, ancestors: TS.Statement[], target: TS.Statement | undefined): void => {
+    const path = [...(target === undefined ? ancestors : ancestors.slice(ancestors.indexOf(target) + 1)), node];
+    const firstSwitch = path.findIndex((s) => ts.isSwitchStatement(s) && !loweredSwitches.has(s));
+    for (const statement of firstSwitch < 0 ? path : path.slice(0, firstSwitch + 1)) {
+      const list = statementList(statement.parent);
+      if (list === undefined) continue;
+      // In a lowered switch, the clauses after this one are statements after it too.
+      const clause = statement.parent;
+      const laterClauses = ts.isCaseOrDefaultClause(clause) && loweredSwitches.has(clause.parent.parent)
+        ? clause.parent.clauses.slice(clause.parent.clauses.indexOf(clause) + 1).flatMap((c) => [...c.statements]) : [];
+      const rest = [...list.slice(list.indexOf(statement as TS.Statement) + 1), ...laterClauses];
+      if (rest.every((s) => ts.isEmptyStatement(s) || (ts.isBreakStatement(s) && s.label === undefined))) continue;
+      rest.forEach((s) => guarded.add(s));
+    }
+  };
+  for (const { node, ancestors } of jumps) mark(node, ancestors, jumpTargets.get(node));
+  for (const { node, ancestors } of returns) mark(node, ancestors, undefined);
+  return guarded;
+}
+
+function statementList(parent: TS.Node): readonly TS.Statement[] | undefined {
+  return ts.isBlock(parent) || ts.isCaseClause(parent) || ts.isDefaultClause(parent) ? parent.statements : undefined;
+}
+
+/**
  * A dynamic condition (any, unknown, a union) may well hold only plain values. Where converting its
- * statement would need what a closure cannot do — hold a yield/await/with, or leave a native switch
- * from inside — the statement stays native: exactly right on plain values, and the only option.
+ * statement would need what a closure cannot do — hold a yield/await/with — the statement stays
+ * native: exactly right on plain values, and the only option.
  * A condition typed as a Tensor has no such way out: the checks after the fixpoint report it.
  */
 function demoteDynamic(converted: Set<TS.Node>, expressions: Set<TS.Expression>, sites: Site<TS.Node>[],
-                       jumps: Site<TS.Node>[], jumpTargets: Map<Jump, TS.Statement>, classifier: Classifier): void {
+                       classifier: Classifier): void {
   const demote = (node: TS.Node): void => {
     if (conditionKind(node, classifier) === 'dynamic') converted.delete(node);
   };
@@ -212,12 +260,40 @@ function demoteDynamic(converted: Set<TS.Node>, expressions: Set<TS.Expression>,
       if (contains(e, node) && classifier.predicate(operandOf(e)) !== 'staged') expressions.delete(e);
     }
   }
-  for (const { node, ancestors } of jumps) {
-    const target = jumpTargets.get(node as Jump);
-    const path = target === undefined ? ancestors : ancestors.slice(ancestors.indexOf(target));
-    const lastSwitch = path.map((s) => ts.isSwitchStatement(s)).lastIndexOf(true);
-    if (lastSwitch >= 0) path.slice(lastSwitch + 1).forEach(demote);
-  }
+}
+
+/**
+ * A lowered switch's clauses become blocks of their own (one `if` each): a let, const, class or
+ * function declared directly in one clause and used outside it (in another clause, or in a case
+ * expression) would no longer be the same binding — and JS's TDZ across clauses cannot be kept.
+ */
+function checkCaseDeclarations(node: TS.SwitchStatement): void {
+  const clauses = node.caseBlock.clauses;
+  clauses.forEach((clause) => {
+    const declared = new Map<string, TS.Node>();
+    for (const s of clause.statements) {
+      if (ts.isVariableStatement(s) && (s.declarationList.flags & ts.NodeFlags.BlockScoped)) {
+        for (const d of s.declarationList.declarations) bindingNames(d.name).forEach((n) => declared.set(n.text, n));
+      } else if ((ts.isFunctionDeclaration(s) || ts.isClassDeclaration(s)) && s.name) {
+        declared.set(s.name.text, s.name);
+      }
+    }
+    if (declared.size === 0) return;
+    const outside = [...clauses.filter((c) => c !== clause), ...clauses.map((c) => (ts.isCaseClause(c) ? c.expression : undefined))];
+    for (const part of outside) {
+      if (part === undefined) continue;
+      visitReferences(part, {
+        name(name, kind) {
+          if (kind !== 'declare' && declared.has(name)) throw new ConversionError('CaseDeclarationAcrossClauses', declared.get(name)!);
+        },
+      });
+    }
+  });
+}
+
+function bindingNames(name: TS.BindingName): TS.Identifier[] {
+  if (ts.isIdentifier(name)) return [name];
+  return name.elements.flatMap((e) => (ts.isOmittedExpression(e) ? [] : bindingNames(e.name)));
 }
 
 /**

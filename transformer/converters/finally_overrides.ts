@@ -1,20 +1,24 @@
 /**
- * A jump inside `finally` replaces the completion that was pending when the finally block
- * started (`try { break a; } finally { break b; }` leaves by b only; a `break` in finally cancels
- * a pending `return`). Lowered jumps are flags, and a flag set in the try block stays set — so a
- * flag setter inside a finally block first clears the flags the try and catch blocks may have set.
- * A jump inside `finally` also swallows a pending exception; since the lowered jump only sets a
- * flag, such a try statement is rewritten to catch the exception itself, run the finally block,
- * and rethrow unless the finally block jumped:
+ * A jump inside `finally` that leaves it replaces the completion that was pending when the finally
+ * block started (`try { break a; } finally { break b; }` leaves by b only; a `break` in finally
+ * cancels a pending `return`, and swallows a pending exception). Lowered jumps are flags, and a
+ * flag set in the try block would stay set through the finally block — where guards and loop
+ * tests would read it as if the finally block itself had jumped. So the finally block runs with
+ * the pending flags saved and cleared (as JS runs it: from a normal completion), and they are
+ * restored afterwards unless it jumped; since a lowered jump only sets a flag, the exception is
+ * caught, kept and rethrown the same way:
  *   try { A } catch (e) { B } finally { F }   →
  *   { let threw_ = false, error_, finally_jumped_ = false;
  *     try { try { A } catch (e) { B } } catch (error) { threw_ = true; error_ = error; }
- *     { F }   // each flag setter in F also sets finally_jumped_
+ *     const pending_flag = flag; flag = false;        // for each flag A or B may set
+ *     { F }   // each setter in F of a jump that leaves F also sets finally_jumped_
+ *     if (!finally_jumped_) { flag = pending_flag; }  // a guard: finally_jumped_ may be a tensor
  *     if (threw_ && !finally_jumped_) throw error_; }
- * Runs after all jumps are lowered, when every setter is known.
+ * A jump whose target (a loop, a switch, a labeled block) is inside F is ordinary control flow
+ * there and changes nothing. Runs after all jumps are lowered, when every setter is known.
  */
 import type * as TS from 'typescript';
-import { assignStatement, id, withOrigin } from '../emit';
+import { assignStatement, constStatement, id, operatorCall, withOrigin, withPosition } from '../emit';
 import { ts } from '../typescript';
 import { LoweringState } from './guards';
 
@@ -23,12 +27,18 @@ export function resolveFinallyOverrides(body: TS.Block, state: LoweringState, co
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return node;
     const visited = ts.visitEachChild(node, visit, context);
     if (!ts.isTryStatement(visited) || visited.finallyBlock === undefined) return visited;
-    const pending = new Set([...settersIn(state, visited.tryBlock), ...settersIn(state, visited.catchClause)]);
-    if (settersIn(state, visited.finallyBlock).size === 0) return visited;
+    // A flag of a jump whose target is inside F is declared inside F, before its target.
+    const inner = flagsDeclaredIn(state, visited.finallyBlock);
+    const escaping = new Set([...settersIn(state, visited.finallyBlock)].filter((flag) => !inner.has(flag)));
+    if (escaping.size === 0) return visited;
+    // Pending: flags of jumps that leave the try or catch block (the others are declared inside).
+    const local = new Set([...flagsDeclaredIn(state, visited.tryBlock), ...(visited.catchClause ? flagsDeclaredIn(state, visited.catchClause) : [])]);
+    const pending = [...new Set([...settersIn(state, visited.tryBlock), ...settersIn(state, visited.catchClause)])]
+      .filter((flag) => !local.has(flag));
     const jumped = state.emit.fresh('finally_jumped_');
     state.flagNames.add(jumped);
-    const finallyBlock = clearBeforeSetters(state, visited.finallyBlock, pending, jumped, context);
-    return withOrigin(catchForFinally(state, visited, finallyBlock, jumped), visited);
+    const finallyBlock = markJumps(state, visited.finallyBlock, escaping, jumped, context);
+    return withOrigin(catchForFinally(state, visited, finallyBlock, pending, jumped), visited);
   };
   return ts.visitEachChild(body, visit, context);
 }
@@ -44,11 +54,28 @@ function settersIn(state: LoweringState, root: TS.Node | undefined): Set<string>
   return flags;
 }
 
-function catchForFinally(state: LoweringState, node: TS.TryStatement, finallyBlock: TS.Block, jumped: string): TS.Block {
+/** The jump flags declared (`let flag = false;`) inside `root`, outside nested functions. */
+function flagsDeclaredIn(state: LoweringState, root: TS.Node): Set<string> {
+  const flags = new Set<string>();
+  const visit = (node: TS.Node): void => {
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && state.flagNames.has(node.name.text)) flags.add(node.name.text);
+    if (!ts.isFunctionLike(node) && !ts.isClassLike(node)) ts.forEachChild(node, visit);
+  };
+  visit(root);
+  return flags;
+}
+
+function catchForFinally(state: LoweringState, node: TS.TryStatement, finallyBlock: TS.Block, pending: string[],
+                         jumped: string): TS.Block {
   const f = ts.factory;
   const threw = state.emit.fresh('threw_');
   const error = state.emit.fresh('error_');
   const caught = state.emit.fresh('error');
+  const saved = pending.map((flag) => [flag, state.emit.fresh(`pending_${flag}`)]);
+  // A converted if (a guard), since the finally block may have jumped under a tensor condition.
+  const restore = ts.factory.createIfStatement(operatorCall(state.emit, 'not', [id(jumped)]),
+    ts.factory.createBlock(saved.map(([flag, copy]) => assignStatement(id(flag), id(copy))), true));
+  state.guards.add(withPosition(restore, finallyBlock));
   const guarded = node.catchClause
     ? f.createBlock([f.createTryStatement(node.tryBlock, node.catchClause, undefined)], true)
     : node.tryBlock;
@@ -61,19 +88,21 @@ function catchForFinally(state: LoweringState, node: TS.TryStatement, finallyBlo
     f.createTryStatement(guarded, f.createCatchClause(caught, f.createBlock([
       assignStatement(id(threw), f.createTrue()), assignStatement(id(error), id(caught)),
     ], false)), undefined),
+    ...saved.flatMap(([flag, copy]) => [constStatement(copy, id(flag)), assignStatement(id(flag), f.createFalse())]),
     finallyBlock,
+    ...(saved.length > 0 ? [restore] : []),
     f.createIfStatement(f.createLogicalAnd(id(threw), f.createLogicalNot(id(jumped))), f.createThrowStatement(id(error))),
   ], true);
 }
 
-function clearBeforeSetters(state: LoweringState, block: TS.Block, pending: Set<string>, jumped: string,
-                            context: TS.TransformationContext): TS.Block {
+/** Each setter of a flag in `escaping` also records that the finally block jumped. */
+function markJumps(state: LoweringState, block: TS.Block, escaping: Set<string>, jumped: string,
+                   context: TS.TransformationContext): TS.Block {
   const visit = (node: TS.Node): TS.VisitResult<TS.Node> => {
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return node;
     const flag = state.flagSetters.get(node);
-    if (flag === undefined) return ts.visitEachChild(node, visit, context);
-    const clears = [...pending].filter((f) => f !== flag).map((f) => assignStatement(id(f), ts.factory.createFalse()));
-    return [...clears, assignStatement(id(jumped), ts.factory.createTrue()), node];
+    if (flag === undefined || !escaping.has(flag)) return ts.visitEachChild(node, visit, context);
+    return [assignStatement(id(jumped), ts.factory.createTrue()), node];
   };
   return ts.visitEachChild(block, visit, context);
 }

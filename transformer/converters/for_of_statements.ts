@@ -12,6 +12,8 @@ import {
   asBlock, closure, constStatement, getStateClosure, id, operatorCall, optionsObject, param,
   setStateClosure, statementsOf, stringArray, withOrigin, assignStatement,
 } from '../emit';
+import { activityOf } from '../analysis/activity';
+import { visitReferences } from '../analysis/references';
 import { ts } from '../typescript';
 import { ControlFlowContext, union } from './control_flow';
 import { noFlagSet } from './guards';
@@ -41,15 +43,35 @@ function convertIteration(node: TS.ForOfStatement | TS.ForInStatement, operator:
     bodyStatements.unshift(withOrigin(assignStatement(head, id(item)), head));
   }
   const flags = cf.loopFlags(node);
-  const extraTest = flags.length > 0 ? closure(noFlagSet(cf.state, flags)) : ts.factory.createIdentifier('undefined');
+  const extraTest = flags.length > 0 ? closure(noFlagSet(cf.state, flags, node)) : ts.factory.createIdentifier('undefined');
   const bodyName = emit.fresh('loop_body');
   return [
     withOrigin(constStatement(bodyName, closure(ts.factory.createBlock(bodyStatements, true), [parameter])), node.statement),
     withOrigin(ts.factory.createExpressionStatement(operatorCall(emit, operator, [
-      node.expression, extraTest, id(bodyName), getStateClosure(names), setStateClosure(emit, names),
+      iterableInHeadScope(node), extraTest, id(bodyName), getStateClosure(names), setStateClosure(emit, names),
       stringArray(names), optionsObject(emit.origin(node), cf.flagsIn(names), cf.compositesOf(node, [node.initializer, node.statement])),
     ])), node),
   ];
+}
+
+/**
+ * The iterable is evaluated where the head's let/const names exist but are not initialized yet
+ * (ES ForIn/OfHeadEvaluation's TDZ): `for (const x of x)` throws a ReferenceError, and so does a
+ * closure in it that reads x, even later. An iterable that names one of them is evaluated in
+ * such a scope: `(() => { return xs; let x; })()` — the unreachable `let` is never initialized.
+ */
+function iterableInHeadScope(node: TS.ForOfStatement | TS.ForInStatement): TS.Expression {
+  const head = node.initializer;
+  if (!ts.isVariableDeclarationList(head) || !(head.flags & ts.NodeFlags.BlockScoped)) return node.expression;
+  const declared = [...activityOf(head).declared];
+  let references = false;
+  visitReferences(node.expression, { name(name) { if (declared.includes(name)) references = true; } });
+  if (!references) return node.expression;
+  const f = ts.factory;
+  const tdz = f.createVariableStatement(undefined, f.createVariableDeclarationList(
+    declared.map((name) => f.createVariableDeclaration(name)), ts.NodeFlags.Let));
+  return f.createCallExpression(f.createParenthesizedExpression(
+    closure(f.createBlock([f.createReturnStatement(node.expression), tdz], false))), undefined, []);
 }
 
 function declaresName(list: TS.VariableDeclarationList, name: string): boolean {

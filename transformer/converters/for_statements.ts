@@ -58,7 +58,7 @@ export function convertFor(node: TS.ForStatement, cf: ControlFlowContext): TS.St
   const bodyName = emit.fresh('loop_body');
   const test = condition ?? ts.factory.createTrue();
   statements.push(
-    withOrigin(constStatement(testName, closure(testWithFlags(test, flags, cf))), condition ?? node),
+    withOrigin(constStatement(testName, closure(testWithFlags(test, flags, condition ?? node, cf))), condition ?? node),
     withOrigin(constStatement(bodyName, closure(ts.factory.createBlock(bodyStatements, true))), node.statement),
     withOrigin(ts.factory.createExpressionStatement(operatorCall(emit, 'whileStmt', [
       id(testName), id(bodyName), getStateClosure(uniqueNames), setStateClosure(emit, uniqueNames),
@@ -111,7 +111,7 @@ function convertForWithIterationScopes(node: TS.ForStatement, copies: Map<string
   const testName = emit.fresh('loop_test');
   const bodyName = emit.fresh('loop_body');
   statements.push(
-    withOrigin(constStatement(testName, closure(testWithFlags(f.createCallExpression(id(iterationTest), undefined, []), flags, cf))), node.condition ?? node),
+    withOrigin(constStatement(testName, closure(testWithFlags(f.createCallExpression(id(iterationTest), undefined, []), flags, node.condition ?? node, cf))), node.condition ?? node),
     withOrigin(constStatement(bodyName, closure(f.createBlock(loopBody, true))), node.statement),
     withOrigin(f.createExpressionStatement(operatorCall(emit, 'whileStmt', [
       id(testName), id(bodyName), getStateClosure(names), setStateClosure(emit, names),
@@ -139,7 +139,7 @@ function guardedUpdate(statement: TS.Statement, update: TS.Expression, flags: st
   if (flags.length === 0) return [statement];
   const names = activityOf(statement).modified;
   return [withOrigin(ts.factory.createExpressionStatement(operatorCall(cf.emit, 'ifStmt', [
-    noFlagSet(cf.state, flags), closure(ts.factory.createBlock([statement], false)),
+    noFlagSet(cf.state, flags, update), closure(ts.factory.createBlock([statement], false)),
     ts.factory.createIdentifier('undefined'), getStateClosure(names), setStateClosure(cf.emit, names),
     stringArray(names), ts.factory.createNumericLiteral(names.length), optionsObject(cf.emit.origin(update)),
   ])), update)];

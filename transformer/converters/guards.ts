@@ -6,7 +6,7 @@
  */
 import type * as TS from 'typescript';
 import type { ConversionPlan } from '../analysis/plan';
-import { EmitContext, id, operatorCall, closure, withOrigin } from '../emit';
+import { EmitContext, id, operatorCall, optionsObject, closure, withOrigin, withPosition } from '../emit';
 import { ts } from '../typescript';
 
 export interface LoweringState {
@@ -48,10 +48,12 @@ export function maySet(state: LoweringState, node: TS.Node, flag: string): boole
   return ts.forEachChild(node, (child) => maySet(state, child, flag) || undefined) ?? false;
 }
 
-/** The condition "no flag is set": `ag__.not(f)`, or a lazy conjunction of them. */
-export function noFlagSet(state: LoweringState, flags: string[]): TS.Expression {
+/** The condition "no flag is set": `ag__.not(f)`, or a lazy conjunction of them (whose staged
+ * If nodes name `origin`, the user's statement the flags belong to). */
+export function noFlagSet(state: LoweringState, flags: string[], origin: TS.Node): TS.Expression {
   const negations = flags.map((f) => operatorCall(state.emit, 'not', [id(f)]));
-  return negations.reduceRight((rest, negation) => operatorCall(state.emit, 'and', [closure(negation), closure(rest)]));
+  return negations.reduceRight((rest, negation) =>
+    operatorCall(state.emit, 'and', [closure(negation), closure(rest), optionsObject(state.emit.origin(origin))]));
 }
 
 /**
@@ -85,9 +87,9 @@ function guardList(state: LoweringState, statements: readonly TS.Statement[], fl
       out.push(...rest);
       break;
     }
-    const guard = ts.factory.createIfStatement(noFlagSet(state, [flag]),
+    const guard = ts.factory.createIfStatement(noFlagSet(state, [flag], rest[0]),
       ts.factory.createBlock(guardList(state, rest, flag), true));
-    state.guards.add(withOrigin(guard, rest[0]));
+    state.guards.add(withPosition(guard, rest[0]));
     out.push(guard);
     break;
   }

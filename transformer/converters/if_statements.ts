@@ -87,7 +87,7 @@ function convertFlatChain(node: TS.IfStatement, chain: TS.IfStatement[], cf: Con
   };
   const notTaken = (): TS.Expression => operatorCall(emit, 'not', [id(taken)]);
   chain.forEach((link, i) => {
-    const cond = i === 0 ? link.expression : operatorCall(emit, 'and', [closure(notTaken()), closure(link.expression)]);
+    const cond = i === 0 ? link.expression : operatorCall(emit, 'and', [closure(notTaken()), closure(link.expression), optionsObject(emit.origin(link))]);
     branch(cond, link.thenStatement, link, true);
   });
   const last = chain[chain.length - 1];

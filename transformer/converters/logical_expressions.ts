@@ -5,7 +5,7 @@
  */
 import type * as TS from 'typescript';
 import { activityOf } from '../analysis/activity';
-import { closure, operatorCall, withExpressionState, EmitContext } from '../emit';
+import { closure, operatorCall, optionsObject, withExpressionState, EmitContext } from '../emit';
 import { ts } from '../typescript';
 
 export function convertLogical(node: TS.Expression, visit: (e: TS.Expression) => TS.Expression,
@@ -17,18 +17,19 @@ export function convertLogical(node: TS.Expression, visit: (e: TS.Expression) =>
   const op = node.operatorToken.kind;
   const left = visit(node.left);
   const right = visit(node.right);
-  // Variables the right operand assigns (`a && (x = b)`) go in opts.state, for the staging engine.
-  const state = (assigns: TS.Node): TS.Expression[] => {
+  // The origin names the user's line in staged If nodes and run-time errors, as for every operator;
+  // variables the right operand assigns (`a && (x = b)`) go in opts.state, for the staging engine.
+  const options = (assigns: TS.Node): TS.Expression => {
     const names = activityOf(assigns).modified;
-    return names.length === 0 ? [] : [withExpressionState(emit, ts.factory.createObjectLiteralExpression([]), names)];
+    return withExpressionState(emit, optionsObject(emit.origin(node)), names);
   };
-  if (op === ts.SyntaxKind.AmpersandAmpersandToken) return operatorCall(emit, 'and', [closure(left), closure(right), ...state(node.right)]);
-  if (op === ts.SyntaxKind.BarBarToken) return operatorCall(emit, 'or', [closure(left), closure(right), ...state(node.right)]);
+  if (op === ts.SyntaxKind.AmpersandAmpersandToken) return operatorCall(emit, 'and', [closure(left), closure(right), options(node.right)]);
+  if (op === ts.SyntaxKind.BarBarToken) return operatorCall(emit, 'or', [closure(left), closure(right), options(node.right)]);
   // `a &&= b` is `a && (a = b)`; only for targets that evaluate without side effects.
   if ((op === ts.SyntaxKind.AmpersandAmpersandEqualsToken || op === ts.SyntaxKind.BarBarEqualsToken) && isSimpleTarget(node.left)) {
     const assign = ts.factory.createAssignment(left, right);
     return operatorCall(emit, op === ts.SyntaxKind.AmpersandAmpersandEqualsToken ? 'and' : 'or',
-      [closure(left), closure(assign), ...state(node)]);
+      [closure(left), closure(assign), options(node)]);
   }
   return undefined;
 }

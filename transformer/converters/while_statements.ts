@@ -30,7 +30,7 @@ function convertLoop(node: TS.IterationStatement, test: TS.Expression, bodyState
   const testName = emit.fresh('loop_test');
   const bodyName = emit.fresh('loop_body');
   return [
-    withOrigin(constStatement(testName, closure(testWithFlags(test, cf.loopFlags(node), cf))), test),
+    withOrigin(constStatement(testName, closure(testWithFlags(test, cf.loopFlags(node), test, cf))), test),
     withOrigin(constStatement(bodyName, closure(asBlock(cf.visit(bodyStatement)))), bodyStatement),
     withOrigin(ts.factory.createExpressionStatement(operatorCall(emit, operator, [
       id(testName), id(bodyName), getStateClosure(names), setStateClosure(emit, names), stringArray(names),
@@ -40,7 +40,8 @@ function convertLoop(node: TS.IterationStatement, test: TS.Expression, bodyState
 }
 
 /** The loop test, after the flags of lowered jumps: stop as soon as one is set. */
-export function testWithFlags(test: TS.Expression, flags: string[], cf: ControlFlowContext): TS.Expression {
+export function testWithFlags(test: TS.Expression, flags: string[], origin: TS.Node,
+                              cf: ControlFlowContext): TS.Expression {
   if (flags.length === 0) return test;
-  return operatorCall(cf.emit, 'and', [closure(noFlagSet(cf.state, flags)), closure(test)]);
+  return operatorCall(cf.emit, 'and', [closure(noFlagSet(cf.state, flags, origin)), closure(test), optionsObject(cf.emit.origin(origin))]);
 }

@@ -178,6 +178,24 @@ export const programs: Record<string, string> = {
       try { for (const x of it) { void x; throw new Error('body'); } } catch (e: any) { log.push(e.message); }
       return log;
     }`,
+  'for-of / for-in: the head names are in TDZ while the iterable is evaluated (issue 6, item 3)': `
+    export function run() {
+      const log: unknown[] = [];
+      const x = [1, 2];
+      const attempt = (f: () => void) => { try { f(); } catch (e: any) { log.push(e.constructor.name + ': ' + e.message); } };
+      // @ts-ignore
+      attempt(() => { for (const x of x) { if (x) log.push(x); } });
+      // @ts-ignore
+      attempt(() => { for (const [x] of [x]) { if (x) break; } });
+      const later: (() => unknown)[] = [];
+      // @ts-ignore
+      attempt(() => { for (const y of (later.push(() => y), [1])) { if (y) log.push('y' + y); } });
+      attempt(() => later[0]());
+      // @ts-ignore
+      attempt(() => { for (let x in x) { if (x) break; } });
+      attempt(() => { for (const z of x) { if (z > 1) break; log.push(z); } });
+      return log;
+    }`,
 };
 
 equivalenceSuite('conformance: for-of and iterators', programs);

@@ -1,0 +1,90 @@
+/**
+ * A jump inside `finally` overrides the pending completion only when it LEAVES the finally block
+ * (issue 6, item 2): a loop or a switch inside finally has its own jumps, which must leave a
+ * pending exception, return, break or continue alone. Matrix: what the try block does × what the
+ * finally block does (a jump out, a jump to a loop or switch inside it) × static / `any` conditions.
+ */
+import { equivalenceSuite } from '../../harness/conformance';
+
+const tries: Record<string, string> = {
+  throws: `throw new Error('e' + i);`,
+  returns: `if (c(i)) return 'ret' + i;`,
+  breaks: `if (c(i)) break;`,
+  continues: `if (c(i)) continue;`,
+  falls: `log.push('t' + i);`,
+};
+const finals: Record<string, string> = {
+  'do/continue inside': `let n = 0; do { log.push('d' + n); if (c(n)) continue; log.push('e' + n); } while (++n < 2);`,
+  'for/break inside': `for (let k = 0; k < 3; k++) { if (c(k + 1)) break; log.push('k' + k); }`,
+  'switch/continue inside a loop inside': `for (let k = 0; k < 3; k++) { switch (k) { case 0: log.push('s0'); continue; case 1: if (c(k)) break; log.push('s1'); default: log.push('sd'); } log.push('after' + k); }`,
+  'labeled block inside': `blk: { if (c(i)) break blk; log.push('blk'); }`,
+  'continue out': `if (c(i + 1)) continue; log.push('f' + i);`,
+  'break out': `if (c(i + 1)) break; log.push('f' + i);`,
+  'return out': `if (c(i + 1)) return 'fin' + i;`,
+  'nothing': `log.push('f' + i);`,
+};
+
+const programs: Record<string, string> = {};
+for (const [tryName, tryCode] of Object.entries(tries)) {
+  for (const [finName, finCode] of Object.entries(finals)) {
+    for (const dynamic of [false, true]) {
+      programs[`try ${tryName}, finally ${finName}, conditions ${dynamic ? 'any' : 'static'}`] = `
+        export function run() {
+          const log: unknown[] = [];
+          const c = (k: number)${dynamic ? ': any' : ''} => k % 2 === 1;
+          const f = (): unknown => {
+            for (let i = 0; i < 4; i++) {
+              try { ${tryCode} log.push('try' + i); } finally { ${finCode} }
+              log.push('end' + i);
+            }
+            return 'done';
+          };
+          try { log.push(f()); } catch (e: any) { log.push('caught ' + e.message); }
+          return log;
+        }`;
+    }
+  }
+}
+
+programs['issue 6: a continue to a do-while inside finally does not swallow the exception'] = `
+  export function run() {
+    const log: unknown[] = [];
+    let n = 0;
+    const cond = () => { log.push('cond' + n); return ++n < 3; };
+    try {
+      try { throw new Error('e3'); } finally { do { log.push('body'); continue; } while (cond()); }
+    } catch (e: any) { log.push('caught ' + e.message); }
+    return log;
+  }`;
+
+programs['a jump whose target is inside the try block is not pending in finally (its flag is out of scope there)'] = `
+  export function run() {
+    const log: unknown[] = [];
+    const f = (x: any, y: any): unknown => {
+      try { for (let i = 0; i < 3; i++) { log.push(i); if (x) break; } if (y) return 'try'; }
+      finally { log.push('fin'); B: { if (x) break B; if (y) return 'fin'; } }
+      return 'end';
+    };
+    log.push(f(true, false), f(false, true), f(true, true), f(0, 0));
+    return log;
+  }`;
+
+equivalenceSuite('jumps to targets inside finally (typed conditions)', programs, { typed: true });
+equivalenceSuite('jumps to targets inside finally (forced dynamic)', {
+  'issue 6: continue in try, switch/continue in a loop inside finally': `
+    export function run() {
+      const log: unknown[] = [];
+      for (let i = 0; i < 3; i++) {
+        try { if (i === 1) continue; log.push('try' + i); }
+        finally {
+          for (let k = 0; k < 3; k++) {
+            switch (k) { case 0: log.push('k0'); continue; case 1: log.push('k1'); break; default: log.push('kd'); }
+            log.push('after switch' + k);
+          }
+        }
+        log.push('end' + i);
+      }
+      return log;
+    }`,
+  ...programs,
+});
