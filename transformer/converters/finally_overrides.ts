@@ -71,7 +71,14 @@ function catchForFinally(state: LoweringState, node: TS.TryStatement, finallyBlo
   const threw = state.emit.fresh('threw_');
   const error = state.emit.fresh('error_');
   const caught = state.emit.fresh('error');
-  const saved = pending.map((flag) => [flag, state.emit.fresh(`pending_${flag}`)]);
+  // A pending return also has its value: a finally block that jumps cancels it (the function
+  // then returns what a later return says, or undefined), so the value is saved and cleared too.
+  const returns = state.returns;
+  const pendingValues = returns !== undefined && pending.includes(returns.flag) ? [returns.value] : [];
+  const saved = [...pending, ...pendingValues].map((name) => [name, state.emit.fresh(`pending_${name}`)]);
+  const cleared = (name: string): TS.Expression => (name === returns?.value
+    ? ts.factory.createPropertyAccessExpression(ts.factory.createPropertyAccessExpression(state.emit.runtime, 'UndefinedReturnValue'), 'instance')
+    : ts.factory.createFalse());
   // A converted if (a guard), since the finally block may have jumped under a tensor condition.
   const restore = ts.factory.createIfStatement(operatorCall(state.emit, 'not', [id(jumped)]),
     ts.factory.createBlock(saved.map(([flag, copy]) => assignStatement(id(flag), id(copy))), true));
@@ -88,7 +95,7 @@ function catchForFinally(state: LoweringState, node: TS.TryStatement, finallyBlo
     f.createTryStatement(guarded, f.createCatchClause(caught, f.createBlock([
       assignStatement(id(threw), f.createTrue()), assignStatement(id(error), id(caught)),
     ], false)), undefined),
-    ...saved.flatMap(([flag, copy]) => [constStatement(copy, id(flag)), assignStatement(id(flag), f.createFalse())]),
+    ...saved.flatMap(([name, copy]) => [constStatement(copy, id(name)), assignStatement(id(name), cleared(name))]),
     finallyBlock,
     ...(saved.length > 0 ? [restore] : []),
     f.createIfStatement(f.createLogicalAnd(id(threw), f.createLogicalNot(id(jumped))), f.createThrowStatement(id(error))),

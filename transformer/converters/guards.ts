@@ -20,6 +20,8 @@ export interface LoweringState {
   readonly loopFlags: Map<TS.Node, string[]>;
   /** Every flag name introduced in this function (passed to operators as opts.flags). */
   readonly flagNames: Set<string>;
+  /** The `do_return` flag and the `retval_` variable, once returns are lowered. */
+  returns?: { flag: string; value: string };
 }
 
 export function createLoweringState(plan: ConversionPlan, emit: EmitContext): LoweringState {

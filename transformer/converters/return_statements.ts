@@ -17,6 +17,7 @@ export function lowerReturns(body: TS.Block, state: LoweringState, context: TS.T
   const retval = emit.fresh('retval_');
   state.flagNames.add(doReturn);
   state.flagNames.add(retval);
+  state.returns = { flag: doReturn, value: retval };
   const walker = createJumpWalker();
 
   const visit = (node: TS.Node): TS.VisitResult<TS.Node> => {

@@ -57,6 +57,18 @@ programs['issue 6: a continue to a do-while inside finally does not swallow the 
     return log;
   }`;
 
+programs['a break in finally cancels the pending return and its value'] = `
+  export function run() {
+    const log: unknown[] = [];
+    const f = (x: any): unknown => {
+      let w = 0;
+      while ((w++ < 3) as any) { try { if (x) return 'r' + w; } catch (e) { log.push(e); } finally { if (w > 1 || x) break; } }
+      log.push('after');
+    };
+    log.push(f(1), f(0));
+    return log;
+  }`;
+
 programs['a jump whose target is inside the try block is not pending in finally (its flag is out of scope there)'] = `
   export function run() {
     const log: unknown[] = [];
