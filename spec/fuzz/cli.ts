@@ -30,13 +30,14 @@ async function main(): Promise<void> {
   const from = Number(option('from', '0'));
   const mode = option('mode', 'both') as Mode | 'both';
   const batch = Number(option('batch', '200'));
-  const show = Number(option('show', '1000000'));
   const shrink = process.argv.includes('--shrink');
+  // Shrinking takes seconds per failure: with --shrink, show (and shrink) one failure per category unless told.
+  const show = Number(option('show', shrink ? '1' : '1000000'));
   await tf.setBackend(process.env.AUTOGRAPH_BACKEND ?? 'wasm');
   await tf.ready();
   let failed = false;
   for (const m of mode === 'both' ? ['plain', 'tensor'] as const : [mode]) {
-    const summary = fuzz({ mode: m, n, seed, from, batch, shrink });
+    const summary = fuzz({ mode: m, n, seed, from, batch, shrink, shrinkPerCategory: show });
     report(summary, show, (line) => console.log(line));
     console.log(summary.line);
     failed ||= summary.failures.length > 0;

@@ -33,6 +33,8 @@ export interface FuzzOptions {
   mode: Mode;
   n: number;
   seed: number;
+  /** Shrink only the first this many failures of each category (default: all). */
+  shrinkPerCategory?: number;
   /** Index of the first program (to regenerate one program of a larger run). */
   from?: number;
   batch?: number;
@@ -67,7 +69,11 @@ export function fuzz(options: FuzzOptions): Summary {
   }
   const seconds = (Date.now() - start) / 1000;
   if (options.shrink) {
+    const shrunk = new Map<string, number>();
     for (const failure of failures) {
+      const n = shrunk.get(failure.category) ?? 0;
+      if (n >= (options.shrinkPerCategory ?? Infinity)) continue;
+      shrunk.set(failure.category, n + 1);
       const program = mode.generate(programSeed(options.seed, failure.index));
       const small = shrink(program, failure.category, mode.run);
       failure.reproduction = mode.print(small.program);

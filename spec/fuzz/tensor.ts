@@ -37,11 +37,11 @@ function show(v: Values): string {
 }
 
 /** Runs fn on tf scalars; returns the values, or a description of what it threw. Frees everything. */
-function runOnTensors(fn: (x: tf.Tensor, y: tf.Tensor) => tf.Tensor[], [a, b]: [number, number]): Values {
+function runOnTensors(fn: (x: tf.Tensor, y: tf.Tensor) => tf.Tensor, [a, b]: [number, number]): Values {
   try {
-    const outputs = guarded(() => tf.tidy(() => fn(tf.scalar(a), tf.scalar(b))));
-    const values = outputs.map((t) => t.dataSync()[0]);
-    tf.dispose(outputs);
+    const output = guarded(() => tf.tidy(() => fn(tf.scalar(a), tf.scalar(b))));
+    const values = Array.from(output.dataSync());
+    output.dispose();
     return values;
   } catch (error) {
     return (error instanceof StagingError ? 'StagingError ' : '') + describeThrown(error);
@@ -62,7 +62,7 @@ export function runTensorBatch(programs: readonly Program[]): Verdict[] {
     if (typeErrors.length > 0) return { category: 'generator', detail: formatDiagnostics(typeErrors) };
     const refused = refusal(diagnosticsOf(converted.diagnostics, file));
     if (refused) return refused;
-    let run: (x: tf.Tensor, y: tf.Tensor) => tf.Tensor[];
+    let run: (x: tf.Tensor, y: tf.Tensor) => tf.Tensor;
     try {
       run = load(converted.js[file]).run;
     } catch (error) {
