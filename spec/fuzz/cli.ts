@@ -39,6 +39,9 @@ async function main(): Promise<void> {
   for (const m of mode === 'both' ? ['plain', 'tensor'] as const : [mode]) {
     const summary = fuzz({ mode: m, n, seed, from, batch, shrink, shrinkPerCategory: show });
     report(summary, show, (line) => console.log(line));
+    const indices = new Map<string, number[]>();
+    for (const f of summary.failures) indices.set(f.category, [...(indices.get(f.category) ?? []), f.index]);
+    for (const [category, list] of indices) console.log(`${m} ${category} at index ${list.join(' ')}`);
     console.log(summary.line);
     failed ||= summary.failures.length > 0;
   }

@@ -114,11 +114,20 @@ export function runPlainBatch(programs: readonly Program[]): Verdict[] {
     } catch (error) {
       return { category: 'invalid', detail: `${describeThrown(error)}\n--- emitted ---\n${converted.js[file]}` };
     }
-    const expected = outcomes(load(plainJs(files[file])).run);
+    let reference: Record<string, any>;
+    try {
+      reference = load(plainJs(files[file]));
+    } catch (error) {
+      return { category: 'generator', detail: describeThrown(error) };
+    }
+    const expected = outcomes(reference.run);
     if (expected.some((line) => line.endsWith('=> timeout'))) return { category: 'generator', detail: expected.join('\n') };
     const actual = outcomes(module.run);
     const differing = expected.findIndex((line, k) => line !== actual[k]);
     if (differing < 0) return { category: 'ok' };
-    return { category: 'wrong', detail: `plain:     ${expected[differing]}\nconverted: ${actual[differing]}` };
+    return {
+      category: 'wrong',
+      detail: `plain:     ${expected[differing]}\nconverted: ${actual[differing]}\n--- emitted ---\n${converted.js[file]}`,
+    };
   });
 }

@@ -11,6 +11,8 @@ import { Verdict } from './runner';
 
 const CHUNK = 40;
 const MAX_ROUNDS = 60;
+/** Shrinking stops here and returns the smallest program found so far (staged candidates are slow). */
+const TIME_BUDGET_MS = 60_000;
 
 /** Conditions a shrunk program may use instead of the generated one, per dialect shape. */
 const SIMPLE_CONDITIONS: Text[] = ['a', 'v0 > 1', ['x.greater(0)', 'x > 0']];
@@ -20,12 +22,13 @@ export function shrink(program: Program, category: string, run: (programs: reado
   let best = program;
   let verdict: Verdict = run([program])[0];
   if (verdict.category !== category) return { program, verdict };
-  for (let round = 0; round < MAX_ROUNDS; round++) {
+  const deadline = Date.now() + TIME_BUDGET_MS;
+  for (let round = 0; round < MAX_ROUNDS && Date.now() < deadline; round++) {
     const candidates = reductions(best.body)
       .map((body) => ({ ...best, body }))
       .sort((x, y) => size(x.body) - size(y.body));
     let found = false;
-    for (let k = 0; k < candidates.length && !found; k += CHUNK) {
+    for (let k = 0; k < candidates.length && !found && Date.now() < deadline; k += CHUNK) {
       const chunk = candidates.slice(k, k + CHUNK);
       const verdicts = run(chunk);
       const hit = verdicts.findIndex((v) => v.category === category);
