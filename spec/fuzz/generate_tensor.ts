@@ -1,0 +1,183 @@
+/**
+ * Random tensor programs, printed in two dialects from one tree: over tf scalars (compiled with
+ * the plugin, run eagerly and staged) and over JS numbers (compiled with plain tsc: the
+ * reference). Scalars only; if/else chains, while / do-while / for-of over range() with tensor
+ * conditions, static JS loops around and inside them, break / continue / early return, `&&` /
+ * `||` / `!` / truthiness in conditions, conditional expressions, and plain aliasing assignments
+ * (`v0 = v1`). Values stay small integers, exact in float32.
+ */
+import { Compound, Program, Random, Stmt, Text } from './program';
+
+type Dual = readonly [string, string];
+
+interface Scope {
+  loops: number;
+  /** Loop variables readable here: tensors (range) in the tensor dialect, or JS numbers. */
+  locals: { name: string; tensor: boolean }[];
+  depth: number;
+}
+
+const VARS = ['v0', 'v1', 'v2'];
+/** One stacked tensor, not an array of three: a staged early return of an array is refused today
+ * ('retval_' has a different structure), which would hide everything else. */
+const RETURN: Dual = ['return tf.stack([v0, v1, v2]);', 'return [v0, v1, v2];'];
+
+export class TensorGenerator {
+  private next = 0;
+  private budget = 0;
+  constructor(private readonly random: Random) {}
+
+  program(): Program {
+    this.budget = 6 + this.random.int(10);
+    return {
+      preamble: [
+        ["import * as tf from '@tensorflow/tfjs';", ''],
+        "import { range } from 'autograph-ts';",
+      ],
+      signature: ['export function run(x: tf.Tensor, y: tf.Tensor): tf.Tensor {', 'export function run(x: number, y: number): number[] {'],
+      declarations: [
+        { name: 'v0', text: ['let v0: tf.Tensor = x;', 'let v0: number = x;'] },
+        { name: 'v1', text: ['let v1: tf.Tensor = y;', 'let v1: number = y;'] },
+        { name: 'v2', text: ['let v2: tf.Tensor = tf.scalar(1);', 'let v2: number = 1;'] },
+      ],
+      body: this.block({ loops: 0, locals: [], depth: 0 }, 2 + this.random.int(3)),
+      result: RETURN,
+    };
+  }
+
+  private id(): number {
+    return this.next++;
+  }
+
+  private block(scope: Scope, count: number): Stmt[] {
+    const stmts: Stmt[] = [];
+    for (let i = 0; i < count && this.budget > 0; i++) stmts.push(...this.statement(scope));
+    return stmts;
+  }
+
+  private statement(scope: Scope): Stmt[] {
+    this.budget--;
+    const r = this.random;
+    const choice = r.int(scope.depth < 3 ? 12 : 5);
+    if (choice < 3) return [line(this.assignment(scope))];
+    if (choice < 5) return scope.loops > 0 || r.chance(0.3) ? [this.jumpOrReturn(scope)] : [line(this.assignment(scope))];
+    if (choice < 8) return [this.ifChain(scope)];
+    return this.loop(scope);
+  }
+
+  /** A tensor-valued operand: a variable, x / y, a range variable. */
+  private operand(scope: Scope): string {
+    const tensors = [...VARS, 'x', 'y', ...scope.locals.filter((l) => l.tensor).map((l) => l.name)];
+    return this.random.pick(tensors);
+  }
+
+  /** A right operand: also a JS loop counter or a small constant. */
+  private rightOperand(scope: Scope): string {
+    const r = this.random;
+    if (r.chance(0.3)) return String(r.int(4));
+    return r.chance(0.2) && scope.locals.length > 0 ? r.pick(scope.locals).name : this.operand(scope);
+  }
+
+  private expression(scope: Scope, depth = 0): Dual {
+    const r = this.random;
+    const base = this.operand(scope);
+    if (depth > 1 || r.chance(0.3)) return [base, base];
+    const right = this.rightOperand(scope);
+    const inner = this.expression(scope, depth + 1);
+    switch (r.int(5)) {
+      case 0: return [`${inner[0]}.add(${right})`, `(${inner[1]} + ${right})`];
+      case 1: return [`${inner[0]}.sub(${right})`, `(${inner[1]} - ${right})`];
+      case 2: { const k = r.pick([-1, 2]); return [`${inner[0]}.mul(${k})`, `(${inner[1]} * ${k})`]; }
+      case 3: {
+        const c = this.condition(scope);
+        const other = this.operand(scope);
+        return [`(${c[0]} ? ${inner[0]} : ${other})`, `(${c[1]} ? ${inner[1]} : ${other})`];
+      }
+      default: { const c = r.int(5) - 1; return [`tf.scalar(${c})`, String(c)]; }
+    }
+  }
+
+  condition(scope: Scope, depth = 0): Dual {
+    const r = this.random;
+    const a = this.operand(scope);
+    const b = this.rightOperand(scope);
+    switch (r.int(depth > 0 ? 4 : 8)) {
+      case 0: case 1: return [`${a}.greater(${b})`, `(${a} > ${b})`];
+      case 2: return [`${a}.less(${b})`, `(${a} < ${b})`];
+      case 3: return [`${a}.equal(${b})`, `(${a} === ${b})`];
+      case 4: return [`${a}.add(0)`, `(${a} + 0)`];
+      case 5: { const c = this.condition(scope, 1); return [`!${c[0]}`, `!${c[1]}`]; }
+      default: {
+        const op = r.pick(['&&', '||']);
+        const [c1, c2] = [this.condition(scope, 1), this.condition(scope, 1)];
+        return [`(${c1[0]} ${op} ${c2[0]})`, `(${c1[1]} ${op} ${c2[1]})`];
+      }
+    }
+  }
+
+  private assignment(scope: Scope): Dual {
+    const target = this.random.pick(VARS);
+    if (this.random.chance(0.3)) {
+      const source = this.operand(scope);
+      return [`${target} = ${source};`, `${target} = ${source};`];
+    }
+    const e = this.expression(scope);
+    return [`${target} = ${e[0]};`, `${target} = ${e[1]};`];
+  }
+
+  private jumpOrReturn(scope: Scope): Stmt {
+    const r = this.random;
+    const text: Text = scope.loops > 0 && r.chance(0.85) ? r.pick(['break;', 'continue;']) : RETURN;
+    if (r.chance(0.2)) return line(text);
+    return { kind: 'compound', type: 'if', parts: [{ head: 'if (%c)', cond: this.condition(scope), body: [line(text)] }] };
+  }
+
+  private ifChain(scope: Scope): Compound {
+    const r = this.random;
+    const body = () => this.block({ ...scope, depth: scope.depth + 1 }, 1 + r.int(2));
+    const parts: Compound['parts'] = [{ head: 'if (%c)', cond: this.condition(scope), body: body() }];
+    if (r.chance(0.25)) parts.push({ head: 'else if (%c)', cond: this.condition(scope), body: body() });
+    if (r.chance(0.5)) parts.push({ head: 'else', body: body() });
+    return { kind: 'compound', type: 'if', parts };
+  }
+
+  private loop(scope: Scope): Stmt[] {
+    const r = this.random;
+    const id = this.id();
+    const trips = 1 + r.int(3);
+    const inner = (local?: { name: string; tensor: boolean }): Scope => ({
+      loops: scope.loops + 1, depth: scope.depth + 1, locals: local ? [...scope.locals, local] : scope.locals,
+    });
+    const k = `k${id}`;
+    const counter: Stmt = line([`let ${k}: tf.Tensor = tf.scalar(0);`, `let ${k}: number = 0;`]);
+    const step = line([`${k} = ${k}.add(1);`, `${k} = ${k} + 1;`]);
+    const test = (): Text => {
+      const more: Dual = [`${k}.less(${trips})`, `${k} < ${trips}`];
+      if (r.chance(0.5)) return more;
+      const c = this.condition(scope);
+      return [`${more[0]} && (${c[0]})`, `${more[1]} && (${c[1]})`];
+    };
+    switch (r.int(4)) {
+      case 0: return [counter, { kind: 'compound', type: 'while', parts: [{ head: 'while (%c)', cond: test(), body: [step, ...this.block(inner(), 1 + r.int(3))] }] }];
+      case 1: return [counter, { kind: 'compound', type: 'do', tail: 'while (%c);', parts: [{ head: 'do', cond: test(), body: [step, ...this.block(inner(), 1 + r.int(3))] }] }];
+      case 2: {
+        const i = `i${id}`;
+        const head: Text = [`for (const ${i} of range(tf.scalar(${trips})))`, `for (const ${i} of range(${trips}))`];
+        return [{ kind: 'compound', type: 'for', parts: [{ head, body: this.block(inner({ name: i, tensor: true }), 1 + r.int(3)) }] }];
+      }
+      default: {
+        const j = `j${id}`;
+        const head = `for (let ${j} = 0; ${j} < ${trips}; ${j}++)`;
+        return [{ kind: 'compound', type: 'for', parts: [{ head, body: this.block(inner({ name: j, tensor: false }), 1 + r.int(3)) }] }];
+      }
+    }
+  }
+}
+
+function line(text: Text): Stmt {
+  return { kind: 'line', text };
+}
+
+export function generateTensor(seed: number): Program {
+  return new TensorGenerator(new Random(seed)).program();
+}

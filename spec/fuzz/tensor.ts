@@ -1,0 +1,90 @@
+/**
+ * Tensor mode: each program is run three ways — its tensor dialect compiled with the plugin, run
+ * eagerly and through `stage()`, and its number dialect compiled with plain tsc (the reference) —
+ * on a few argument pairs; values must agree within 1e-5 (relative). A StagingError is a clear
+ * refusal ('refused staged'), any other staged exception a crash, a different value 'wrong'.
+ * Tensors still allocated after a program's eager and staged runs are reported as a 'leak'.
+ */
+import * as path from 'path';
+import * as tf from '@tensorflow/tfjs';
+import { compile, formatDiagnostics, load } from '../harness/compile';
+import { StagingError } from '../../backends/errors';
+import { stage } from '../../runtime/index';
+import { printProgram, Program } from './program';
+import { describeThrown, diagnosticsOf, fileName, guarded, plainJs, refusal, Verdict } from './runner';
+
+export const TENSOR_ARGUMENTS: [number, number][] = [[1, 4], [-2, 0], [0, 0], [3, -1]];
+
+export function printTensorProgram(program: Program): string {
+  return `${printProgram(program, 'tensor')}\n// reference over numbers:\n${printProgram(program, 'number')}`;
+}
+
+/** The package's runtime by path: the in-memory programs cannot resolve 'autograph-ts' by name. */
+const RUNTIME_INDEX = path.resolve(__dirname, '../../runtime/index');
+function runnable(source: string): string {
+  return source.replace("from 'autograph-ts'", `from ${JSON.stringify(RUNTIME_INDEX)}`);
+}
+
+type Values = number[] | string;
+
+function close(a: Values, b: Values): boolean {
+  if (typeof a === 'string' || typeof b === 'string') return a === b;
+  return a.length === b.length && a.every((x, k) => x === b[k] || Math.abs(x - b[k]) <= 1e-5 * Math.max(1, Math.abs(x), Math.abs(b[k])));
+}
+
+function show(v: Values): string {
+  return typeof v === 'string' ? v : `[${v.join(', ')}]`;
+}
+
+/** Runs fn on tf scalars; returns the values, or a description of what it threw. Frees everything. */
+function runOnTensors(fn: (x: tf.Tensor, y: tf.Tensor) => tf.Tensor, [a, b]: [number, number]): Values {
+  try {
+    const output = guarded(() => tf.tidy(() => fn(tf.scalar(a), tf.scalar(b))));
+    const values = Array.from(output.dataSync());
+    output.dispose();
+    return values;
+  } catch (error) {
+    return (error instanceof StagingError ? 'StagingError ' : '') + describeThrown(error);
+  }
+}
+
+export function runTensorBatch(programs: readonly Program[]): Verdict[] {
+  const tensorFiles: Record<string, string> = {};
+  const numberFiles: Record<string, string> = {};
+  programs.forEach((p, i) => {
+    tensorFiles[fileName(i)] = runnable(printProgram(p, 'tensor'));
+    numberFiles[fileName(i)] = runnable(printProgram(p, 'number'));
+  });
+  const converted = compile(tensorFiles);
+  return programs.map((_, i) => {
+    const file = fileName(i);
+    const typeErrors = diagnosticsOf(converted.typeErrors, file);
+    if (typeErrors.length > 0) return { category: 'generator', detail: formatDiagnostics(typeErrors) };
+    const refused = refusal(diagnosticsOf(converted.diagnostics, file));
+    if (refused) return refused;
+    let run: (x: tf.Tensor, y: tf.Tensor) => tf.Tensor;
+    try {
+      run = load(converted.js[file]).run;
+    } catch (error) {
+      return { category: 'invalid', detail: `${describeThrown(error)}\n--- emitted ---\n${converted.js[file]}` };
+    }
+    const expected = load(plainJs(numberFiles[file])).run as (x: number, y: number) => number[];
+    const before = tf.memory().numTensors;
+    const staged = stage(run);
+    let verdict: Verdict | undefined;
+    for (const args of TENSOR_ARGUMENTS) {
+      const want = expected(...args);
+      const eager = runOnTensors(run, args);
+      const graph = runOnTensors(staged, args);
+      const at = `run(${args.join(', ')}): reference ${show(want)}, eager ${show(eager)}, staged ${show(graph)}`;
+      if (!close(eager, want)) verdict = { category: 'wrong eager', detail: at };
+      else if (typeof graph === 'string') {
+        verdict = { category: graph.startsWith('StagingError') ? 'refused staged' : 'crashed staged', detail: at };
+      } else if (!close(graph, want)) verdict = { category: 'wrong staged', detail: at };
+      if (verdict) break;
+    }
+    staged.dispose();
+    const leaked = tf.memory().numTensors - before;
+    return verdict ?? (leaked > 0 ? { category: 'leak', detail: `${leaked} tensors left allocated` } : { category: 'ok' });
+  });
+}
