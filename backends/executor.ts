@@ -12,10 +12,11 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { Program } from './graph';
-import type { KernelStep, Plan, Step, WhileStep } from './execution_plan';
+import type { KernelStep, ListStep, Plan, Step, WhileStep } from './execution_plan';
 import { compile } from './execution_plan';
 import { callRandomOp } from './random_ops';
 import { formatPrint, rebuildError } from './host_callbacks';
+import { countListElement, ListValue, releaseList } from './tensor_lists';
 
 type Value = tf.TensorInfo;
 
@@ -113,11 +114,16 @@ class DirectRun {
 
   private release(value: Value): void {
     if (value instanceof Tensor) value.dispose();
+    else if (value instanceof ListValue) releaseList(value as ListValue<Value>, (item) => this.release(item));
     else this.backend.disposeData(value.dataId);
   }
 
   /** A reference the caller owns to a value it does not own (parameter or constant). */
   private share(value: Value): Value {
+    if (value instanceof ListValue) {
+      value.refs++;
+      return value;
+    }
     this.backend.incRef(value.dataId);
     return { dataId: value.dataId, shape: value.shape, dtype: value.dtype };
   }
@@ -262,6 +268,9 @@ class DirectRun {
       case 'While':
         this.loop(step, vals);
         return;
+      case 'List':
+        this.list(step, vals);
+        return;
       case 'Print': {
         const tensors = step.ins.map((s) => this.tensorOf(vals[s]!));
         try {
@@ -308,6 +317,27 @@ class DirectRun {
     for (let i = 0; i < n; i++) vals[step.outs[i]] = params[i];
   }
 
+  private list(step: ListStep, vals: (Value | undefined)[]): void {
+    switch (step.op) {
+      case 'EmptyTensorList':
+        vals[step.outs[0]] = ListValue.empty<Value>() as unknown as Value;
+        return;
+      case 'TensorListPushBack': {
+        const list = vals[step.ins[0]] as unknown as ListValue<Value>;
+        const item = vals[step.ins[1]]!;
+        countListElement(item, 1);
+        vals[step.outs[0]] = list.push(this.share(item)) as unknown as Value;
+        return;
+      }
+      case 'TensorListPopBack': {
+        const { rest, item } = (vals[step.ins[0]] as unknown as ListValue<Value>).pop();
+        vals[step.outs[0]] = this.share(rest as unknown as Value);
+        vals[step.outs[1]] = this.share(item);
+        return;
+      }
+    }
+  }
+
   /** A tf.Tensor view of a value for the host callbacks (a new reference, or the tensor itself). */
   private tensorOf(value: Value): tf.Tensor {
     if (value instanceof Tensor) return value;
@@ -325,7 +355,8 @@ class EngineRun {
     const { paramSlots, constantSlots, steps, owned } = plan;
     for (let i = 0; i < paramSlots.length; i++) if (paramSlots[i] >= 0) vals[paramSlots[i]] = params[i];
     for (const [slot, c] of constantSlots) vals[slot] = this.program.constants[c];
-    const ownedBy = (s: number): boolean => owned[s] && !(vals[s] instanceof tf.Variable);
+    // List values hold no references in engine mode: their tensors belong to the tape's scope.
+    const ownedBy = (s: number): boolean => owned[s] && !(vals[s] instanceof tf.Variable) && !(vals[s] instanceof ListValue);
     try {
       for (const step of steps) {
         this.step(step, vals);
@@ -392,6 +423,22 @@ class EngineRun {
           current = next;
         }
         step.outs.forEach((s, i) => (vals[s] = current[i]));
+        return;
+      }
+      case 'List': {
+        // Elements are clones (Identity kernels, on the tape): the run may free the pushed tensor,
+        // and what is popped stays connected to what was pushed for the gradient.
+        const list = vals[step.ins[0]] as unknown as ListValue<tf.Tensor> | undefined;
+        if (step.op === 'EmptyTensorList') {
+          vals[step.outs[0]] = ListValue.empty<tf.Tensor>() as unknown as tf.Tensor;
+        } else if (step.op === 'TensorListPushBack') {
+          const item = vals[step.ins[1]]!;
+          vals[step.outs[0]] = list!.push(item instanceof ListValue ? item : tf.clone(item)) as unknown as tf.Tensor;
+        } else {
+          const { rest, item } = list!.pop();
+          vals[step.outs[0]] = rest as unknown as tf.Tensor;
+          vals[step.outs[1]] = item instanceof ListValue ? item as unknown as tf.Tensor : tf.clone(item);
+        }
         return;
       }
       case 'Print':

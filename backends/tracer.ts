@@ -9,6 +9,7 @@ import type { Attrs, AttrValue, KernelNode, Node, Program, RandomArg, RandomOp, 
 import { GraphBuilder, specOf, ValueTable } from './builder';
 import type { KernelListener, NamedInputs } from './recording_backend';
 import { StagingError } from './errors';
+import { withoutTape } from './gradients/tape';
 
 interface EngineInternals {
   makeTensorFromTensorInfo(info: tf.TensorInfo, backend?: tf.KernelBackend): tf.Tensor;
@@ -96,7 +97,7 @@ export class Tracer implements KernelListener {
     if (b.parent === undefined) return undefined;
     const outer = this.lookupOuter(b.parent, info);
     if (outer === undefined) return undefined;
-    const ref = b.addCapture(outer, specOf(info));
+    const ref = b.addCapture(outer, specOf(info), info);
     b.values.set(info, ref);
     return ref;
   }
@@ -235,12 +236,16 @@ export class Tracer implements KernelListener {
 
   // ---- sub-graphs ---------------------------------------------------------------------------
 
-  /** Runs fn with a new sub-graph of the current one as the current graph. */
+  /**
+   * Runs fn with a new sub-graph of the current one as the current graph. A gradient tape recording
+   * the enclosing function is suspended: the sub-graph's kernels are not steps of that function
+   * (its If/While node is, with the gradient of gradients/tape.ts).
+   */
   inSubgraph<T>(builder: GraphBuilder, fn: () => T): T {
     const previous = this.current;
     this.current = builder;
     try {
-      return fn();
+      return withoutTape(fn);
     } finally {
       this.current = previous;
     }
