@@ -78,6 +78,9 @@ export class Tracer implements KernelListener {
   /** The node output holding `info` in the current graph (capturing it if it lives outside). */
   resolve(info: tf.TensorInfo): ValueRef {
     const b = this.current;
+    // A variable used as itself is that variable: several variables may share a dataId (tf.variable(t)
+    // twice from one tensor), so the data alone would name the wrong one.
+    if (info instanceof tf.Variable) return this.readVariable(info);
     const variable = this.variableByData.get(info.dataId);
     if (variable !== undefined && variable.dtype === info.dtype && variable.shape.length === info.shape.length &&
         variable.shape.every((d, i) => d === info.shape[i])) {

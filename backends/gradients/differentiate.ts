@@ -31,8 +31,10 @@ export interface Differentiation {
   /** Gradients flowing into results of the graph (tensors of the backward graph). */
   seeds: { result: number; dy: tf.Tensor }[];
   access: ForwardAccess;
-  /** Whether parameter p of the graph takes gradients (float inputs of the node). */
+  /** Whether parameter p of the graph takes gradients (see liveParams). */
   differentiableParam(param: number): boolean;
+  /** The variables gradients are taken for. */
+  variables: Set<number>;
   /** The user's line of the control-flow node, for errors. */
   origin: string | undefined;
 }
@@ -49,18 +51,22 @@ export function differentiateGraph(d: Differentiation): GraphGradients {
   // Nested control flow is prepared and fused kernels are split before the reverse pass: both
   // insert nodes, which moves the nodes after them.
   const prepared = new Map<Node, PreparedGradient>();
-  const before = liveValues(graph, d.differentiableParam);
+  const before = liveValues(graph, d.differentiableParam, d.variables);
   for (const node of [...graph.nodes]) {
     if (!before.get(node)!.some(Boolean)) continue;
     if (isFused(node)) unfuse(graph, graph.nodes.indexOf(node), d.origin);
     if (node.kind !== 'If' && node.kind !== 'While') continue;
-    const preparation = prepareControlFlow(tracer, node, node.inputs.map((r) => specOfRef(graph, r)));
+    const preparation = prepareControlFlow(tracer, node, {
+      specs: node.inputs.map((r) => specOfRef(graph, r)),
+      wrt: node.inputs.map((r) => before.get(graph.nodes[r.node])?.[r.output] ?? false),
+      variables: d.variables,
+    });
     if (preparation.inits.length > 0) {
       node.inputs = bindInits(node.inputs, insertNodes(graph, graph.nodes.indexOf(node), preparation.inits));
     }
     prepared.set(node, preparation.prepared);
   }
-  const live = liveValues(graph, d.differentiableParam);
+  const live = liveValues(graph, d.differentiableParam, d.variables);
   const isLive = (r: ValueRef): boolean => live.get(graph.nodes[r.node])?.[r.output] ?? false;
 
   const grads = new Map<string, tf.Tensor>();
@@ -169,9 +175,9 @@ export function bindPlaceholder(tracer: Tracer, ref: ValueRef, spec: TensorSpec)
 
 /**
  * Which node outputs carry gradients: float values that depend on a differentiable parameter or
- * a variable (an If/While reading a variable counts).
+ * one of `variables` (an If/While reading one counts).
  */
-function liveValues(graph: Graph, differentiableParam: (param: number) => boolean): Map<Node, boolean[]> {
+function liveValues(graph: Graph, differentiableParam: (param: number) => boolean, variables: Set<number>): Map<Node, boolean[]> {
   const live = new Map<Node, boolean[]>();
   const isLive = (r: ValueRef): boolean => live.get(graph.nodes[r.node])?.[r.output] ?? false;
   for (const node of graph.nodes) {
@@ -181,14 +187,14 @@ function liveValues(graph: Graph, differentiableParam: (param: number) => boolea
         depends = differentiableParam(node.param);
         break;
       case 'ReadVariable':
-        depends = true;
+        depends = variables.has(node.variable);
         break;
       case 'Kernel':
         depends = node.inputs.some(isLive);
         break;
       case 'If':
       case 'While':
-        depends = node.inputs.some(isLive) || subgraphs(node).some((g) => readVariables(g).size > 0);
+        depends = node.inputs.some(isLive) || subgraphs(node).some((g) => [...readVariables(g)].some((v) => variables.has(v)));
         break;
       default:
         depends = false;
@@ -196,6 +202,23 @@ function liveValues(graph: Graph, differentiableParam: (param: number) => boolea
     live.set(node, node.outputs.map((spec) => depends && isDifferentiable(spec)));
   }
   return live;
+}
+
+/**
+ * Which parameters of a loop body take gradients: loop variables and invariants in `wrt`, and
+ * loop variables whose next value depends on one of those (to a fixed point).
+ */
+export function liveParams(body: Graph, loopVars: number, wrt: boolean[], variables: Set<number>): boolean[] {
+  const live = [...wrt];
+  for (;;) {
+    const values = liveValues(body, (p) => live[p], variables);
+    let changed = false;
+    for (let k = 0; k < loopVars; k++) {
+      const r = body.results[k];
+      if (!live[k] && values.get(body.nodes[r.node])![r.output]) live[k] = changed = true;
+    }
+    if (!changed) return live;
+  }
 }
 
 /**

@@ -12,7 +12,7 @@ import { placeholderLike } from '../staged_if';
 import type { Tracer } from '../tracer';
 import { BackwardParams, bindPlaceholder, differentiateGraph, GraphGradients, zerosTensor } from './differentiate';
 import { GraphWriter, isDifferentiable, pruneUnusedParams, refKey, specOfRef, zeroNode } from './ir';
-import { ControlFlowGradients, EmitContext, NO_GRADIENTS, Preparation } from './prepared';
+import { ControlFlowGradients, EmitContext, NO_GRADIENTS, Preparation, Wrt } from './prepared';
 
 type Source =
   | { kind: 'dy'; output: number }
@@ -31,11 +31,12 @@ interface BranchGradient {
   grads: GraphGradients;
 }
 
-export function prepareIf(tracer: Tracer, node: IfNode, inputSpecs: TensorSpec[]): Preparation {
+export function prepareIf(tracer: Tracer, node: IfNode, wrt: Wrt): Preparation {
+  const inputSpecs = wrt.specs;
   const originalInputs = [...node.inputs];
   const outputs = node.outputs.map((s) => ({ ...s }));
   const floatOutputs = outputs.flatMap((s, k) => (isDifferentiable(s) ? [k] : []));
-  const floatInputs = inputSpecs.flatMap((s, j) => (j > 0 && isDifferentiable(s) ? [j] : []));
+  const floatInputs = inputSpecs.flatMap((s, j) => (j > 0 && wrt.wrt[j] ? [j] : []));
   const branchGraphs = [node.then, node.else];
 
   const branches = branchGraphs.map((graph, b): BranchGradient => {
@@ -51,6 +52,7 @@ export function prepareIf(tracer: Tracer, node: IfNode, inputSpecs: TensorSpec[]
       return differentiateGraph({
         tracer, graph, seeds, origin: node.origin,
         differentiableParam: (p) => floatInputs.includes(p + 1),
+        variables: wrt.variables,
         access: {
           ref: (r) => {
             const n = graph.nodes[r.node];

@@ -40,7 +40,17 @@ export interface Preparation {
 
 export const NO_GRADIENTS: ControlFlowGradients = { inputs: [], variables: new Map() };
 
-/** Makes `node` (changed in place) differentiable; `inputSpecs` are the specs of its inputs. */
-export function prepareControlFlow(tracer: Tracer, node: IfNode | WhileNode, inputSpecs: TensorSpec[]): Preparation {
-  return node.kind === 'If' ? prepareIf(tracer, node, inputSpecs) : prepareWhile(tracer, node, inputSpecs);
+/** What a node is differentiated with respect to. */
+export interface Wrt {
+  /** Specs of the node's inputs. */
+  specs: TensorSpec[];
+  /** Per input: gradients are wanted for it (a float value that depends on what is differentiated). */
+  wrt: boolean[];
+  /** The variables whose gradients are wanted. */
+  variables: Set<number>;
+}
+
+/** Makes `node` (changed in place) differentiable with respect to `wrt`. */
+export function prepareControlFlow(tracer: Tracer, node: IfNode | WhileNode, wrt: Wrt): Preparation {
+  return node.kind === 'If' ? prepareIf(tracer, node, wrt) : prepareWhile(tracer, node, wrt);
 }

@@ -19,7 +19,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { StagingError } from '../errors';
 import type { IfNode, TensorSpec, ValueRef, WhileNode } from '../graph';
 import type { Tracer } from '../tracer';
-import { bindInits, readVariables, subgraphs } from './ir';
+import { bindInits, isDifferentiable, readVariables, subgraphs } from './ir';
 import { prepareControlFlow, PreparedGradient } from './prepared';
 
 interface TapeNode {
@@ -39,6 +39,35 @@ interface TapeState {
 }
 
 const tapeState = (): TapeState => tf.engine().state as unknown as TapeState;
+
+/**
+ * The `xs` of every tf.grad / tf.variableGrads / optimizer step in progress (all go through
+ * Engine.gradients): what the tape will differentiate with respect to. A control-flow node only
+ * differentiates with respect to its inputs that depend on them (tfjs prunes the tape the same way).
+ */
+const gradientSources: tf.Tensor[][] = [];
+{
+  const engine = tf.engine() as unknown as { gradients(...args: unknown[]): unknown };
+  const gradients = engine.gradients;
+  engine.gradients = function (this: unknown, ...args: unknown[]): unknown {
+    gradientSources.push(args[1] as tf.Tensor[]);
+    try {
+      return gradients.apply(this, args);
+    } finally {
+      gradientSources.pop();
+    }
+  };
+}
+
+/** Ids of the tensors that depend on a gradient source, through the steps on the active tape. */
+function dependentsOfSources(): Set<number> {
+  const ids = new Set<number>();
+  for (const xs of gradientSources) for (const x of xs) ids.add(x.id);
+  for (const node of tapeState().activeTape ?? []) {
+    if (Object.values(node.inputs).some((t) => t != null && ids.has(t.id))) for (const o of node.outputs) ids.add(o.id);
+  }
+  return ids;
+}
 
 export function isTapeOn(): boolean {
   const state = tapeState();
@@ -70,12 +99,24 @@ export function defineControlFlow(tracer: Tracer, node: IfNode | WhileNode, outp
   if (!isTapeOn()) return tracer.define(node, outputs);
   const builder = tracer.current;
   const inputSpecs = node.inputs.map((r) => builder.graph.nodes[r.node].outputs[r.output]);
+  // What the node is differentiated with respect to: its float inputs and the variables it reads
+  // that depend on what the active gradients are taken of.
+  const dependents = dependentsOfSources();
+  const wrtInputs = inputs.map((t, j) => t instanceof tf.Tensor && dependents.has(t.id) && isDifferentiable(inputSpecs[j]));
+  const read = new Set<number>();
+  for (const sub of subgraphs(node)) readVariables(sub, read);
+  const wrtVariables = new Set([...read].filter((v) => {
+    const variable = tracer.program.variables[v];
+    return variable.dtype === 'float32' && dependents.has(variable.id);
+  }));
+  if (!wrtInputs.some(Boolean) && wrtVariables.size === 0) return tracer.define(node, outputs);
+
   let prepared: PreparedGradient | undefined;
   let failure: unknown;
   try {
     // Prepared on a copy: a failure leaves the forward node as it was.
     const draft = structuredClone(node);
-    const preparation = prepareControlFlow(tracer, draft, inputSpecs);
+    const preparation = prepareControlFlow(tracer, draft, { specs: inputSpecs, wrt: wrtInputs, variables: wrtVariables });
     const inits = preparation.inits.map((init) => ({ node: builder.add(init), output: 0 }));
     draft.inputs = bindInits(draft.inputs, inits);
     Object.assign(node, draft);
@@ -85,7 +126,11 @@ export function defineControlFlow(tracer: Tracer, node: IfNode | WhileNode, outp
   }
   const extra = node.outputs.slice(outputs.length).map(dummyInfo);
   const refs = tracer.define(node, [...outputs, ...extra]);
-  recordOnTape(tracer, node, refs[0]?.node ?? builder.graph.nodes.length - 1, outputs, inputs, (dys, at) => {
+  const sources: Source[] = [
+    ...inputs.flatMap((t, j): Source[] => (wrtInputs[j] ? [{ input: j, tensor: t as tf.Tensor }] : [])),
+    ...[...wrtVariables].map((v): Source => ({ variable: v, tensor: tracer.program.variables[v] })),
+  ];
+  recordOnTape(node, refs[0]?.node ?? builder.graph.nodes.length - 1, outputs, sources, (dys, at) => {
     if (failure !== undefined) throw failure;
     if (tracer.current !== builder) {
       throw new StagingError(`autograph-ts: the gradient of a staged ${node.kind === 'If' ? 'conditional' : 'loop'}` +
@@ -101,26 +146,13 @@ function dummyInfo(spec: TensorSpec): tf.TensorInfo {
   return { dataId: {}, shape: [...spec.shape], dtype: spec.dtype };
 }
 
+type Source = ({ input: number } | { variable: number }) & { tensor: tf.Tensor };
 type Emit = (dys: (tf.Tensor | undefined)[], at: number) => ReturnType<PreparedGradient['emit']>;
 
-/** Puts the node on the active tape: its float inputs and the variables it reads are the step's inputs. */
-function recordOnTape(tracer: Tracer, node: IfNode | WhileNode, index: number, outputs: tf.Tensor[],
-                      inputs: (tf.TensorInfo | undefined)[], emit: Emit): void {
+/** Puts the node on the active tape as one step from `sources` to `outputs`. */
+function recordOnTape(node: IfNode | WhileNode, index: number, outputs: tf.Tensor[], sources: Source[], emit: Emit): void {
   const tapeInputs: Record<string, tf.Tensor> = {};
-  const sources: ({ input: number } | { variable: number })[] = [];
-  inputs.forEach((t, j) => {
-    if (!(t instanceof tf.Tensor) || t.dtype !== 'float32') return;
-    tapeInputs[String(sources.length)] = t;
-    sources.push({ input: j });
-  });
-  const variables = new Set<number>();
-  for (const sub of subgraphs(node)) readVariables(sub, variables);
-  for (const v of variables) {
-    const variable = tracer.program.variables[v];
-    if (variable.dtype !== 'float32') continue;
-    tapeInputs[String(sources.length)] = variable;
-    sources.push({ variable: v });
-  }
+  sources.forEach((source, i) => (tapeInputs[String(i)] = source.tensor));
   const state = tapeState();
   state.activeTape!.push({
     id: state.nextTapeNodeId++,
@@ -139,8 +171,7 @@ function recordOnTape(tracer: Tracer, node: IfNode | WhileNode, index: number, o
       const result: Record<string, () => tf.Tensor> = {};
       sources.forEach((source, i) => {
         const grad = 'input' in source ? byInput.get(source.input) : grads.variables.get(source.variable);
-        const x = tapeInputs[String(i)];
-        result[String(i)] = () => grad ?? tf.fill([...x.shape], 0, 'float32');
+        result[String(i)] = () => grad ?? tf.fill([...source.tensor.shape], 0, 'float32');
       });
       return result;
     },

@@ -16,12 +16,12 @@ import { StagingError } from '../errors';
 import type { KernelNode, Node, TensorSpec, ValueRef, WhileNode } from '../graph';
 import { placeholderLike } from '../staged_if';
 import type { Tracer } from '../tracer';
-import { BackwardParams, bindPlaceholder, differentiateGraph, zerosTensor } from './differentiate';
+import { BackwardParams, bindPlaceholder, differentiateGraph, liveParams, zerosTensor } from './differentiate';
 import {
   assignedVariable, elementOf, GraphWriter, initRef, inlineGraph, isDifferentiable, listOf, pruneUnusedParams,
   readVariables, refKey, SCALAR_INT, scalarConstant, specOfRef,
 } from './ir';
-import { ControlFlowGradients, EmitContext, NO_GRADIENTS, Preparation } from './prepared';
+import { ControlFlowGradients, EmitContext, NO_GRADIENTS, Preparation, Wrt } from './prepared';
 
 type Source =
   | { kind: 'dy'; loopVar: number }
@@ -32,7 +32,8 @@ type Source =
 
 type Access = 'constant' | 'invariant' | 'recompute' | 'accumulate';
 
-export function prepareWhile(tracer: Tracer, node: WhileNode, inputSpecs: TensorSpec[]): Preparation {
+export function prepareWhile(tracer: Tracer, node: WhileNode, wrt: Wrt): Preparation {
+  const inputSpecs = wrt.specs;
   const program = tracer.program;
   const where = node.origin ? ` (${node.origin})` : '';
   const assigned = assignedVariable(node.body) ?? assignedVariable(node.cond);
@@ -44,7 +45,8 @@ export function prepareWhile(tracer: Tracer, node: WhileNode, inputSpecs: Tensor
   const body = node.body;
   const originalInputs = [...node.inputs];
   const outputs = node.outputs.map((s) => ({ ...s }));
-  const floatLoopVars = outputs.flatMap((s, k) => (isDifferentiable(s) ? [k] : []));
+  const live = liveParams(body, n, wrt.wrt, wrt.variables);
+  const floatLoopVars = outputs.flatMap((s, k) => (live[k] ? [k] : []));
   const variablesRead = new Map([...readVariables(body)].map((v) => [v, program.variables[v].dataId]));
 
   const passesThrough = (p: number): boolean => {
@@ -116,7 +118,8 @@ export function prepareWhile(tracer: Tracer, node: WhileNode, inputSpecs: Tensor
     };
     const g = differentiateGraph({
       tracer, graph: body, seeds, origin: node.origin,
-      differentiableParam: (p) => isDifferentiable(inputSpecs[p]),
+      differentiableParam: (p) => live[p],
+      variables: wrt.variables,
       access: { ref: forwardRef },
     });
     return g;
@@ -170,12 +173,12 @@ export function prepareWhile(tracer: Tracer, node: WhileNode, inputSpecs: Tensor
     if (floatLoopVars.every((k) => dys[k] === undefined)) return NO_GRADIENTS;
     if (emitted) throw new Error('autograph-ts internal: the backward While of a prepared While was emitted twice');
     emitted = true;
-    for (const [v, dataId] of variablesRead) {
-      if (program.variables[v].dataId !== dataId) {
-        throw new StagingError(`autograph-ts: the variable '${program.variables[v].name}' was assigned after the ` +
-          `staged loop${where} read it and before the gradient through the loop was computed; compute the gradient ` +
-          'first.');
-      }
+    for (const p of invariantParams) {
+      const s = sources[p];
+      if (s.kind !== 'variable' || program.variables[s.variable].dataId === variablesRead.get(s.variable)) continue;
+      throw new StagingError(`autograph-ts: the variable '${program.variables[s.variable].name}' was assigned after ` +
+        `the staged loop${where} read it and before the gradient through the loop was computed; compute the ` +
+        'gradient first.');
     }
     const invariantRef = (s: Source): ValueRef => {
       if (s.kind === 'input') return at.ref(originalInputs[s.input]);
