@@ -28,6 +28,8 @@ type Source =
   | { kind: 'input'; input: number }
   | { kind: 'variable'; variable: number }
   | { kind: 'accumulated'; index: number }
+  /** Body result k: the value loop variable k has in the next iteration (or after the loop). */
+  | { kind: 'next'; loopVar: number }
   | { kind: 'capture'; outer: ValueRef };
 
 type Access = 'constant' | 'invariant' | 'recompute' | 'accumulate';
@@ -64,7 +66,11 @@ export function prepareWhile(tracer: Tracer, node: WhileNode, wrt: Wrt): Prepara
       case 'Constant': a = 'constant'; break;
       case 'Input': a = n2.param >= n || passesThrough(n2.param) ? 'invariant' : 'accumulate'; break;
       case 'ReadVariable': a = 'invariant'; break;
-      case 'Kernel': a = n2.inputs.every((x) => classify(x) !== 'accumulate') ? 'recompute' : 'accumulate'; break;
+      // A kernel of invariants, and of per-iteration int scalars at most (a row index), is
+      // recomputed: accumulating the index costs 4 bytes, the row it selects many more.
+      case 'Kernel':
+        a = n2.inputs.every((x) => classify(x) !== 'accumulate' || isIntScalar(specOfRef(body, x))) ? 'recompute' : 'accumulate';
+        break;
       default: a = 'accumulate';
     }
     access.set(key, a);
@@ -112,8 +118,13 @@ export function prepareWhile(tracer: Tracer, node: WhileNode, wrt: Wrt): Prepara
           }
           return c;
         }
-        case 'accumulate':
+        case 'accumulate': {
+          // The next value of a loop variable is that variable in the next iteration, which the
+          // backward loop pops anyway (when it reads it): it is carried over, not accumulated twice.
+          const k = body.results.findIndex((x, i) => i < n && x.node === r.node && x.output === r.output);
+          if (k >= 0 && forward.kind !== 'Input') return params.get(`next${k}`, spec, () => ({ kind: 'next', loopVar: k }));
           return params.get(`acc${key}`, spec, () => ({ kind: 'accumulated', index: accumulated.push(r) - 1 }));
+        }
       }
     };
     const g = differentiateGraph({
@@ -141,6 +152,14 @@ export function prepareWhile(tracer: Tracer, node: WhileNode, wrt: Wrt): Prepara
   const sources = params.finish((outer) => ({ kind: 'capture', outer }));
   const accumulatorParams = sources.flatMap((s, p) => (s.kind === 'accumulated' && used.has(p) ? [p] : []));
   const accumulatedValues = accumulatorParams.map((p) => accumulated[(sources[p] as { index: number }).index]);
+  // A carried next value needs its loop variable accumulated.
+  const carryParams = sources.flatMap((s, p) => (s.kind === 'next' && used.has(p) ? [p] : []));
+  const carryLists = carryParams.map((p) => {
+    const k = (sources[p] as { loopVar: number }).loopVar;
+    const input = new GraphWriter(body).param(k, outputs[k]);
+    const found = accumulatedValues.findIndex((r) => r.node === input.node && r.output === input.output);
+    return found >= 0 ? found : accumulatedValues.push(input) - 1;
+  });
   const invariantParams = sources.flatMap((s, p) =>
     ((s.kind === 'input' || s.kind === 'variable' || s.kind === 'capture') && used.has(p) ? [p] : []));
   const paramSpecs = new Map(builder.graph.nodes.flatMap((x) => (x.kind === 'Input' ? [[x.param, x.outputs[0]] as const] : [])));
@@ -187,12 +206,14 @@ export function prepareWhile(tracer: Tracer, node: WhileNode, wrt: Wrt): Prepara
       throw new Error('autograph-ts internal: not an invariant');
     };
     const accSpecs = [...invariantGrads.map((p) => inputSpecs[p]), ...variableSpecs];
-    const loopSpecs: TensorSpec[] = [SCALAR_INT, ...floatLoopVars.map((k) => outputs[k]), ...accSpecs, ...listSpecs];
+    const carrySpecs = carryParams.map((p) => outputs[(sources[p] as { loopVar: number }).loopVar]);
+    const loopSpecs: TensorSpec[] = [SCALAR_INT, ...floatLoopVars.map((k) => outputs[k]), ...accSpecs, ...carrySpecs, ...listSpecs];
     const nLoop = loopSpecs.length;
     const initial: ValueRef[] = [
       at.ref({ node: at.node, output: n }),
       ...floatLoopVars.map((k) => tracer.resolve(dys[k] ?? zerosTensor(outputs[k]))),
       ...accSpecs.map((s) => tracer.resolve(zerosTensor(s))),
+      ...carryParams.map((p) => at.ref({ node: at.node, output: (sources[p] as { loopVar: number }).loopVar })),
       ...accumulatedValues.map((_, a) => at.ref({ node: at.node, output: n + 1 + a })),
     ];
     const invariants = invariantParams.map((p) => invariantRef(sources[p]));
@@ -205,7 +226,8 @@ export function prepareWhile(tracer: Tracer, node: WhileNode, wrt: Wrt): Prepara
 
     const b = new GraphWriter({ numParams, nodes: [], results: [] });
     const count = b.kernel('Sub', [b.param(0, SCALAR_INT), b.constant(scalarConstant(program, 1, 'int32'), SCALAR_INT)], SCALAR_INT);
-    const listBase = 1 + floatLoopVars.length + accSpecs.length;
+    const carryBase = 1 + floatLoopVars.length + accSpecs.length;
+    const listBase = carryBase + carrySpecs.length;
     const pops = accumulatedValues.map((_, a) => {
       const at2 = b.add({ kind: 'List', op: 'TensorListPopBack', inputs: [b.param(listBase + a, listSpecs[a])],
         outputs: [listSpecs[a], elementOf(listSpecs[a])] });
@@ -216,6 +238,7 @@ export function prepareWhile(tracer: Tracer, node: WhileNode, wrt: Wrt): Prepara
       switch (s.kind) {
         case 'dy': return b.param(1 + floatLoopVars.indexOf(s.loopVar), outputs[s.loopVar]);
         case 'accumulated': return pops[accumulatorParams.indexOf(p)].item;
+        case 'next': return b.param(carryBase + carryParams.indexOf(p), carrySpecs[carryParams.indexOf(p)]);
         default: {
           const i = invariantParams.indexOf(p);
           return b.param(nLoop + i, invariantSpecs[i]);
@@ -224,7 +247,8 @@ export function prepareWhile(tracer: Tracer, node: WhileNode, wrt: Wrt): Prepara
     });
     const outs = inlineGraph(b, builder.graph, bound);
     const accNext = accSpecs.map((s, i) => b.kernel('Add', [b.param(1 + floatLoopVars.length + i, s), outs[floatLoopVars.length + i]], s));
-    b.graph.results = [count, ...outs.slice(0, floatLoopVars.length), ...accNext, ...pops.map((p) => p.rest)];
+    b.graph.results = [count, ...outs.slice(0, floatLoopVars.length), ...accNext, ...carryLists.map((a) => pops[a].item),
+      ...pops.map((p) => p.rest)];
 
     const results = loopSpecs.map((s) => (s.list ? dummyInfo(s) : placeholderLike(tracer, s)));
     tracer.define({
@@ -246,6 +270,8 @@ export function prepareWhile(tracer: Tracer, node: WhileNode, wrt: Wrt): Prepara
 function dummyInfo(spec: TensorSpec): tf.TensorInfo {
   return { dataId: {}, shape: [...spec.shape], dtype: spec.dtype };
 }
+
+const isIntScalar = (spec: TensorSpec): boolean => !spec.list && spec.dtype === 'int32' && spec.shape.length === 0;
 
 interface Engine {
   runKernel(name: string, inputs: unknown, attrs: unknown): tf.Tensor | tf.Tensor[];

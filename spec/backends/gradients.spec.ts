@@ -8,6 +8,22 @@ import { expect } from 'chai';
 import { stage } from '../../index';
 import { StagingError } from '../../backends/errors';
 import { compile, formatDiagnostics, load } from '../harness/compile';
+import * as ag__ from '../../runtime/operators';
+import type { Graph, ListNode } from '../../backends/graph';
+import { listMemory, resetListMemoryPeak } from '../../backends/tensor_lists';
+
+/** The list operations of `graph` and its sub-graphs, with the values they push. */
+function listOps(graph: Graph, found: { op: string; pushed?: string }[] = []): { op: string; pushed?: string }[] {
+  for (const node of graph.nodes) {
+    if (node.kind === 'List') {
+      const pushed = node.op === 'TensorListPushBack' ? graph.nodes[(node as ListNode).inputs[1].node] : undefined;
+      found.push({ op: node.op, pushed: pushed && (pushed.kind === 'Kernel' ? pushed.op : pushed.kind) });
+    }
+    if (node.kind === 'If') [node.then, node.else].forEach((g) => listOps(g, found));
+    if (node.kind === 'While') [node.cond, node.body].forEach((g) => listOps(g, found));
+  }
+  return found;
+}
 
 const source = `
 import * as tf from '@tensorflow/tfjs';
@@ -228,6 +244,31 @@ describe('stage(): gradients through staged control flow, computed in the graph'
       Object.values(vars).forEach((v) => v.dispose());
     });
 
+    it('accumulates the hidden state and the row index only: memory linear in steps, no tensor leaks', () => {
+      const gradsOf = stage((x: tf.Tensor3D, wx: tf.Tensor, wh: tf.Tensor, b: tf.Tensor, h0: tf.Tensor) =>
+        tf.grads((a: tf.Tensor, c: tf.Tensor, d: tf.Tensor) => lossOf({ wx: a, wh: c, b: d, h0 }, x))([wx, wh, b]));
+      const pushes = listOps(gradsOf.inspect(xs, init.wx, init.wh, init.b, init.h0).program.graph)
+        .filter((o) => o.op === 'TensorListPushBack').map((o) => o.pushed).sort();
+      // h_t (a loop variable, read by MatMul's gradient; tanh's output is h_{t+1}, carried over) and
+      // the row index t (the row x_t = xs[t] is gathered again): no constants, weights or rows.
+      expect(pushes).to.deep.equal(['Input', 'Input']);
+      const figures: string[] = [];
+      for (const steps of [16, 64, 256]) {
+        const x = tf.randomNormal([steps, B, I], 0, 1, 'float32', 7) as tf.Tensor3D;
+        tf.dispose(gradsOf(x, init.wx, init.wh, init.b, init.h0)); // traces
+        const tensors = tf.memory().numTensors;
+        resetListMemoryPeak();
+        for (let call = 0; call < 2; call++) tf.dispose(gradsOf(x, init.wx, init.wh, init.b, init.h0));
+        expect(tf.memory().numTensors).to.equal(tensors);
+        expect(listMemory.elements).to.equal(0);
+        expect(listMemory.peakElements).to.equal(2 * steps);
+        expect(listMemory.peakBytes).to.equal(steps * (B * H * 4 + 4));
+        figures.push(`${steps} steps: ${listMemory.peakElements} tensors, ${listMemory.peakBytes} bytes`);
+        x.dispose();
+      }
+      if (process.env.AUTOGRAPH_FIGURES) console.log(`      accumulators: ${figures.join('; ')}`);
+    });
+
     it('optimizer.minimize: a staged training step, then a whole staged training loop, equal eager training', () => {
       const make = () => ({ wx: tf.variable(init.wx), wh: tf.variable(init.wh), b: tf.variable(init.b), h0: tf.variable(init.h0) });
       const eager = make();
@@ -257,6 +298,32 @@ describe('stage(): gradients through staged control flow, computed in the graph'
       expect(train.inspect(xs, tf.scalar(5)).stats.whiles).to.equal(3); // training loop, BPTT forward, BPTT backward
       [eager, staged, looped, eagerLooped].forEach((w) => Object.values(w).forEach((v) => v.dispose()));
     });
+  });
+
+  it('does not accumulate constants or loop variables the body passes through', () => {
+    const f = (x: tf.Tensor1D, w: tf.Tensor1D, n: tf.Scalar): tf.Scalar => {
+      let h = x;
+      let scale = w; // loop state the body never changes
+      let i = tf.scalar(0);
+      ag__.whileStmt(() => i.less(n), () => {
+        h = h.mul(scale).add(tf.tensor1d([0.5, 0.25])).sin() as tf.Tensor1D;
+        i = i.add(1);
+      }, () => [h, scale, i], ([a, s2, c]) => {
+        h = a as tf.Tensor1D;
+        scale = s2 as tf.Tensor1D;
+        i = c as tf.Scalar;
+      }, ['h', 'scale', 'i'], { origin: 'pass.ts:4:3' });
+      return h.sum();
+    };
+    const gradOf = (x: tf.Tensor1D, w: tf.Tensor1D, n: tf.Scalar) => tf.grads((a: tf.Tensor, b: tf.Tensor) => f(a as tf.Tensor1D, b as tf.Tensor1D, n))([x, w]);
+    const staged = stage(gradOf);
+    const x = tf.tensor1d([0.2, -0.4]);
+    const w = tf.tensor1d([1.5, 0.5]);
+    const got = staged(x, w, tf.scalar(3));
+    gradOf(x, w, tf.scalar(3)).forEach((g, i) => close(got[i], g));
+    const pushes = listOps(staged.inspect(x, w, tf.scalar(3)).program.graph).filter((o) => o.op === 'TensorListPushBack');
+    // h (read by Mul's gradient) and the argument of sin (read by its gradient): not scale, not the constant.
+    expect(pushes.map((o) => o.pushed).sort()).to.deep.equal(['Add', 'Input']);
   });
 
   it('a kernel without a registered gradient is a StagingError naming it and the line, only when differentiated', () => {
