@@ -372,6 +372,7 @@ class EngineRun {
     const given = new Set<number>();
     void root;
     return plan.resultSlots.map((s) => {
+      if (vals[s] instanceof ListValue) return vals[s]!;
       if (ownedBy(s) && !given.has(s)) {
         given.add(s);
         return vals[s]!;
@@ -411,7 +412,7 @@ class EngineRun {
       }
       case 'While': {
         const n = step.loopVars;
-        let current = step.ins.slice(0, n).map((s) => tf.clone(vals[s]!));
+        let current = step.ins.slice(0, n).map((s) => (vals[s] instanceof ListValue ? vals[s]! : tf.clone(vals[s]!)));
         const invariants = step.ins.slice(n).map((s) => vals[s]!);
         for (;;) {
           const [c] = this.run(step.cond, [...current, ...invariants]);

@@ -326,6 +326,51 @@ describe('stage(): gradients through staged control flow, computed in the graph'
     expect(pushes.map((o) => o.pushed).sort()).to.deep.equal(['Add', 'Input']);
   });
 
+  describe('what raises a StagingError instead of giving a wrong gradient', () => {
+    const loop = (x: tf.Tensor, body: (h: tf.Tensor) => tf.Tensor): tf.Scalar => {
+      let h = x;
+      let i = tf.scalar(0);
+      ag__.whileStmt(() => i.less(2), () => {
+        h = body(h);
+        i = i.add(1);
+      }, () => [h, i], ([a, c]) => {
+        h = a as tf.Tensor;
+        i = c as tf.Scalar;
+      }, ['h', 'i'], { origin: 'errors.ts:7:3' });
+      return h.sum();
+    };
+
+    it('a loop that assigns a variable', () => {
+      const v = tf.variable(tf.scalar(1));
+      const staged = stage((x: tf.Tensor) => tf.grad((a: tf.Tensor) => loop(a, (h) => {
+        v.assign(v.add(1));
+        return h.mul(v);
+      }))(x));
+      expect(() => staged(tf.tensor1d([1, 2]))).to.throw(StagingError, /loop \(errors\.ts:7:3\).*assigns the variable/);
+      expect(v.dataSync()[0]).to.equal(1);
+      v.dispose();
+    });
+
+    it('a variable the loop reads, assigned before the gradient is taken', () => {
+      const v = tf.variable(tf.tensor1d([2, 3]));
+      const staged = stage((x: tf.Tensor) => tf.grad((a: tf.Tensor) => {
+        const y = loop(a, (h) => h.mul(v));
+        v.assign(v.add(1));
+        return y;
+      })(x));
+      expect(() => staged(tf.tensor1d([1, 2]))).to.throw(StagingError, /'.*' was assigned after the staged loop/);
+      v.dispose();
+    });
+
+    it('a gradient of a gradient inside the staged function (at the top level it runs on the tape)', () => {
+      const first = (x: tf.Tensor) => tf.grad((a: tf.Tensor) => loop(a, (h) => h.mul(a).sin()))(x).sum();
+      const staged = stage((x: tf.Tensor) => tf.grad(first)(x));
+      expect(() => staged(tf.tensor1d([0.5, 0.7]))).to.throw(StagingError, /gradient of a gradient/);
+      const x = tf.tensor1d([0.5, 0.7]);
+      close(tf.grad(stage(first))(x), tf.grad(first)(x));
+    });
+  });
+
   it('a kernel without a registered gradient is a StagingError naming it and the line, only when differentiated', () => {
     const staged = stage((x: tf.Tensor1D) => tf.grad((v: tf.Tensor) => m.cumulative(v, tf.scalar(2)))(x));
     expect(() => staged(tf.tensor1d([1, 2]))).to.throw(StagingError, /'Cumprod'.*main\.ts:\d+/);
