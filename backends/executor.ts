@@ -16,6 +16,7 @@ import type { KernelStep, ListStep, Plan, Step, WhileStep } from './execution_pl
 import { compile } from './execution_plan';
 import { callRandomOp } from './random_ops';
 import { formatPrint, rebuildError } from './host_callbacks';
+import { executeWithGraphGradient } from './gradients/program_gradient';
 import { countListElement, ListValue, releaseList } from './tensor_lists';
 
 type Value = tf.TensorInfo;
@@ -48,6 +49,8 @@ export function planFor(program: Program, backendName: string | undefined): Plan
 /** Runs the program on `args` (one tensor per root parameter); returns new tensors owned by the caller. */
 export function execute(program: Program, args: tf.Tensor[]): tf.Tensor[] {
   if (engine().isTapeOn()) {
+    const taped = executeWithGraphGradient(program, args);
+    if (taped !== undefined) return taped;
     const plan = planFor(program, undefined);
     return new EngineRun(program).run(plan, args, true);
   }
@@ -55,7 +58,9 @@ export function execute(program: Program, args: tf.Tensor[]): tf.Tensor[] {
   const plan = planFor(program, backendName);
   const backend = tf.engine().backend;
   const outs = new DirectRun(program, backend, backendName).run(plan, args);
-  return outs.map((info) => (info instanceof Tensor ? info : engine().makeTensorFromTensorInfo(info, backend)));
+  // (List values are results only of programs made by gradients/program_gradient.ts.)
+  return outs.map((info) => (info instanceof Tensor || info instanceof ListValue ? info as tf.Tensor
+    : engine().makeTensorFromTensorInfo(info, backend)));
 }
 
 type ScalarReader = (value: Value) => number;
@@ -449,5 +454,19 @@ class EngineRun {
         if (!vals[step.pred]!.dataSync()[0]) throw rebuildError(this.program.errors[step.error]);
         return;
     }
+  }
+}
+
+/** Frees a value execute() returned: a tensor, or a list of them. */
+export function disposeValue(value: tf.Tensor | ListValue<unknown>): void {
+  if (value instanceof ListValue) {
+    const backend = tf.engine().backend;
+    releaseList(value, (item) => {
+      if (item instanceof Tensor) item.dispose();
+      else if (item instanceof ListValue) disposeValue(item);
+      else backend.disposeData((item as Value).dataId);
+    });
+  } else {
+    value.dispose();
   }
 }

@@ -196,6 +196,15 @@ function liveValues(graph: Graph, differentiableParam: (param: number) => boolea
       case 'While':
         depends = node.inputs.some(isLive) || subgraphs(node).some((g) => [...readVariables(g)].some((v) => variables.has(v)));
         break;
+      case 'List':
+        // Lists hold the intermediates of a gradient computed in the graph; gradients do not
+        // flow through them (a gradient of that gradient would silently miss this path).
+        if (node.op === 'TensorListPushBack' && isLive(node.inputs[1])) {
+          throw new StagingError('autograph-ts: a gradient of a gradient computed through a staged loop is not ' +
+            'supported (the second gradient would flow through the first one\'s accumulators).');
+        }
+        depends = false;
+        break;
       default:
         depends = false;
     }

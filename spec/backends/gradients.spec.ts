@@ -326,6 +326,38 @@ describe('stage(): gradients through staged control flow, computed in the graph'
     expect(pushes.map((o) => o.pushed).sort()).to.deep.equal(['Add', 'Input']);
   });
 
+  it('tf.grad of a staged function: one step on the tape, its gradient a backward program', () => {
+    const x = tf.tensor1d([0.3, -0.2]);
+    const w = tf.variable(tf.tensor1d([0.9, 1.1]));
+    const f = (a: tf.Tensor1D, n: tf.Scalar): tf.Scalar => m.bouncing(a, w, n);
+    const staged = stage(f);
+    const tapeSteps = (run: () => tf.Tensor): number => {
+      let steps = 0;
+      tf.dispose(tf.grad(() => {
+        const y = run();
+        steps = (tf.engine().state as unknown as { activeTape: unknown[] }).activeTape.length;
+        return y as tf.Scalar;
+      })(x));
+      return steps;
+    };
+    expect(tapeSteps(() => staged(x, tf.scalar(5)))).to.equal(1);
+    for (const n of [1, 5]) {
+      close(tf.grad((a: tf.Tensor) => staged(a as tf.Tensor1D, tf.scalar(n)))(x), tf.grad((a: tf.Tensor) => f(a as tf.Tensor1D, tf.scalar(n)))(x));
+      const got = tf.variableGrads(() => staged(x, tf.scalar(n)));
+      const want = tf.variableGrads(() => f(x, tf.scalar(n)));
+      close(got.value, want.value);
+      close(got.grads[w.name], want.grads[w.name]);
+    }
+    const before = tf.memory().numTensors;
+    tf.dispose(tf.grad((a: tf.Tensor) => staged(a as tf.Tensor1D, tf.scalar(5)))(x));
+    expect(tf.memory().numTensors).to.equal(before);
+    // Under a gradient of a gradient the staged function runs kernel by kernel on the tape.
+    const second = (g: (a: tf.Tensor1D, n: tf.Scalar) => tf.Scalar) =>
+      tf.grad((a: tf.Tensor) => tf.grad((b: tf.Tensor) => g(b as tf.Tensor1D, tf.scalar(3)))(a).sum())(x);
+    close(second(staged), second(f));
+    w.dispose();
+  });
+
   describe('what raises a StagingError instead of giving a wrong gradient', () => {
     const loop = (x: tf.Tensor, body: (h: tf.Tensor) => tf.Tensor): tf.Scalar => {
       let h = x;
