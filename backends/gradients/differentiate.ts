@@ -131,6 +131,7 @@ const sum = (a: tf.Tensor | undefined, b: tf.Tensor): tf.Tensor => (a === undefi
 function kernelGradient(graph: Graph, index: number, dys: (tf.Tensor | undefined)[], isLive: (ref: ValueRef) => boolean,
                         forwardTensor: (ref: ValueRef) => tf.Tensor, origin: string | undefined): (tf.Tensor | undefined)[] {
   const node = graph.nodes[index] as KernelNode;
+  if (isRowGather(graph, node)) return rowGatherGradient(graph, node, dys[0]!, isLive, forwardTensor);
   const config = tf.getGradient(node.op);
   if (config === undefined) {
     throw new StagingError(`autograph-ts: no gradient is registered for the tfjs kernel '${node.op}', used in the ` +
@@ -159,6 +160,29 @@ function kernelGradient(graph: Graph, index: number, dys: (tf.Tensor | undefined
     }
     return dx;
   });
+}
+
+/** GatherV2(x, i) of one row along axis 0, i a scalar: what `for (const row of x)` stages. */
+function isRowGather(graph: Graph, node: KernelNode): boolean {
+  if (node.op !== 'GatherV2' || node.inputs.length !== 2 || Number(node.attrs.batchDims ?? 0) !== 0) return false;
+  const x = specOfRef(graph, node.inputs[0]);
+  const axis = Number(node.attrs.axis ?? 0);
+  return specOfRef(graph, node.inputs[1]).shape.length === 0 && x.shape.length > 0 && (axis === 0 || axis === -x.shape.length);
+}
+
+/**
+ * The gradient of a row gather: dy in row i, zeros elsewhere (a one-hot mask times dy). tfjs's
+ * registered gradient scatters with UnsortedSegmentSum, which the wasm backend lacks; eager
+ * iteration (tf.unstack) does not need it, so neither does the staged loop.
+ */
+function rowGatherGradient(graph: Graph, node: KernelNode, dy: tf.Tensor, isLive: (ref: ValueRef) => boolean,
+                           forwardTensor: (ref: ValueRef) => tf.Tensor): (tf.Tensor | undefined)[] {
+  if (!isLive(node.inputs[0])) return [undefined, undefined];
+  const x = specOfRef(graph, node.inputs[0]);
+  const rows = x.shape[0];
+  const mask = tf.oneHot(forwardTensor(node.inputs[1]) as tf.Tensor1D, rows).cast('float32')
+    .reshape([rows, ...x.shape.slice(1).map(() => 1)]);
+  return [mask.mul(dy.expandDims(0)), undefined];
 }
 
 /** Zeros of `spec` in the current graph (a Fill kernel: no constant of that size is kept). */

@@ -108,6 +108,18 @@ export function loopInBranch(x: tf.Tensor1D, w: tf.Tensor1D): tf.Scalar {
   return h.sum();
 }
 
+/** A loop with an early exit and an early return. */
+export function untilLarge(x: tf.Tensor1D, w: tf.Tensor1D, limit: tf.Scalar): tf.Scalar {
+  'use autograph';
+  let h = x;
+  for (const row of tf.stack([w, w.mul(2), w.mul(3), w.mul(4)])) {
+    h = h.mul(row).add(0.1);
+    if (h.sum().greater(limit)) break;
+    if (h.sum().less(-100)) return h.sum().neg();
+  }
+  return h.sum();
+}
+
 /** A training loop: runs step() while the step counter is below steps (a tensor). */
 export function trainLoop(step: () => tf.Scalar, steps: tf.Scalar): tf.Scalar {
   'use autograph';
@@ -298,6 +310,19 @@ describe('stage(): gradients through staged control flow, computed in the graph'
       expect(train.inspect(xs, tf.scalar(5)).stats.whiles).to.equal(3); // training loop, BPTT forward, BPTT backward
       [eager, staged, looped, eagerLooped].forEach((w) => Object.values(w).forEach((v) => v.dispose()));
     });
+  });
+
+  it('through a loop with break and return', () => {
+    const gradOf = (x: tf.Tensor1D, w: tf.Tensor1D, limit: tf.Scalar) =>
+      tf.grads((a: tf.Tensor, b: tf.Tensor) => m.untilLarge(a, b, limit))([x, w]);
+    const staged = stage(gradOf);
+    const x = tf.tensor1d([0.5, 0.8]);
+    const w = tf.tensor1d([1.1, 0.9]);
+    for (const limit of [1, 3, 1000]) {
+      const got = staged(x, w, tf.scalar(limit));
+      gradOf(x, w, tf.scalar(limit)).forEach((g, i) => close(got[i], g));
+    }
+    expect(staged.traceCount).to.equal(1);
   });
 
   it('does not accumulate constants or loop variables the body passes through', () => {
