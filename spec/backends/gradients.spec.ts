@@ -120,6 +120,18 @@ export function untilLarge(x: tf.Tensor1D, w: tf.Tensor1D, limit: tf.Scalar): tf
   return h.sum();
 }
 
+/** Gradient descent as a tensor loop: a gradient (through another loop) taken in each iteration. */
+export function descend(x: tf.Tensor1D, w: tf.Tensor1D, steps: tf.Scalar): tf.Tensor1D {
+  'use autograph';
+  let i = tf.scalar(0);
+  while (i.less(steps)) {
+    const g = tf.grad((v: tf.Tensor) => powerLoop(v.mul(w), tf.scalar(2)))(x);
+    x = x.sub(g.mul(0.05));
+    i = i.add(1);
+  }
+  return x;
+}
+
 /** A training loop: runs step() while the step counter is below steps (a tensor). */
 export function trainLoop(step: () => tf.Scalar, steps: tf.Scalar): tf.Scalar {
   'use autograph';
@@ -323,6 +335,15 @@ describe('stage(): gradients through staged control flow, computed in the graph'
       gradOf(x, w, tf.scalar(limit)).forEach((g, i) => close(got[i], g));
     }
     expect(staged.traceCount).to.equal(1);
+  });
+
+  it('a gradient taken inside a loop body, through a loop of its own', () => {
+    const staged = stage(m.descend);
+    const x = tf.tensor1d([0.4, -0.3]);
+    const w = tf.tensor1d([0.7, 1.2]);
+    close(staged(x, w, tf.scalar(4)), m.descend(x, w, tf.scalar(4)));
+    const dot = staged.inspect(x, w, tf.scalar(4)).dot();
+    expect(dot).to.contain('TensorListPushBack').and.to.contain('list<float32[2]>');
   });
 
   it('does not accumulate constants or loop variables the body passes through', () => {
