@@ -18,8 +18,8 @@ import { placeholderLike } from '../staged_if';
 import type { Tracer } from '../tracer';
 import { BackwardParams, bindPlaceholder, differentiateGraph, liveParams, zerosTensor } from './differentiate';
 import {
-  assignedVariable, elementOf, GraphWriter, initRef, inlineGraph, isDifferentiable, listOf, pruneUnusedParams,
-  readVariables, refKey, SCALAR_INT, scalarConstant, specOfRef,
+  assignedVariable, elementOf, GraphWriter, initRef, inlineGraph, listOf, pruneUnusedParams, refKey, SCALAR_INT,
+  scalarConstant, specOfRef,
 } from './ir';
 import { ControlFlowGradients, EmitContext, NO_GRADIENTS, Preparation, Wrt } from './prepared';
 
@@ -49,7 +49,6 @@ export function prepareWhile(tracer: Tracer, node: WhileNode, wrt: Wrt): Prepara
   const outputs = node.outputs.map((s) => ({ ...s }));
   const live = liveParams(body, n, wrt.wrt, wrt.variables);
   const floatLoopVars = outputs.flatMap((s, k) => (live[k] ? [k] : []));
-  const variablesRead = new Map([...readVariables(body)].map((v) => [v, program.variables[v].dataId]));
 
   const passesThrough = (p: number): boolean => {
     const r = body.results[p];
@@ -179,12 +178,21 @@ export function prepareWhile(tracer: Tracer, node: WhileNode, wrt: Wrt): Prepara
     output: 0,
   }));
   body.results = [...body.results, next, ...pushed];
-  node.inputs = [...originalInputs.slice(0, n), ...Array.from({ length: added }, (_, k) => initRef(k)), ...originalInputs.slice(n)];
+  // Variables the backward body reads are read once more just before the loop (the loop does not
+  // assign them, so that is the value it reads) and passed to it as unused invariants: the
+  // backward loop reads them there, whatever happens to the variables in between.
+  const variableReads = invariantParams.flatMap((p) => (sources[p].kind === 'variable' ? [(sources[p] as { variable: number }).variable] : []));
+  for (const g of [node.cond, body]) g.numParams += variableReads.length;
+  const readInputAt = new Map(variableReads.map((v, k) => [v, originalInputs.length + added + k]));
+  node.inputs = [...originalInputs.slice(0, n), ...Array.from({ length: added }, (_, k) => initRef(k)), ...originalInputs.slice(n),
+    ...variableReads.map((_, k) => initRef(added + k))];
   node.outputs = [...node.outputs, SCALAR_INT, ...listSpecs];
   node.loopVars = n + added;
   const inits: Node[] = [
     { kind: 'Constant', constant: scalarConstant(program, 0, 'int32'), outputs: [SCALAR_INT] },
     ...listSpecs.map((spec): Node => ({ kind: 'List', op: 'EmptyTensorList', inputs: [], outputs: [spec] })),
+    ...variableReads.map((v): Node => ({ kind: 'ReadVariable', variable: v,
+      outputs: [{ shape: [...program.variables[v].shape], dtype: program.variables[v].dtype }] })),
   ];
 
   let emitted = false;
@@ -192,16 +200,9 @@ export function prepareWhile(tracer: Tracer, node: WhileNode, wrt: Wrt): Prepara
     if (floatLoopVars.every((k) => dys[k] === undefined)) return NO_GRADIENTS;
     if (emitted) throw new Error('autograph-ts internal: the backward While of a prepared While was emitted twice');
     emitted = true;
-    for (const p of invariantParams) {
-      const s = sources[p];
-      if (s.kind !== 'variable' || program.variables[s.variable].dataId === variablesRead.get(s.variable)) continue;
-      throw new StagingError(`autograph-ts: the variable '${program.variables[s.variable].name}' was assigned after ` +
-        `the staged loop${where} read it and before the gradient through the loop was computed; compute the ` +
-        'gradient first.');
-    }
     const invariantRef = (s: Source): ValueRef => {
       if (s.kind === 'input') return at.ref(originalInputs[s.input]);
-      if (s.kind === 'variable') return tracer.resolve(program.variables[s.variable]);
+      if (s.kind === 'variable') return at.ref(node.inputs[readInputAt.get(s.variable)!]);
       if (s.kind === 'capture') return s.outer;
       throw new Error('autograph-ts internal: not an invariant');
     };
