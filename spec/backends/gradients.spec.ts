@@ -391,6 +391,24 @@ describe('stage(): gradients through staged control flow, computed in the graph'
     }
   });
 
+  it('a loop recorded under a tape whose gradient is not taken keeps no counter or accumulators', () => {
+    const staged = stage((x: tf.Tensor1D) => {
+      let aux: tf.Tensor = x;
+      const g = tf.grad((v: tf.Tensor) => {
+        aux = m.powerLoop(v, tf.scalar(3)); // depends on v, but is not part of what is differentiated
+        return v.square().sum() as tf.Scalar;
+      })(x);
+      return [g, aux];
+    });
+    const x = tf.tensor1d([0.5, 2]);
+    const [g, aux] = staged(x);
+    close(g, x.mul(2));
+    close(aux, m.powerLoop(x, tf.scalar(3)));
+    const info = staged.inspect(x);
+    expect(listOps(info.program.graph)).to.deep.equal([]);
+    expect(info.stats.whiles).to.equal(1);
+  });
+
   it('does not accumulate constants or loop variables the body passes through', () => {
     const f = (x: tf.Tensor1D, w: tf.Tensor1D, n: tf.Scalar): tf.Scalar => {
       let h = x;
