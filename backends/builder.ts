@@ -37,8 +37,8 @@ export class ValueTable<V> {
 export class GraphBuilder {
   readonly graph: Graph = { numParams: 0, nodes: [], results: [] };
   readonly values = new ValueTable<ValueRef>();
-  /** Captured values of the enclosing graph, as (parameter, outer reference) pairs. */
-  readonly captures: { param: number; outer: ValueRef }[] = [];
+  /** Captured values of the enclosing graph: parameter, outer reference, and the tensor the trace used. */
+  readonly captures: { param: number; outer: ValueRef; tensor?: tf.TensorInfo }[] = [];
   /** Last read (or assigned value) of each variable in this graph, valid while its dataId holds. */
   readonly variableReads = new Map<number, { dataId: object; ref: ValueRef }>();
 
@@ -65,14 +65,14 @@ export class GraphBuilder {
     return { node: this.add({ kind: 'Input', param, outputs: [spec] }), output: 0 };
   }
 
-  addCapture(outer: ValueRef, spec: TensorSpec): ValueRef {
+  addCapture(outer: ValueRef, spec: TensorSpec, tensor?: tf.TensorInfo): ValueRef {
     const existing = this.captures.find((c) => c.outer.node === outer.node && c.outer.output === outer.output);
     if (existing) {
       const node = this.graph.nodes.findIndex((n) => n.kind === 'Input' && n.param === existing.param);
       return { node, output: 0 };
     }
     const ref = this.addParam(spec);
-    this.captures.push({ param: this.graph.numParams - 1, outer });
+    this.captures.push({ param: this.graph.numParams - 1, outer, tensor });
     return ref;
   }
 }
@@ -102,4 +102,13 @@ export function unifyCaptures(builders: GraphBuilder[], explicit: number): Value
   }
   for (const b of builders) b.graph.numParams = explicit + outer.length;
   return outer;
+}
+
+/** The tensors the trace used for the captured values `outer` (as unifyCaptures returned them). */
+export function capturedTensors(builders: GraphBuilder[], outer: ValueRef[]): (tf.TensorInfo | undefined)[] {
+  const byRef = new Map<string, tf.TensorInfo | undefined>();
+  for (const b of builders) {
+    for (const c of b.captures) if (!byRef.has(`${c.outer.node}:${c.outer.output}`)) byRef.set(`${c.outer.node}:${c.outer.output}`, c.tensor);
+  }
+  return outer.map((r) => byRef.get(`${r.node}:${r.output}`));
 }

@@ -4,7 +4,7 @@
  * an If and the test and body of a While are clusters beside their node, with dashed edges for the
  * values that flow into and out of them.
  */
-import { Graph, Node, nodeInputs, Program, TensorSpec, ValueRef } from './graph';
+import { Graph, Node, nodeInputs, Program, specText, ValueRef } from './graph';
 
 export function graphToDot(program: Program, name = 'staged'): string {
   const out: string[] = [
@@ -78,6 +78,7 @@ function label(program: Program, node: Node): string {
       case 'Check': return `Check: ${program.errors[node.error]?.name ?? 'Error'}`;
       case 'If': return 'If';
       case 'While': return `While (${node.loopVars} loop vars)`;
+      case 'List': return node.op;
     }
   })();
   return `${head}${types ? `\n${types}` : ''}${origin}`;
@@ -98,5 +99,4 @@ function style(node: Node): string {
   }
 }
 
-const specText = (s: TensorSpec): string => `${s.dtype}[${s.shape.join(',')}]`;
 const quote = (s: string): string => JSON.stringify(s);

@@ -11,7 +11,7 @@
  * what eager iteration (tf.unstack) does: a 'Row' step.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import type { Attrs, Graph, KernelNode, Node, PrintPart, RandomArg, RandomOp } from './graph';
+import type { Attrs, Graph, KernelNode, ListOp, Node, PrintPart, RandomArg, RandomOp } from './graph';
 
 export type Slot = number;
 
@@ -62,11 +62,12 @@ export interface IfStep extends StepBase { kind: 'If'; cond: Slot; ins: Slot[]; 
 export interface WhileStep extends StepBase {
   kind: 'While'; ins: Slot[]; loopVars: number; cond: Plan; body: Plan; outs: Slot[];
 }
+export interface ListStep extends StepBase { kind: 'List'; op: ListOp; ins: Slot[]; outs: Slot[] }
 export interface PrintStep extends StepBase { kind: 'Print'; ins: Slot[]; parts: PrintPart[] }
 export interface CheckStep extends StepBase { kind: 'Check'; pred: Slot; error: number }
 
 export type Step = KernelStep | RowStep | ReadVariableStep | AssignVariableStep | RandomStep | IfStep | WhileStep |
-  PrintStep | CheckStep;
+  ListStep | PrintStep | CheckStep;
 
 export interface Plan {
   numSlots: number;
@@ -168,6 +169,12 @@ export function compile(graph: Graph, backendName: string | undefined): Plan {
           body: compile(node.body, backendName), outs, free: [] });
         return;
       }
+      case 'List': {
+        const outs = node.outputs.map(() => newSlot(true));
+        slotOf[index] = outs;
+        steps.push({ kind: 'List', op: node.op, ins: ins(node), outs, free: [] });
+        return;
+      }
       case 'Print':
         slotOf[index] = [];
         steps.push({ kind: 'Print', ins: ins(node), parts: node.parts, free: [] });
@@ -219,6 +226,7 @@ function stepInputs(step: Step): Slot[] {
     case 'Kernel':
     case 'Random':
     case 'While':
+    case 'List':
     case 'Print':
       return step.ins;
     case 'If':
@@ -237,6 +245,7 @@ function stepOutputs(step: Step): Slot[] {
     case 'Kernel':
     case 'If':
     case 'While':
+    case 'List':
       return step.outs;
     case 'ReadVariable':
     case 'Random':

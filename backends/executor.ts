@@ -12,10 +12,12 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { Program } from './graph';
-import type { KernelStep, Plan, Step, WhileStep } from './execution_plan';
+import type { KernelStep, ListStep, Plan, Step, WhileStep } from './execution_plan';
 import { compile } from './execution_plan';
 import { callRandomOp } from './random_ops';
 import { formatPrint, rebuildError } from './host_callbacks';
+import { executeWithGraphGradient } from './gradients/program_gradient';
+import { countListElement, ListValue, releaseList } from './tensor_lists';
 
 type Value = tf.TensorInfo;
 
@@ -47,6 +49,8 @@ export function planFor(program: Program, backendName: string | undefined): Plan
 /** Runs the program on `args` (one tensor per root parameter); returns new tensors owned by the caller. */
 export function execute(program: Program, args: tf.Tensor[]): tf.Tensor[] {
   if (engine().isTapeOn()) {
+    const taped = executeWithGraphGradient(program, args);
+    if (taped !== undefined) return taped;
     const plan = planFor(program, undefined);
     return new EngineRun(program).run(plan, args, true);
   }
@@ -54,7 +58,9 @@ export function execute(program: Program, args: tf.Tensor[]): tf.Tensor[] {
   const plan = planFor(program, backendName);
   const backend = tf.engine().backend;
   const outs = new DirectRun(program, backend, backendName).run(plan, args);
-  return outs.map((info) => (info instanceof Tensor ? info : engine().makeTensorFromTensorInfo(info, backend)));
+  // (List values are results only of programs made by gradients/program_gradient.ts.)
+  return outs.map((info) => (info instanceof Tensor || info instanceof ListValue ? info as tf.Tensor
+    : engine().makeTensorFromTensorInfo(info, backend)));
 }
 
 type ScalarReader = (value: Value) => number;
@@ -113,11 +119,16 @@ class DirectRun {
 
   private release(value: Value): void {
     if (value instanceof Tensor) value.dispose();
+    else if (value instanceof ListValue) releaseList(value as ListValue<Value>, (item) => this.release(item));
     else this.backend.disposeData(value.dataId);
   }
 
   /** A reference the caller owns to a value it does not own (parameter or constant). */
   private share(value: Value): Value {
+    if (value instanceof ListValue) {
+      value.refs++;
+      return value;
+    }
     this.backend.incRef(value.dataId);
     return { dataId: value.dataId, shape: value.shape, dtype: value.dtype };
   }
@@ -262,6 +273,9 @@ class DirectRun {
       case 'While':
         this.loop(step, vals);
         return;
+      case 'List':
+        this.list(step, vals);
+        return;
       case 'Print': {
         const tensors = step.ins.map((s) => this.tensorOf(vals[s]!));
         try {
@@ -308,6 +322,27 @@ class DirectRun {
     for (let i = 0; i < n; i++) vals[step.outs[i]] = params[i];
   }
 
+  private list(step: ListStep, vals: (Value | undefined)[]): void {
+    switch (step.op) {
+      case 'EmptyTensorList':
+        vals[step.outs[0]] = ListValue.empty<Value>() as unknown as Value;
+        return;
+      case 'TensorListPushBack': {
+        const list = vals[step.ins[0]] as unknown as ListValue<Value>;
+        const item = vals[step.ins[1]]!;
+        countListElement(item, 1);
+        vals[step.outs[0]] = list.push(this.share(item)) as unknown as Value;
+        return;
+      }
+      case 'TensorListPopBack': {
+        const { rest, item } = (vals[step.ins[0]] as unknown as ListValue<Value>).pop();
+        vals[step.outs[0]] = this.share(rest as unknown as Value);
+        vals[step.outs[1]] = this.share(item);
+        return;
+      }
+    }
+  }
+
   /** A tf.Tensor view of a value for the host callbacks (a new reference, or the tensor itself). */
   private tensorOf(value: Value): tf.Tensor {
     if (value instanceof Tensor) return value;
@@ -325,7 +360,8 @@ class EngineRun {
     const { paramSlots, constantSlots, steps, owned } = plan;
     for (let i = 0; i < paramSlots.length; i++) if (paramSlots[i] >= 0) vals[paramSlots[i]] = params[i];
     for (const [slot, c] of constantSlots) vals[slot] = this.program.constants[c];
-    const ownedBy = (s: number): boolean => owned[s] && !(vals[s] instanceof tf.Variable);
+    // List values hold no references in engine mode: their tensors belong to the tape's scope.
+    const ownedBy = (s: number): boolean => owned[s] && !(vals[s] instanceof tf.Variable) && !(vals[s] instanceof ListValue);
     try {
       for (const step of steps) {
         this.step(step, vals);
@@ -341,6 +377,7 @@ class EngineRun {
     const given = new Set<number>();
     void root;
     return plan.resultSlots.map((s) => {
+      if (vals[s] instanceof ListValue) return vals[s]!;
       if (ownedBy(s) && !given.has(s)) {
         given.add(s);
         return vals[s]!;
@@ -380,7 +417,7 @@ class EngineRun {
       }
       case 'While': {
         const n = step.loopVars;
-        let current = step.ins.slice(0, n).map((s) => tf.clone(vals[s]!));
+        let current = step.ins.slice(0, n).map((s) => (vals[s] instanceof ListValue ? vals[s]! : tf.clone(vals[s]!)));
         const invariants = step.ins.slice(n).map((s) => vals[s]!);
         for (;;) {
           const [c] = this.run(step.cond, [...current, ...invariants]);
@@ -394,6 +431,22 @@ class EngineRun {
         step.outs.forEach((s, i) => (vals[s] = current[i]));
         return;
       }
+      case 'List': {
+        // Elements are clones (Identity kernels, on the tape): the run may free the pushed tensor,
+        // and what is popped stays connected to what was pushed for the gradient.
+        const list = vals[step.ins[0]] as unknown as ListValue<tf.Tensor> | undefined;
+        if (step.op === 'EmptyTensorList') {
+          vals[step.outs[0]] = ListValue.empty<tf.Tensor>() as unknown as tf.Tensor;
+        } else if (step.op === 'TensorListPushBack') {
+          const item = vals[step.ins[1]]!;
+          vals[step.outs[0]] = list!.push(item instanceof ListValue ? item : tf.clone(item)) as unknown as tf.Tensor;
+        } else {
+          const { rest, item } = list!.pop();
+          vals[step.outs[0]] = rest as unknown as tf.Tensor;
+          vals[step.outs[1]] = item instanceof ListValue ? item as unknown as tf.Tensor : tf.clone(item);
+        }
+        return;
+      }
       case 'Print':
         console.log(...formatPrint(step.parts, step.ins.map((s) => vals[s]!)));
         return;
@@ -401,5 +454,19 @@ class EngineRun {
         if (!vals[step.pred]!.dataSync()[0]) throw rebuildError(this.program.errors[step.error]);
         return;
     }
+  }
+}
+
+/** Frees a value execute() returned: a tensor, or a list of them. */
+export function disposeValue(value: tf.Tensor | ListValue<unknown>): void {
+  if (value instanceof ListValue) {
+    const backend = tf.engine().backend;
+    releaseList(value, (item) => {
+      if (item instanceof Tensor) item.dispose();
+      else if (item instanceof ListValue) disposeValue(item);
+      else backend.disposeData((item as Value).dataId);
+    });
+  } else {
+    value.dispose();
   }
 }

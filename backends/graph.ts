@@ -16,6 +16,11 @@ export type DataType = tf.DataType;
 export interface TensorSpec {
   shape: number[];
   dtype: DataType;
+  /**
+   * The value is a list (a TensorList) of this depth: 1 = a list of tensors of this shape and
+   * dtype, 2 = a list of such lists, ...
+   */
+  list?: number;
 }
 
 /** Output `output` of node `node` of the same graph. */
@@ -112,6 +117,21 @@ export interface WhileNode {
   outputs: TensorSpec[];
 }
 
+export type ListOp = 'EmptyTensorList' | 'TensorListPushBack' | 'TensorListPopBack';
+
+/**
+ * A list value operation (TF's TensorList ops; ONNX SequenceEmpty / SequenceInsert / SequenceAt +
+ * SequenceErase). Lists are values, not state: PushBack and PopBack return a new list and leave
+ * their input list as it was. EmptyTensorList: () -> list; TensorListPushBack: (list, element) ->
+ * list; TensorListPopBack: (list) -> (list, element), the last element pushed.
+ */
+export interface ListNode {
+  kind: 'List';
+  op: ListOp;
+  inputs: ValueRef[];
+  outputs: TensorSpec[];
+}
+
 export type PrintPart = { text: string } | { input: number; verbose: boolean };
 
 /** Host callback: console.log of the parts, tensors formatted as tfjs does (t.toString()). */
@@ -132,7 +152,7 @@ export interface CheckNode {
 }
 
 export type Node = InputNode | ConstantNode | ReadVariableNode | AssignVariableNode | KernelNode | RandomNode |
-  IfNode | WhileNode | PrintNode | CheckNode;
+  IfNode | WhileNode | ListNode | PrintNode | CheckNode;
 
 export interface Graph {
   numParams: number;
@@ -209,7 +229,8 @@ export function graphStats(graph: Graph): GraphStats {
   return stats;
 }
 
-const specText = (s: TensorSpec): string => `${s.dtype}[${s.shape.join(',')}]`;
+export const specText = (s: TensorSpec): string =>
+  `${'list<'.repeat(s.list ?? 0)}${s.dtype}[${s.shape.join(',')}]${'>'.repeat(s.list ?? 0)}`;
 const refText = (r: ValueRef): string => (r.output === 0 ? `%${r.node}` : `%${r.node}:${r.output}`);
 
 /** A readable listing, one node per line, sub-graphs indented. */
@@ -242,6 +263,9 @@ export function dumpGraph(program: Program, graph: Graph = program.graph, indent
       }
       case 'Random':
         lines.push(`${head}Random ${node.op}(${JSON.stringify(node.args)}; ${args})${tail}`);
+        break;
+      case 'List':
+        lines.push(`${head}${node.op}(${args})${tail}`);
         break;
       case 'Print':
         lines.push(`${head}Print(${args}) ${JSON.stringify(node.parts)}`);

@@ -6,9 +6,10 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { OperatorOptions } from '../runtime/options';
-import { GraphBuilder, specOf, unifyCaptures } from './builder';
+import { capturedTensors, GraphBuilder, specOf, unifyCaptures } from './builder';
 import { at, StagingError } from './errors';
 import type { TensorSpec } from './graph';
+import { defineControlFlow } from './gradients/tape';
 import { flatten } from './nest';
 import type { Tracer } from './tracer';
 import {
@@ -196,14 +197,14 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
 
   const takeThen = thenTrace.error !== undefined ? false : elseTrace.error !== undefined ? true : realCond;
   const realOutputs = outputs.map((o) => tracer.freshCopy(takeThen ? o.then : o.else));
-  tracer.define({
+  defineControlFlow(tracer, {
     kind: 'If',
     inputs: [predRef, ...captures],
     then: thenTrace.builder.graph,
     else: elseTrace.builder.graph,
     origin: opts?.origin,
     outputs: outputs.map((o) => specOf(o.then)),
-  }, realOutputs);
+  }, realOutputs, [pred, ...capturedTensors([thenTrace.builder, elseTrace.builder], captures)]);
   tracer.forgetVariableReads();
   outputs.forEach((o, k) => o.mark && maybeUndefined.set(realOutputs[k], o.mark));
   outputs.forEach((o, k) => o.alwaysTrue && knownTrue.add(realOutputs[k]));

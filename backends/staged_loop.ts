@@ -6,9 +6,10 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { OperatorOptions } from '../runtime/options';
 import type { GetState, SetState, Thunk } from '../runtime/staging_hooks';
-import { GraphBuilder, specOf, unifyCaptures } from './builder';
+import { capturedTensors, GraphBuilder, specOf, unifyCaptures } from './builder';
 import { at, StagingError } from './errors';
 import type { TensorSpec } from './graph';
+import { defineControlFlow } from './gradients/tape';
 import { flatten } from './nest';
 import { placeholderLike } from './staged_if';
 import type { Tracer } from './tracer';
@@ -184,7 +185,7 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
 
   const captures = unifyCaptures([condBuilder, bodyBuilder], n);
   const realOutputs = loopIndices.map((k) => tracer.freshCopy(leaves[k].value as tf.Tensor));
-  tracer.define({
+  defineControlFlow(tracer, {
     kind: 'While',
     inputs: [...initRefs, ...captures],
     loopVars: n,
@@ -192,7 +193,7 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
     body: bodyBuilder.graph,
     origin: opts?.origin,
     outputs: loopIndices.map((k) => specOf(leaves[k].value as tf.Tensor)),
-  }, realOutputs);
+  }, realOutputs, [...loopIndices.map((k) => leaves[k].value as tf.Tensor), ...capturedTensors([condBuilder, bodyBuilder], captures)]);
   tracer.forgetVariableReads();
   realOutputs.forEach((t, i) => {
     const mark = marks[i] ?? maybeUndefined.get(leaves[loopIndices[i]].value as tf.Tensor);

@@ -9,6 +9,7 @@ import type { Attrs, AttrValue, KernelNode, Node, Program, RandomArg, RandomOp, 
 import { GraphBuilder, specOf, ValueTable } from './builder';
 import type { KernelListener, NamedInputs } from './recording_backend';
 import { StagingError, userFrame } from './errors';
+import { withoutTape } from './gradients/tape';
 import { conditionOnly } from './staged_values';
 
 interface EngineInternals {
@@ -80,6 +81,9 @@ export class Tracer implements KernelListener {
   /** The node output holding `info` in the current graph (capturing it if it lives outside). */
   resolve(info: tf.TensorInfo): ValueRef {
     const b = this.current;
+    // A variable used as itself is that variable: several variables may share a dataId (tf.variable(t)
+    // twice from one tensor), so the data alone would name the wrong one.
+    if (info instanceof tf.Variable) return this.readVariable(info);
     const variable = this.variableByData.get(info.dataId);
     if (variable !== undefined && variable.dtype === info.dtype && variable.shape.length === info.shape.length &&
         variable.shape.every((d, i) => d === info.shape[i])) {
@@ -114,7 +118,7 @@ export class Tracer implements KernelListener {
     if (b.parent === undefined) return undefined;
     const outer = this.lookupOuter(b.parent, info);
     if (outer === undefined) return undefined;
-    const ref = b.addCapture(outer, specOf(info));
+    const ref = b.addCapture(outer, specOf(info), info);
     b.values.set(info, ref);
     return ref;
   }
@@ -254,12 +258,16 @@ export class Tracer implements KernelListener {
 
   // ---- sub-graphs ---------------------------------------------------------------------------
 
-  /** Runs fn with a new sub-graph of the current one as the current graph. */
+  /**
+   * Runs fn with a new sub-graph of the current one as the current graph. A gradient tape recording
+   * the enclosing function is suspended: the sub-graph's kernels are not steps of that function
+   * (its If/While node is, with the gradient of gradients/tape.ts).
+   */
   inSubgraph<T>(builder: GraphBuilder, fn: () => T): T {
     const previous = this.current;
     this.current = builder;
     try {
-      return fn();
+      return withoutTape(fn);
     } finally {
       this.current = previous;
     }

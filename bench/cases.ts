@@ -61,6 +61,8 @@ export interface Prepared {
   args: tf.Tensor[];
   /** Tensors the function captures (freed after the case). */
   captured: tf.Tensor[];
+  /** Frees anything else the case made (an optimizer). */
+  dispose?: () => void;
 }
 
 export interface Case {
@@ -84,12 +86,33 @@ const rnnCase = (hidden: number, batch: number): Case => ({
   prepare: plain(rnn, rnnArgs(hidden, batch)),
 });
 
+/**
+ * One SGD step of backpropagation through time over the tanh RNN: the forward loop, the loop
+ * computing its gradient (in the graph when staged, on tfjs's tape when eager) and the updates.
+ */
+const bpttCase = (hidden: number, batch: number): Case => ({
+  key: `bptt${hidden}`,
+  name: `BPTT train step h${hidden} b${batch} x100`,
+  prepare: () => {
+    const [xs, w, u, b] = rnnArgs(hidden, batch)();
+    const weights = [tf.variable(w), tf.variable(u), tf.variable(b)];
+    tf.dispose([w, u, b]);
+    const target = tf.randomNormal([batch, hidden]);
+    const optimizer = tf.train.sgd(0.01);
+    const step = (x: tf.Tensor, t: tf.Tensor): tf.Tensor => optimizer.minimize(() =>
+      rnn(x as tf.Tensor3D, weights[0] as tf.Tensor2D, weights[1] as tf.Tensor2D, weights[2] as tf.Tensor1D)
+        .sub(t).square().mean() as tf.Scalar, true, weights)!;
+    return { fn: step as Prepared['fn'], args: [xs, target], captured: weights, dispose: () => optimizer.dispose() };
+  },
+});
+
 /** The issue's cases: staged vs eager. */
 export const cases: Case[] = [
   { key: 'chain', name: '10,000 dependent scalar ops', prepare: plain(chain, () => [tf.scalar(1)]) },
   { key: 'collatz', name: 'collatz(27)', prepare: plain(collatzSteps, () => [tf.scalar(27)]) },
   rnnCase(64, 8),
   rnnCase(256, 32),
+  bpttCase(64, 8),
 ];
 
 export interface AblationCase extends Case {

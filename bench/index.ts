@@ -23,6 +23,9 @@ const ROUNDS = quick ? 3 : 9;
 const BATCH_MS = quick ? 40 : 150;
 const WARMUP_MS = quick ? 50 : 200;
 const BACKENDS = (process.env.BENCH_BACKENDS ?? 'wasm,cpu').split(',');
+/** BENCH_CASES=bptt64,rnn64 runs only those cases (by key). */
+const ONLY = process.env.BENCH_CASES?.split(',');
+const selected = <C extends Case>(list: C[]): C[] => list.filter((c) => ONLY === undefined || ONLY.includes(c.key));
 
 type Call = () => tf.Tensor;
 
@@ -99,6 +102,7 @@ function withCase<T>(c: Case, body: (p: Prepared) => T): T {
     result = body(p);
   } finally {
     tf.dispose([...p.args, ...p.captured]);
+    p.dispose?.();
   }
   const after = tf.memory().numTensors;
   if (after !== before) console.log(`  !! ${c.name}: ${after - before} tensors left behind (of ${owned} prepared)`);
@@ -184,7 +188,7 @@ async function main(): Promise<void> {
   for (const backend of BACKENDS) {
     if (!(await tf.setBackend(backend))) throw new Error(`backend ${backend} is not available`);
     await tf.ready();
-    for (const c of cases) {
+    for (const c of selected(cases)) {
       const row = { backend, c, r: stagedVsEager(c) };
       rows.push(row);
       console.log(line(row));
@@ -193,7 +197,7 @@ async function main(): Promise<void> {
   console.log(`\n${ablationHeader}`);
   for (const backend of BACKENDS) {
     await tf.setBackend(backend);
-    for (const c of ablationCases) {
+    for (const c of selected(ablationCases)) {
       const a = ablation(c, backend);
       ablations.push(a);
       console.log(ablationLine(a));

@@ -1,6 +1,7 @@
 /**
  * The optimization pipeline, run once per trace. Order:
- * 1. dead nodes out first, so later passes do not work on what will be dropped;
+ * 1. dead nodes out first, so later passes do not work on what will be dropped, with the unused
+ *    outputs of If/While nodes (a gradient's accumulators when the gradient was not taken);
  * 2. constant folding, which turns constant-only kernels into constants ...
  * 3. ... that CSE can then merge (and CSE merges the duplicates tracing creates: the same scalar
  *    converted on every use, the same expression written twice);
@@ -14,6 +15,7 @@ import { foldConstants } from './constant_folding';
 import { eliminateDeadNodes } from './dead_code';
 import { hoistLoopInvariants } from './loop_invariant';
 import { pruneConstants } from './prune_constants';
+import { pruneControlFlowOutputs } from './prune_outputs';
 
 export interface OptimizeOptions {
   constantFolding: boolean;
@@ -25,6 +27,7 @@ export function optimizeProgram(program: Program, options: boolean | Partial<Opt
   const on = options === false ? { constantFolding: false, cse: false, loopInvariant: false }
     : { constantFolding: true, cse: true, loopInvariant: true, ...(typeof options === 'object' ? options : {}) };
   eliminateDeadNodes(program.graph);
+  pruneControlFlowOutputs(program.graph);
   if (on.constantFolding) foldConstants(program);
   if (on.cse) eliminateCommonSubexpressions(program);
   if (on.loopInvariant) hoistLoopInvariants(program.graph);

@@ -9,7 +9,7 @@ import * as path from 'path';
 import * as tf from '@tensorflow/tfjs';
 import { compile, formatDiagnostics, load } from '../harness/compile';
 import { StagingError } from '../../backends/errors';
-import { stage } from '../../runtime/index';
+import { stage } from '../../index';
 import { printProgram, Program } from './program';
 import { describeThrown, diagnosticsOf, fileName, guarded, plainJs, refusal, Verdict } from './runner';
 
@@ -20,7 +20,7 @@ export function printTensorProgram(program: Program): string {
 }
 
 /** The package's runtime by path: the in-memory programs cannot resolve 'autograph-ts' by name. */
-const RUNTIME_INDEX = path.resolve(__dirname, '../../runtime/index');
+const RUNTIME_INDEX = path.resolve(__dirname, '../../index');
 function runnable(source: string): string {
   return source.replace("from 'autograph-ts'", `from ${JSON.stringify(RUNTIME_INDEX)}`);
 }
