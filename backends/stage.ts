@@ -20,7 +20,9 @@ import * as tf from '@tensorflow/tfjs-core';
 import { withStaging } from '../runtime/staging_hooks';
 import { StagedControlFlow } from './control_flow';
 import { StagingError } from './errors';
-import { execute } from './executor';
+import type { EngineChoice } from './onnx/engine';
+import { chooseEngine, EngineOption, runOn } from './onnx/engine_choice';
+import type { SessionOptions } from './onnx/runtime';
 import { dumpGraph, graphStats, GraphStats, Program } from './graph';
 import { flatten } from './nest';
 import { optimizeProgram, OptimizeOptions } from './optimize';
@@ -35,6 +37,14 @@ export interface StageOptions {
   optimize?: boolean | Partial<OptimizeOptions>;
   /** Trace again on every call (debugging; JS side effects then happen on every call). */
   alwaysRetrace?: boolean;
+  /**
+   * Which engine runs the graph: the tfjs kernel executor ('tfjs', the default), ONNX Runtime
+   * ('onnx': needs onnxruntime-node, an optional dependency), or ONNX Runtime where the graph
+   * lowers and is heavy enough ('auto'). See backends/onnx/engine_choice.ts.
+   */
+  engine?: EngineOption;
+  /** ONNX Runtime session options (e.g. executionProviders: ['cuda', 'cpu']). */
+  onnx?: SessionOptions;
 }
 
 export interface StagedGraphInfo {
@@ -45,6 +55,8 @@ export interface StagedGraphInfo {
   dump(): string;
   /** The graph itself (plain data) with its constant, variable and error tables. */
   program: Program;
+  /** The engine that runs this graph; when it is not ONNX Runtime, why (and the nodes that do not lower). */
+  engine: Omit<EngineChoice, 'runner'>;
 }
 
 export type Staged<F extends (...args: never[]) => unknown> = F & {
@@ -56,11 +68,15 @@ export type Staged<F extends (...args: never[]) => unknown> = F & {
   dispose(): void;
   /** How many times fn has been traced. */
   readonly traceCount: number;
+  /** The function that was staged. */
+  readonly original: F;
 };
 
 interface CacheEntry {
   program: Program;
   rebuild: (tensors: tf.Tensor[]) => unknown;
+  /** Chosen on the first run (or inspect) of the entry. */
+  engine?: EngineChoice;
 }
 
 /** The trace in progress: a staged function called while tracing is inlined into it. */
@@ -77,16 +93,19 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
       traceCount++;
       entry = trace(fn, thisArg, args, tensors, options);
       const previous = cache.get(signature);
-      if (previous) disposeProgram(previous.program);
+      if (previous) disposeEntry(previous);
       cache.set(signature, entry);
     }
     return { entry, tensors, signature };
   };
 
+  const engineOf = (entry: CacheEntry): EngineChoice =>
+    (entry.engine ??= chooseEngine(entry.program, options.engine ?? 'tfjs', { graph: fn.name }, options.onnx));
+
   const staged = function (this: unknown, ...args: unknown[]): unknown {
     if (activeTracer !== undefined) return (fn as unknown as (...a: unknown[]) => unknown).apply(this, args);
     const { entry, tensors } = lookup(this, args);
-    return entry.rebuild(execute(entry.program, tensors));
+    return entry.rebuild(runOn(engineOf(entry), entry.program, tensors));
   } as unknown as Staged<F>;
 
   Object.defineProperties(staged, {
@@ -98,20 +117,27 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
           stats: graphStats(entry.program.graph),
           dump: () => dumpGraph(entry.program),
           program: entry.program,
+          engine: (({ runner: _, ...choice }) => choice)(engineOf(entry)),
         };
       },
     },
     retrace: {
       value: (): void => {
-        for (const entry of cache.values()) disposeProgram(entry.program);
+        for (const entry of cache.values()) disposeEntry(entry);
         cache.clear();
       },
     },
     dispose: { value: (): void => (staged as Staged<F>).retrace() },
     traceCount: { get: () => traceCount },
+    original: { value: fn },
     name: { value: `staged ${fn.name}` },
   });
   return staged;
+}
+
+function disposeEntry(entry: CacheEntry): void {
+  entry.engine?.runner?.dispose();
+  disposeProgram(entry.program);
 }
 
 function disposeProgram(program: Program): void {

@@ -1,0 +1,15 @@
+/** The kernel lowering table: tfjs kernel name -> lowering, one file per family. */
+import { elementwiseKernels } from './elementwise';
+import { linalgKernels } from './linalg';
+import type { LoweringTable } from './lowering';
+import { reductionKernels } from './reduction';
+import { shapeKernels } from './shape';
+
+export const kernelLowerings: LoweringTable = {
+  ...elementwiseKernels,
+  ...reductionKernels,
+  ...shapeKernels,
+  ...linalgKernels,
+};
+
+export type { KernelLowering, LoweringTable, Out } from './lowering';
