@@ -1,5 +1,5 @@
 /**
- * The public API of autograph-ts: `stage`, `range`, and the Tensor iteration augmentation.
+ * The public API of autograph-ts: `stage`, `range`, `exportOnnx`, and the Tensor iteration augmentation.
  */
 import './tensor_iteration';
 
@@ -7,3 +7,5 @@ export { range, TensorRange } from './range';
 export { Undefined, UndefinedReturnValue } from './undefined_values';
 export { stage } from '../backends/stage';
 export type { Staged, StageOptions, StagedGraphInfo } from '../backends/stage';
+export { exportOnnx } from '../backends/onnx/export';
+export { onnxRuntimeAvailable } from '../backends/onnx/runtime';

@@ -18,7 +18,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { DataType, Graph, IfNode, KernelNode, Node, Program, WhileNode } from '../graph';
 import { kernelLowerings } from './kernels';
-import { GraphScope, ModelContext, onnxType, Unsupported, Value } from './model_builder';
+import { edgeSemantics, GraphScope, ModelContext, onnxType, Unsupported, Value } from './model_builder';
 import type { GraphProto } from './onnx_proto';
 import { encodeModel, OnnxType } from './onnx_proto';
 
@@ -55,6 +55,8 @@ export interface LoweringNames {
   inputs?: string[];
   outputs?: string[];
   doc?: string;
+  /** The tfjs backend whose edge-value behaviour to reproduce (default: the active one). */
+  backend?: string;
 }
 
 export function lowerProgram(program: Program, names: LoweringNames = {}): LoweringResult {
@@ -68,7 +70,7 @@ const HOST_NODES: Partial<Record<Node['kind'], string>> = {
 };
 
 class Lowering {
-  private readonly model = new ModelContext();
+  private readonly model: ModelContext;
   private readonly root: GraphScope;
   private readonly problems: LoweringProblem[] = [];
   private readonly constants = new Map<number, Value>();
@@ -78,6 +80,7 @@ class Lowering {
   private readonly assigned = new Set<number>();
 
   constructor(private readonly program: Program, private readonly names: LoweringNames) {
+    this.model = new ModelContext(edgeSemantics(names.backend ?? tf.getBackend()));
     this.root = new GraphScope(this.model, names.graph || 'staged');
   }
 

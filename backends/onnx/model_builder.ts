@@ -40,8 +40,24 @@ function attribute(name: string, v: NonNullable<AttrSpec[string]>): Attribute {
   return { name, kind: 'graph', value: v.graph };
 }
 
+/**
+ * Where tfjs backends disagree on edge values, the lowering follows the backend the graph was
+ * traced on: wasm clamps NaN to the lower bound (XNNPACK's clamp) and gives INT32_MIN for an int32
+ * floor division by zero; cpu (and the reference semantics) keep NaN and give 0.
+ */
+export interface EdgeSemantics {
+  clipNaN: 'nan' | 'lower';
+  intDivisionByZero: number;
+}
+
+export function edgeSemantics(backendName: string): EdgeSemantics {
+  return backendName === 'wasm' ? { clipNaN: 'lower', intDivisionByZero: -(2 ** 31) } : { clipNaN: 'nan', intDivisionByZero: 0 };
+}
+
 /** State shared by every graph of one model. */
 export class ModelContext {
+  constructor(readonly semantics: EdgeSemantics = edgeSemantics('cpu')) {}
+
   private counters = new Map<string, number>();
   private taken = new Set<string>();
   readonly initializers: TensorProto[] = [];

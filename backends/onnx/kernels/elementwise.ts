@@ -47,7 +47,7 @@ const mod: KernelLowering = (g, [a, b], _attrs, outs) => {
   const shape = outShape(outs);
   if (a.type === OnnxType.FLOAT) {
     // tfjs: rem = fmod(a, b); (a < 0) === (b < 0) ? rem : fmod(rem + b, b) — the same steps, so
-    // signed zeros and NaN come out as in tfjs.
+    // NaN and infinities come out as in tfjs. (Signed zeros do not: ORT's Where selects a -0 as +0.)
     const fmod = (x: Value, y: Value): Value => g.op('Mod', [x, y], { fmod: 1 }, OnnxType.FLOAT, shape);
     const rem = fmod(a, b);
     const zero = k(g, 0, a);
@@ -57,24 +57,25 @@ const mod: KernelLowering = (g, [a, b], _attrs, outs) => {
     return g.op('Where', [signsDiffer, adjusted, rem], {}, OnnxType.FLOAT, shape);
   }
   // Integers: ONNX's integer Mod is already a floor modulo, but a zero divisor is undefined
-  // behaviour in ORT (SIGFPE); tfjs gives 0 (NaN stored in an int32 array).
+  // behaviour in ORT (SIGFPE); tfjs-cpu gives 0 (NaN stored in an int32 array; tfjs-wasm throws).
   const x = castTo(g, a, [OnnxType.INT32]);
   const y = castTo(g, b, [OnnxType.INT32]);
-  return guardZeroDivisor(g, y, shape, (safe) => g.op('Mod', [x, safe], { fmod: 0 }, OnnxType.INT32, shape));
+  return guardZeroDivisor(g, y, shape, 0, (safe) => g.op('Mod', [x, safe], { fmod: 0 }, OnnxType.INT32, shape));
 };
 
-/** `compute(divisor with zeros replaced by 1)`, with 0 where the divisor was 0 (tfjs's int32 result). */
-function guardZeroDivisor(g: GraphScope, divisor: Value, shape: number[], compute: (safe: Value) => Value): Value {
+/** `compute(divisor with zeros replaced by 1)`, with `byZero` where the divisor was 0. */
+function guardZeroDivisor(g: GraphScope, divisor: Value, shape: number[], byZero: number,
+                          compute: (safe: Value) => Value): Value {
   const isZero = g.op('Equal', [divisor, k(g, 0, divisor)], {}, OnnxType.BOOL, divisor.shape);
   const safe = g.op('Where', [isZero, k(g, 1, divisor), divisor], {}, divisor.type, divisor.shape);
   const result = compute(safe);
-  return g.op('Where', [isZero, k(g, 0, result), result], {}, result.type, shape);
+  return g.op('Where', [isZero, k(g, byZero, result), result], {}, result.type, shape);
 }
 
 /**
  * tfjs FloorDiv: floor(a / b). Floats: Div then Floor, in float32 as tfjs computes it. int32:
  * ONNX's integer Div truncates, so the quotient is computed in double (exact for int32) and
- * floored; a zero divisor gives 0 as in tfjs.
+ * floored; a zero divisor gives what the traced-on backend gives (EdgeSemantics).
  */
 const floorDiv: KernelLowering = (g, [a, b], _attrs, outs) => {
   const shape = outShape(outs);
@@ -82,7 +83,7 @@ const floorDiv: KernelLowering = (g, [a, b], _attrs, outs) => {
     return g.op('Floor', [g.op('Div', [a, b], {}, OnnxType.FLOAT, shape)], {}, OnnxType.FLOAT, shape);
   }
   const x = g.cast(a, OnnxType.DOUBLE);
-  return guardZeroDivisor(g, g.cast(b, OnnxType.DOUBLE), shape, (safe) => {
+  return guardZeroDivisor(g, g.cast(b, OnnxType.DOUBLE), shape, g.model.semantics.intDivisionByZero, (safe) => {
     const q = g.op('Floor', [g.op('Div', [x, safe], {}, OnnxType.DOUBLE, shape)], {}, OnnxType.DOUBLE, shape);
     return g.cast(q, OnnxType.INT32);
   });
@@ -119,8 +120,12 @@ const relu: KernelLowering = (g, [x], _attrs, outs) =>
   x.type === OnnxType.FLOAT ? g.op('Relu', [x], {}, x.type, outShape(outs))
     : g.op('Max', [castTo(g, x, NUMERIC), k(g, 0, castTo(g, x, NUMERIC))], {}, OnnxType.INT32, outShape(outs));
 
-const clip = (min: number, max: number, x: Value, g: GraphScope, shape: number[]): Value =>
-  g.op('Clip', [x, k(g, min, x), k(g, max, x)], {}, x.type, shape);
+/** Clip (ONNX keeps NaN; on wasm tfjs clamps NaN to the lower bound). */
+function clip(min: number, max: number, x: Value, g: GraphScope, shape: number[]): Value {
+  const clipped = g.op('Clip', [x, k(g, min, x), k(g, max, x)], {}, x.type, shape);
+  if (x.type !== OnnxType.FLOAT || g.model.semantics.clipNaN === 'nan') return clipped;
+  return g.op('Where', [g.op('IsNaN', [x], {}, OnnxType.BOOL, shape), k(g, min, x), clipped], {}, x.type, shape);
+}
 
 export const elementwiseKernels: LoweringTable = {
   Abs: unary('Abs', NUMERIC),
@@ -143,7 +148,13 @@ export const elementwiseKernels: LoweringTable = {
   Round: unary('Round'),
   Selu: unary('Selu'),
   Sigmoid: unary('Sigmoid'),
-  Sign: unary('Sign', NUMERIC),
+  // tfjs: sign(NaN) = 0.
+  Sign: (g, [x], _a, outs) => {
+    const v = castTo(g, x, NUMERIC);
+    const sign = g.op('Sign', [v], {}, v.type, outShape(outs));
+    if (v.type !== OnnxType.FLOAT) return sign;
+    return g.op('Where', [g.op('IsNaN', [v], {}, OnnxType.BOOL, v.shape), k(g, 0, v), sign], {}, v.type, outShape(outs));
+  },
   Sin: unary('Sin'),
   Sinh: unary('Sinh'),
   Softplus: unary('Softplus'),
@@ -208,7 +219,6 @@ export const elementwiseKernels: LoweringTable = {
   LessEqual: comparison('LessOrEqual'),
   LogicalAnd: logical('And'),
   LogicalOr: logical('Or'),
-  LogicalXor: logical('Xor'),
   Select: select,
   Cast: cast,
   AddN: (g, inputs, _a, outs) => {

@@ -8,7 +8,9 @@ import { axesOf, castTo, NUMERIC } from './lowering';
 
 const reduce = (opType: string, types: readonly number[] = NUMERIC, resultType?: OnnxType): KernelLowering =>
   (g, [x], attrs, outs) => {
-    const axes = axesOf(attrs.axis ?? attrs.reductionIndices, x.shape.length);
+    const given = attrs.axis ?? attrs.reductionIndices;
+    // No axis attr: all axes; an empty list: none.
+    const axes = given == null ? x.shape.map((_, i) => i) : axesOf(given, x.shape.length);
     const v = castTo(g, x, types as OnnxType[]);
     // No axes: tfjs reduces over nothing (ONNX would reduce over everything).
     if (axes.length === 0) return g.op('Identity', [v], {}, v.type, outs[0].shape);

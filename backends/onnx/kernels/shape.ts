@@ -1,6 +1,6 @@
 /**
  * Kernels that move data around: reshape, concat, slice, gather, transpose, pack/unpack, split,
- * pad, tile, reverse, broadcast. Shapes are static in the graph IR, so shape-valued arguments
+ * pad, tile, reverse, one-hot. Shapes are static in the graph IR, so shape-valued arguments
  * come from the recorded output shapes where that is simpler and exact.
  */
 import * as tf from '@tensorflow/tfjs-core';
@@ -39,7 +39,6 @@ export const shapeKernels: LoweringTable = {
   Reshape: reshapeTo,
   ExpandDims: reshapeTo,
   Squeeze: reshapeTo,
-  BroadcastTo: (g, [x], _attrs, outs) => g.op('Expand', [x, g.int64s(outs[0].shape)], {}, x.type, outs[0].shape),
   Tile: (g, [x], attrs, outs) => g.op('Tile', [x, g.int64s((attrs.reps as number[]).map(Number))], {}, x.type, outs[0].shape),
   Transpose: (g, [x], attrs, outs) => g.op('Transpose', [x], { perm: (attrs.perm as number[]).map(Number) }, x.type, outs[0].shape),
   Concat: (g, inputs, attrs, outs) => {
@@ -96,11 +95,11 @@ export const shapeKernels: LoweringTable = {
   OneHot: (g, [indices], attrs, outs) => {
     // ONNX counts negative indices from the end; tfjs gives an all-off row: move them out of range.
     const depth = Number(attrs.depth);
-    const idx = g.cast(indices, OnnxType.INT32);
-    const negative = g.op('Less', [idx, g.scalar(0, OnnxType.INT32)], {}, OnnxType.BOOL, idx.shape);
-    const safe = g.op('Where', [negative, g.scalar(depth, OnnxType.INT32), idx], {}, OnnxType.INT32, idx.shape);
-    const type = outs[0].type;
-    const values = g.data([Number(attrs.offValue ?? 0), Number(attrs.onValue ?? 1)], type, [2]);
-    return g.op('OneHot', [safe, g.int64s([depth], []), values], { axis: -1 }, type, outs[0].shape);
+    const idx = g.cast(indices, OnnxType.INT64);
+    const negative = g.op('Less', [idx, g.scalar(0, OnnxType.INT64)], {}, OnnxType.BOOL, idx.shape);
+    const safe = g.op('Where', [negative, g.scalar(depth, OnnxType.INT64), idx], {}, OnnxType.INT64, idx.shape);
+    // ORT implements OneHot for int64 indices with float values and an int64 depth.
+    const values = g.data([Number(attrs.offValue ?? 0), Number(attrs.onValue ?? 1)], OnnxType.FLOAT, [2]);
+    return g.op('OneHot', [safe, g.int64s([depth], []), values], { axis: -1 }, OnnxType.FLOAT, outs[0].shape);
   },
 };
