@@ -111,7 +111,8 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
   Object.defineProperties(staged, {
     inspect: {
       value: function (this: unknown, ...args: unknown[]): StagedGraphInfo {
-        const { entry, signature } = lookup(this, args);
+        // Called as staged.inspect(...), `this` is the staged function: the call it describes has none.
+        const { entry, signature } = lookup(this === staged ? undefined : this, args);
         return {
           signature,
           stats: graphStats(entry.program.graph),

@@ -4,10 +4,13 @@
  * relative tolerance where asked). -0 equals 0: ORT's Where turns a selected -0 into +0, so
  * lowerings that select (Mod, Select, guards) cannot keep zero signs.
  */
+import * as fs from 'fs';
+import * as path from 'path';
 import { expect } from 'chai';
 import * as tf from '@tensorflow/tfjs';
 import { onnxRuntimeAvailable, onnxRuntimeMissing } from '../../backends/onnx/runtime';
 import type { Graph } from '../../backends/graph';
+import { compile, formatDiagnostics, load } from '../harness/compile';
 
 /** describe() whose tests are skipped, saying why, when onnxruntime-node cannot be loaded. */
 export function describeOnnx(title: string, body: (this: Mocha.Suite) => void): void {
@@ -45,3 +48,16 @@ export function kernelNames(graph: Graph, into = new Set<string>()): Set<string>
   }
   return into;
 }
+
+const ROOT = path.resolve(__dirname, '../../..');
+
+/** A sample's source file compiled by the transformer and loaded (its exports). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function loadSample(file: string): Record<string, any> {
+  const source = fs.readFileSync(path.join(ROOT, 'samples', file), 'utf8');
+  const name = path.basename(file);
+  const result = compile({ [name]: source });
+  if (result.diagnostics.length) throw new Error(formatDiagnostics(result.diagnostics));
+  return load(result.js[name]);
+}
+

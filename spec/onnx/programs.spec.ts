@@ -1,0 +1,97 @@
+/**
+ * End to end on the ONNX engine: the samples' functions compiled by the transformer (collatz,
+ * the tanh RNN and the greedy decoder with its early break), loops with early return, If without
+ * a loop, variables; against eager runs. Also what happens when a graph does not lower.
+ */
+import { expect } from 'chai';
+import * as tf from '@tensorflow/tfjs';
+import { stage } from '../../backends/stage';
+import { collatzSteps, firstAbove, signedSum } from '../backends/programs';
+import { describeOnnx, expectSameTensor, loadSample } from './support';
+
+describeOnnx('onnx: staged programs on the ONNX engine', () => {
+  it('collatz (sample): While -> Loop with the test before and after the body, If inside', () => {
+    const { collatzSteps: sample } = loadSample('collatz/src/collatz.ts');
+    const staged = stage(sample, { engine: 'onnx' });
+    for (const n of [27, 97, 1, 2, 0]) {
+      expect(staged(tf.scalar(n)).dataSync()[0], `collatz(${n})`).to.equal(sample(tf.scalar(n)).dataSync()[0]);
+    }
+    expect(staged.inspect(tf.scalar(1)).engine.engine).to.equal('onnx');
+    expect(staged.traceCount).to.equal(1);
+    staged.dispose();
+  });
+
+  it('the RNN sample: rnn and greedyDecode (early break on a tensor condition)', () => {
+    const { rnn, greedyDecode, fixedWeights } = loadSample('rnn/src/rnn.ts');
+    const w = fixedWeights(4, 8, 6);
+    const inputs = tf.sin(tf.range(0, 5 * 2 * 4).mul(0.21)).reshape([5, 2, 4]);
+    const h0 = tf.zeros([2, 8]);
+    const stagedRnn = stage(rnn, { engine: 'onnx' });
+    expectSameTensor(stagedRnn(inputs, h0, w), rnn(inputs, h0, w), 1e-5, 'rnn');
+    const decode = stage(greedyDecode, { engine: 'onnx' });
+    for (const eos of [5, 1, 3]) {
+      const args = [tf.scalar(0, 'int32'), tf.scalar(10, 'int32'), eos, w];
+      const got = decode(...args);
+      const want = greedyDecode(...args);
+      expectSameTensor(got.length, want.length, 0, `length (eos ${eos})`);
+      expectSameTensor(got.checksum, want.checksum, 0, `checksum (eos ${eos})`);
+    }
+    expect(decode.inspect(tf.scalar(0, 'int32'), tf.scalar(10, 'int32'), 5, w).engine.engine).to.equal('onnx');
+    [stagedRnn, decode].forEach((s) => s.dispose());
+  });
+
+  it('a loop with an early return (flags as loop state), and an If without a loop', () => {
+    const first = stage(firstAbove, { engine: 'onnx' });
+    for (const limit of [2, 10, -5]) {
+      const xs = tf.tensor1d([1, 3, 5, 2]);
+      expectSameTensor(first(xs, tf.scalar(limit))!, firstAbove(xs, tf.scalar(limit))!, 0, `firstAbove(${limit})`);
+    }
+    const signed = stage(signedSum, { engine: 'onnx' });
+    for (const values of [[1, 2], [-3, 1]]) expectSameTensor(signed(tf.tensor(values)), signedSum(tf.tensor(values)), 0);
+    expect(collatzSteps).to.be.a('function');
+    [first, signed].forEach((s) => s.dispose());
+  });
+
+  it('variables: read as inputs, assigned back after the run', () => {
+    const v = tf.variable(tf.tensor([1, 2]), true, 'onnx_spec_v');
+    const step = stage((x: tf.Tensor) => {
+      v.assign(v.add(x));
+      return v.mul(2);
+    }, { engine: 'onnx' });
+    expect(Array.from(step(tf.tensor([10, 20])).dataSync())).to.deep.equal([22, 44]);
+    expect(Array.from(step(tf.tensor([1, 1])).dataSync())).to.deep.equal([24, 46]);
+    expect(Array.from(v.dataSync())).to.deep.equal([12, 23]);
+    step.dispose();
+    v.dispose();
+  });
+
+  it("engine 'onnx' on a graph that does not lower names the nodes and why; 'auto' falls back", () => {
+    const noisy = (x: tf.Tensor): tf.Tensor => x.add(tf.randomUniform(x.shape));
+    expect(() => stage(noisy, { engine: 'onnx' })(tf.ones([2]))).to.throw(/engine 'onnx' cannot run noisy.*Random.*random draws stay on the tfjs side/);
+    const auto = stage(noisy, { engine: 'auto' });
+    const info = auto.inspect(tf.ones([2]));
+    expect(info.engine.engine).to.equal('tfjs');
+    expect(info.engine.unsupported?.map((p) => p.op)).to.deep.equal(['Random']);
+    expect(auto(tf.ones([2])).shape).to.deep.equal([2]);
+    auto.dispose();
+  });
+
+  it("engine 'auto' keeps light graphs (scalar chains) on tfjs and runs heavy ones in ONNX", () => {
+    const light = stage((x: tf.Tensor) => x.mul(2).add(1), { engine: 'auto' });
+    expect(light.inspect(tf.scalar(1)).engine).to.deep.include({ engine: 'tfjs' });
+    const heavy = stage((a: tf.Tensor, b: tf.Tensor) => tf.matMul(a, b).tanh(), { engine: 'auto' });
+    const a = tf.randomNormal([128, 128]);
+    expect(heavy.inspect(a, a).engine.engine).to.equal('onnx');
+    expectSameTensor(heavy(a, a), tf.matMul(a, a).tanh(), 1e-5);
+    [light, heavy].forEach((s) => s.dispose());
+  });
+
+  it('leaves no tensors behind', () => {
+    const staged = stage(collatzSteps, { engine: 'onnx' });
+    tf.tidy(() => staged(tf.scalar(7)));
+    const before = tf.memory().numTensors;
+    for (let i = 0; i < 3; i++) tf.tidy(() => { staged(tf.scalar(27)); });
+    expect(tf.memory().numTensors).to.equal(before);
+    staged.dispose();
+  });
+});
