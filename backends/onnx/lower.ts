@@ -5,8 +5,10 @@
  * int32 -> INT32, bool -> BOOL): each kernel lowering may compute in other types, and its results
  * are cast back, so the next lowering sees exactly what tfjs recorded.
  * - Constant nodes are initializers of the root graph (sub-graphs read them from the outer scope).
- * - Variables are model inputs (their value at the call); an assignment at the top level makes
- *   the assigned value a model output, assigned back after the run by the engine.
+ * - Variables are model inputs (their value at the call); the value they end with, when assigned,
+ *   a model output, assigned back after the run by the engine. A variable assigned inside an If
+ *   is an extra output of the If (each branch returns its value at the branch's end), inside a
+ *   While an extra loop-carried value: the graph threads variable state as values.
  * - If -> If: the branches read the captured values from the outer scope.
  * - While -> Loop: ONNX tests `cond` before the first iteration (an input) and after each body
  *   run (a body output), so the test sub-graph is lowered twice: on the initial values, in the
@@ -74,8 +76,10 @@ class Lowering {
   private readonly root: GraphScope;
   private readonly problems: LoweringProblem[] = [];
   private readonly constants = new Map<number, Value>();
-  /** Current value of each variable read or assigned so far (root level). */
-  private readonly variables = new Map<number, Value>();
+  /** The model input of each variable read (its value at the call). */
+  private readonly variableInputValues = new Map<number, Value>();
+  /** Value of each variable assigned so far, in the scope being lowered. */
+  private variables = new Map<number, Value>();
   private readonly variableInputs: (ModelIO & { variable: number })[] = [];
   private readonly assigned = new Set<number>();
 
@@ -148,9 +152,6 @@ class Lowering {
       case 'ReadVariable':
         return [this.readVariable(node.variable)];
       case 'AssignVariable':
-        if (depth > 0) {
-          throw new Unsupported('a variable assigned inside a staged if or loop (it would have to become loop state)');
-        }
         this.variables.set(node.variable, g.cast(ins()[0], onnxType(this.program.variables[node.variable].dtype)));
         this.assigned.add(node.variable);
         return [];
@@ -176,15 +177,27 @@ class Lowering {
   }
 
   private readVariable(index: number): Value {
-    let v = this.variables.get(index);
+    let v = this.variables.get(index) ?? this.variableInputValues.get(index);
     if (v === undefined) {
       const variable = this.program.variables[index];
       const name = this.model.fresh(variable.name);
       v = this.root.input(name, onnxType(variable.dtype), [...variable.shape]);
       this.variableInputs.push({ variable: index, name, dtype: variable.dtype, shape: [...variable.shape] });
-      this.variables.set(index, v);
+      this.variableInputValues.set(index, v);
     }
     return v;
+  }
+
+  /** Lowers `body` with its own variable scope starting from the current one; returns that scope. */
+  private withVariableScope(start: Map<number, Value>, body: () => void): Map<number, Value> {
+    const outer = this.variables;
+    this.variables = new Map(start);
+    try {
+      body();
+      return this.variables;
+    } finally {
+      this.variables = outer;
+    }
   }
 
   private kernel(node: KernelNode, g: GraphScope, inputs: Value[]): Value[] {
@@ -210,16 +223,25 @@ class Lowering {
   private ifNode(node: IfNode, g: GraphScope, inputs: Value[], where: string, depth: number): Value[] {
     const [cond, ...captures] = inputs;
     const label = `${where} If${node.origin ? ` (${node.origin})` : ''}`;
+    // Variables either branch assigns: extra outputs, each branch returning its value of them.
+    const assigned = [...new Set([...assignedVariables(node.then), ...assignedVariables(node.else)])];
+    const before = new Map(assigned.map((v) => [v, this.readVariable(v)]));
     const branch = (graph: Graph, name: string): GraphProto => {
       const scope = new GraphScope(this.model, this.model.fresh(name));
-      const results = this.lowerGraph(graph, scope, captures, `${label} ${name}, `, depth + 1);
-      return scope.graph(scope.outputs(results));
+      let results: Value[] = [];
+      const after = this.withVariableScope(new Map([...this.variables, ...before]), () => {
+        results = this.lowerGraph(graph, scope, captures, `${label} ${name}, `, depth + 1);
+      });
+      return scope.graph(scope.outputs([...results, ...assigned.map((v) => after.get(v)!)]));
     };
     const then = branch(node.then, 'then');
     const otherwise = branch(node.else, 'else');
     const outs = node.outputs.map((o) => ({ type: onnxType(o.dtype), shape: o.shape }));
     const c = g.cast(cond, OnnxType.BOOL);
-    return g.opN('If', [c], { then_branch: { graph: then }, else_branch: { graph: otherwise } }, outs, 'if');
+    const all = g.opN('If', [c], { then_branch: { graph: then }, else_branch: { graph: otherwise } },
+      [...outs, ...assigned.map((v) => before.get(v)!)], 'if');
+    this.setAssigned(assigned, all.slice(outs.length));
+    return all.slice(0, outs.length);
   }
 
   private whileNode(node: WhileNode, g: GraphScope, inputs: Value[], where: string, depth: number): Value[] {
@@ -227,18 +249,47 @@ class Lowering {
     const initial = inputs.slice(0, n);
     const invariants = inputs.slice(n);
     const label = `${where} While${node.origin ? ` (${node.origin})` : ''}`;
+    if (assignedVariables(node.cond).size > 0) throw new Unsupported('a loop test that assigns a variable');
     const [first] = this.lowerGraph(node.cond, g, inputs, `${label} test, `, depth + 1);
+    // Variables the body assigns are loop-carried values after the loop variables.
+    const assigned = [...assignedVariables(node.body)];
+    const before = assigned.map((v) => this.readVariable(v));
     const body = new GraphScope(this.model, this.model.fresh('loop_body'));
     body.input(this.model.fresh('iteration'), OnnxType.INT64, []);
     body.input(this.model.fresh('cond_in'), OnnxType.BOOL, []);
-    const carried = initial.map((v) => body.input(this.model.fresh(`${v.name}_in`), v.type, v.shape));
-    const next = this.lowerGraph(node.body, body, [...carried, ...invariants], `${label} body, `, depth + 1);
-    const [again] = this.lowerGraph(node.cond, body, [...next, ...invariants], `${label} test, `, depth + 1);
+    const carried = [...initial, ...before].map((v) => body.input(this.model.fresh(`${v.name}_in`), v.type, v.shape));
+    let next: Value[] = [];
+    let again: Value | undefined;
+    const start = new Map([...this.variables, ...assigned.map((v, i): [number, Value] => [v, carried[n + i]])]);
+    const after = this.withVariableScope(start, () => {
+      next = this.lowerGraph(node.body, body, [...carried.slice(0, n), ...invariants], `${label} body, `, depth + 1);
+      [again] = this.lowerGraph(node.cond, body, [...next, ...invariants], `${label} test, `, depth + 1);
+    });
     if (this.problems.length > 0) return node.outputs.map((o) => ({ name: this.model.fresh('unlowered'), type: OnnxType.FLOAT, shape: o.shape }));
-    const graph = body.graph(body.outputs([body.cast(again, OnnxType.BOOL), ...next]));
+    const graph = body.graph(body.outputs([body.cast(again!, OnnxType.BOOL), ...next, ...assigned.map((v) => after.get(v)!)]));
     const outs = node.outputs.map((o) => ({ type: onnxType(o.dtype), shape: o.shape }));
-    return g.opN('Loop', ['', g.cast(first, OnnxType.BOOL), ...initial], { body: { graph } }, outs, 'loop');
+    const all = g.opN('Loop', ['', g.cast(first, OnnxType.BOOL), ...initial, ...before], { body: { graph } },
+      [...outs, ...before], 'loop');
+    this.setAssigned(assigned, all.slice(n));
+    return all.slice(0, n);
   }
+
+  private setAssigned(variables: number[], values: Value[]): void {
+    variables.forEach((v, i) => {
+      this.variables.set(v, values[i]);
+      this.assigned.add(v);
+    });
+  }
+}
+
+/** Variables assigned in `graph` or its sub-graphs. */
+function assignedVariables(graph: Graph, into = new Set<number>()): Set<number> {
+  for (const node of graph.nodes) {
+    if (node.kind === 'AssignVariable') into.add(node.variable);
+    if (node.kind === 'If') [node.then, node.else].forEach((g) => assignedVariables(g, into));
+    if (node.kind === 'While') [node.cond, node.body].forEach((g) => assignedVariables(g, into));
+  }
+  return into;
 }
 
 function nodeOutput(graph: Graph, ref: { node: number; output: number }): { dtype: DataType; shape: number[] } {

@@ -89,6 +89,8 @@ export class OrtSession {
     session.loadModel(bytes.buffer as ArrayBuffer, 0, bytes.byteLength, {
       executionProviders: options.executionProviders ?? ['cpu'],
       graphOptimizationLevel: 'all',
+      // ORT warns about renames it skips in sub-graphs (harmless); errors still throw.
+      logSeverityLevel: 3,
       ...(options.intraOpNumThreads !== undefined ? { intraOpNumThreads: options.intraOpNumThreads } : {}),
     });
     this.session = session;

@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import * as tf from '@tensorflow/tfjs';
 import { stage } from '../../backends/stage';
+import * as ag__ from '../../runtime/operators';
 import { collatzSteps, firstAbove, signedSum } from '../backends/programs';
 import { describeOnnx, expectSameTensor, loadSample } from './support';
 
@@ -62,6 +63,35 @@ describeOnnx('onnx: staged programs on the ONNX engine', () => {
     expect(Array.from(step(tf.tensor([1, 1])).dataSync())).to.deep.equal([24, 46]);
     expect(Array.from(v.dataSync())).to.deep.equal([12, 23]);
     step.dispose();
+    v.dispose();
+  });
+
+  it('the training sample: tf.layers + SGD in a staged while (variables as loop-carried values)', () => {
+    const { fitUntil, linearModel } = loadSample('training/src/training.ts');
+    const xs = tf.tensor2d([-1, 0, 1, 2, 3], [5, 1]);
+    const ys = xs.mul(2).sub(1);
+    const eagerModel = linearModel();
+    const want = fitUntil(eagerModel, xs, ys, 1e-4, 500);
+    const model = linearModel();
+    const staged = stage(fitUntil, { engine: 'onnx' });
+    const got = staged(model, xs, ys, 1e-4, 500);
+    expectSameTensor(got.steps, want.steps, 0, 'steps');
+    expectSameTensor(got.loss, want.loss, 1e-5, 'loss');
+    model.getWeights().forEach((w: tf.Tensor, i: number) => expectSameTensor(w, eagerModel.getWeights()[i], 1e-5, `weight ${i}`));
+    expect(staged.inspect(model, xs, ys, 1e-4, 500).engine.engine).to.equal('onnx');
+    staged.dispose();
+  });
+
+  it('a variable assigned in one branch of an If only keeps its value on the other path', () => {
+    const v = tf.variable(tf.scalar(5), true, 'onnx_spec_branch');
+    const bump = stage((x: tf.Tensor) => {
+      ag__.ifStmt(x.greater(0), () => { v.assign(v.add(x)); }, () => {}, () => [], () => {}, [], 0);
+      return v.mul(1);
+    }, { engine: 'onnx' });
+    expect(bump(tf.scalar(3)).dataSync()[0]).to.equal(8);
+    expect(bump(tf.scalar(-3)).dataSync()[0]).to.equal(8);
+    expect(v.dataSync()[0]).to.equal(8);
+    bump.dispose();
     v.dispose();
   });
 
