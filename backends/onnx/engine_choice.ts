@@ -3,14 +3,15 @@
  * - 'tfjs' (default): the tfjs kernel executor.
  * - 'onnx': ONNX Runtime; an error when onnxruntime-node is missing or the graph does not lower
  *   (the error lists the nodes and why).
- * - 'auto': ONNX Runtime when the graph lowers completely and is heavy enough for a session call
- *   to pay off (estimateWork below), else the tfjs executor; `inspect()` says which and why.
+ * - 'auto': ONNX Runtime when onnxruntime-node is installed, the graph lowers completely and the
+ *   active tfjs backend is one where ORT was measured faster (AUTO_BACKENDS), else the tfjs
+ *   executor; `inspect()` says which and why.
  * Under a gradient tape (tf.grad around a staged call) the tfjs executor always runs: autodiff
  * needs tfjs kernels.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { execute } from '../executor';
-import type { Graph, Program } from '../graph';
+import type { Program } from '../graph';
 import type { EngineChoice } from './engine';
 import { prepareOnnx } from './engine';
 import type { LoweringNames } from './lower';
@@ -19,52 +20,24 @@ import type { SessionOptions } from './runtime';
 export type EngineOption = 'tfjs' | 'onnx' | 'auto';
 
 /**
- * Below this estimated work per call (roughly multiply-adds, see estimateWork), 'auto' keeps the
- * tfjs executor: a session call costs tens of microseconds of copying in and out, which scalar
- * graphs (collatz, chains of scalar ops) never win back.
+ * Backends on which 'auto' prefers ONNX Runtime. Measured (bench/onnx.ts, wasm, 2 cores): ORT is
+ * faster than the tfjs executor on every graph tried, from one scalar op (0.95x the time) through
+ * collatz (0.3x) and the 10,000-op scalar chain (0.15x) to the RNNs (0.1-0.25x); tfjs's cpu
+ * kernels are slower than wasm's. Native TensorFlow (tfjs-node) and GPU backends are not measured:
+ * there 'auto' keeps the tfjs executor.
  */
-export const AUTO_MIN_WORK = 2e5;
-
-/** Loops are assumed to run this many times (the trip count is data). */
-const ASSUMED_TRIPS = 16;
-
-/** Rough work of one run: output elements of every kernel, matrix products counted as M N K. */
-export function estimateWork(graph: Graph, factor = 1): number {
-  let work = 0;
-  for (const node of graph.nodes) {
-    if (node.kind === 'Kernel') {
-      const out = node.outputs.reduce((n, o) => n + o.shape.reduce((a, b) => a * b, 1), 0);
-      const inner = /MatMul/.test(node.op) ? innerDim(graph, node) : 1;
-      work += factor * out * inner;
-    } else if (node.kind === 'If') {
-      work += Math.max(estimateWork(node.then, factor), estimateWork(node.else, factor));
-    } else if (node.kind === 'While') {
-      work += estimateWork(node.cond, factor * ASSUMED_TRIPS) + estimateWork(node.body, factor * ASSUMED_TRIPS);
-    }
-  }
-  return work;
-}
-
-function innerDim(graph: Graph, node: Extract<Graph['nodes'][number], { kind: 'Kernel' }>): number {
-  const a = node.inputs[0] && graph.nodes[node.inputs[0].node].outputs[node.inputs[0].output];
-  if (a === undefined || a.shape.length < 2) return 1;
-  return a.shape[node.attrs.transposeA ? a.shape.length - 2 : a.shape.length - 1];
-}
+const AUTO_BACKENDS = new Set(['wasm', 'cpu']);
 
 export function chooseEngine(program: Program, option: EngineOption, names: LoweringNames,
                              session: SessionOptions = {}): EngineChoice {
   if (option === 'tfjs') return { engine: 'tfjs', reason: "engine 'tfjs' was asked for" };
+  if (option === 'auto' && !AUTO_BACKENDS.has(tf.getBackend())) {
+    return { engine: 'tfjs', reason: `engine 'auto' keeps the tfjs executor on backend '${tf.getBackend()}' (ONNX Runtime is preferred on ${[...AUTO_BACKENDS].join(', ')})` };
+  }
   const choice = prepareOnnx(program, names, session);
   if (option === 'onnx') {
     if (choice.engine !== 'onnx') throw new Error(`autograph-ts: engine 'onnx' cannot run ${names.graph || 'this function'}: ${choice.reason}`);
     return choice;
-  }
-  if (choice.engine === 'onnx') {
-    const work = estimateWork(program.graph);
-    if (work < AUTO_MIN_WORK) {
-      choice.runner?.dispose();
-      return { engine: 'tfjs', reason: `engine 'auto': the graph lowers to ONNX but is light (estimated work ${Math.round(work)} < ${AUTO_MIN_WORK})` };
-    }
   }
   return choice;
 }

@@ -106,14 +106,27 @@ describeOnnx('onnx: staged programs on the ONNX engine', () => {
     auto.dispose();
   });
 
-  it("engine 'auto' keeps light graphs (scalar chains) on tfjs and runs heavy ones in ONNX", () => {
-    const light = stage((x: tf.Tensor) => x.mul(2).add(1), { engine: 'auto' });
-    expect(light.inspect(tf.scalar(1)).engine).to.deep.include({ engine: 'tfjs' });
+  it("engine 'auto' runs graphs that lower in ONNX Runtime on wasm and cpu, and keeps tfjs elsewhere", async () => {
     const heavy = stage((a: tf.Tensor, b: tf.Tensor) => tf.matMul(a, b).tanh(), { engine: 'auto' });
-    const a = tf.randomNormal([128, 128]);
+    const a = tf.randomNormal([16, 16]);
     expect(heavy.inspect(a, a).engine.engine).to.equal('onnx');
     expectSameTensor(heavy(a, a), tf.matMul(a, a).tanh(), 1e-5);
-    [light, heavy].forEach((s) => s.dispose());
+    const previous = tf.getBackend();
+    await tf.setBackend('cpu');
+    try {
+      const b = tf.randomNormal([16, 16]);
+      expect(heavy.inspect(b, b).engine.engine).to.equal('onnx');
+      tf.registerBackend('onnx-spec-other', () => new (tf.findBackend('cpu')!.constructor as new () => tf.KernelBackend)());
+      tf.copyRegisteredKernels('cpu', 'onnx-spec-other');
+      await tf.setBackend('onnx-spec-other');
+      const c = tf.randomNormal([16, 16]);
+      expect(heavy.inspect(c, c).engine).to.deep.include({ engine: 'tfjs' });
+      expect(heavy.inspect(c, c).engine.reason).to.match(/keeps the tfjs executor on backend 'onnx-spec-other'/);
+    } finally {
+      await tf.setBackend(previous);
+      tf.removeBackend('onnx-spec-other');
+      heavy.dispose();
+    }
   });
 
   it('leaves no tensors behind', () => {
