@@ -12,7 +12,14 @@ import { stage } from '../../backends/stage';
 import { exportOnnx, parameterNames } from '../../backends/onnx/export';
 import { describeOnnx, expectSameTensor, loadSample } from './support';
 
-type Ort = typeof import('onnxruntime-node');
+/** The part of onnxruntime-node's public API used here (typed locally: the package is optional). */
+interface Ort {
+  InferenceSession: { create(path: string): Promise<{
+    run(feeds: Record<string, unknown>): Promise<Record<string, { data: ArrayLike<number>; dims: readonly number[]; type: string }>>;
+    release(): Promise<void>;
+  }> };
+  Tensor: new (type: string, data: ArrayBufferView, dims: readonly number[]) => unknown;
+}
 
 describeOnnx('onnx: exportOnnx', () => {
   let dir: string;
