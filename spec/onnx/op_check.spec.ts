@@ -138,6 +138,18 @@ const cases: OpCase[] = [
     args: () => [f([1, -2, 3, 4], [2, 2]), f([1, 2, -3, 4], [2, 2]), f([0.5, -20])], tol: 1e-6 },
   { kernel: 'Einsum', fn: (x, y) => tf.einsum('ij,jk->ik', x, y), args: () => [f([1, 2, 3, 4], [2, 2]), f([5, 6, 7, 8], [2, 2])],
     tol: 1e-6, backend: 'cpu' },
+  // convolutions and pooling (NHWC in tfjs, NCHW in ONNX)
+  { kernel: 'Conv2D', note: 'same, stride 2', fn: (x, w) => tf.conv2d(x as tf.Tensor4D, w as tf.Tensor4D, 2, 'same'),
+    args: () => [tf.randomNormal([2, 5, 5, 3]), tf.randomNormal([3, 3, 3, 4])], tol: 1e-5 },
+  { kernel: 'Conv2D', note: 'valid, dilated', fn: (x, w) => tf.conv2d(x as tf.Tensor4D, w as tf.Tensor4D, 1, 'valid', 'NHWC', 2),
+    args: () => [tf.randomNormal([1, 7, 6, 2]), tf.randomNormal([2, 2, 2, 3])], tol: 1e-5 },
+  { kernel: 'FusedConv2D', note: 'bias + relu', fn: (x, w, bias) => tf.fused.conv2d({ x: x as tf.Tensor4D, filter: w as tf.Tensor4D,
+    strides: 1, pad: 'same', bias, activation: 'relu' }), args: () => [tf.randomNormal([1, 4, 4, 2]), tf.randomNormal([3, 3, 2, 3]),
+    tf.randomNormal([3])], tol: 1e-5 },
+  { kernel: 'DepthwiseConv2dNative', note: 'multiplier 2', fn: (x, w) => tf.depthwiseConv2d(x as tf.Tensor4D, w as tf.Tensor4D, 1, 'same'),
+    args: () => [tf.randomNormal([1, 5, 5, 3]), tf.randomNormal([3, 3, 3, 2])], tol: 1e-5 },
+  { kernel: 'MaxPool', fn: (x) => tf.maxPool(x as tf.Tensor4D, 3, 2, 'same'), args: () => [tf.randomNormal([2, 5, 5, 3])] },
+  { kernel: 'AvgPool', fn: (x) => tf.avgPool(x as tf.Tensor4D, 3, 2, 'same'), args: () => [tf.randomNormal([2, 5, 5, 3])], tol: 1e-6 },
   { kernel: 'TopK', fn: (x) => { const { values, indices } = tf.topk(x, 2); return [values, indices]; }, args: () => [f([1, 5, 3, 7, 2, 6], [2, 3])] },
 ];
 

@@ -1,4 +1,5 @@
 /** The kernel lowering table: tfjs kernel name -> lowering, one file per family. */
+import { convKernels } from './conv';
 import { elementwiseKernels } from './elementwise';
 import { linalgKernels } from './linalg';
 import type { LoweringTable } from './lowering';
@@ -10,6 +11,7 @@ export const kernelLowerings: LoweringTable = {
   ...reductionKernels,
   ...shapeKernels,
   ...linalgKernels,
+  ...convKernels,
 };
 
 export type { KernelLowering, LoweringTable, Out } from './lowering';

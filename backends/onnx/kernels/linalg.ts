@@ -1,7 +1,7 @@
 /**
  * Matrix products and the kernels around them: BatchMatMul (tfjs's transpose flags become
  * Transposes of the last two axes), _FusedMatMul (bias + activation, what tf.layers' Dense
- * runs), Einsum, Softmax, Cumsum, TopK.
+ * runs), Einsum, Softmax, Cumsum, TopK; the fused activations (shared with the convolutions).
  */
 import type { GraphScope, Value } from '../model_builder';
 import { Unsupported } from '../model_builder';
@@ -25,7 +25,7 @@ function matMul(g: GraphScope, a: Value, b: Value, attrs: Record<string, unknown
 }
 
 /** tfjs's fused activations (backend_util.applyActivation). */
-function activation(g: GraphScope, x: Value, name: string, attrs: Record<string, unknown>, prelu?: Value): Value {
+export function activation(g: GraphScope, x: Value, name: string, attrs: Record<string, unknown>, prelu?: Value): Value {
   const s = x.shape;
   switch (name) {
     case 'linear': return x;
