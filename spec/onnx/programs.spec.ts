@@ -41,6 +41,36 @@ describeOnnx('onnx: staged programs on the ONNX engine', () => {
     [stagedRnn, decode].forEach((s) => s.dispose());
   });
 
+  it('the control sample: early return, nested loops with break/continue, ?:, a staged power loop', () => {
+    const { firstNegative, rowPrefixSums, sign, powerIfPositive, checkedSqrt } = loadSample('control/src/control.ts');
+    const runs: [string, (...a: any[]) => tf.Tensor, unknown[][]][] = [
+      ['firstNegative', firstNegative, [[tf.tensor1d([3, 1, -4, -1])], [tf.tensor1d([3, 1])]]],
+      ['rowPrefixSums', rowPrefixSums, [[tf.tensor2d([[1, -2, 3, 0, 5], [4, 0, 6, 7, 8], [-1, 2, 2, 2, 0]])]]],
+      ['sign', sign, [[tf.scalar(-2.5)], [tf.scalar(0)], [tf.scalar(7)]]],
+      ['powerIfPositive', powerIfPositive, [[tf.scalar(2), 10], [tf.scalar(-2), 10]]],
+    ];
+    for (const [name, fn, argLists] of runs) {
+      const staged = stage(fn, { engine: 'onnx' });
+      for (const args of argLists) expectSameTensor(staged(...args), fn(...args), 0, name);
+      staged.dispose();
+    }
+    // A throw under a tensor condition is a Check node: a host callback, so 'auto' keeps tfjs and says why.
+    const checked = stage(checkedSqrt, { engine: 'auto' });
+    const info = checked.inspect(tf.scalar(16));
+    expect(info.engine.engine).to.equal('tfjs');
+    expect(info.engine.reason).to.match(/Check .*a throw under a tensor condition is a host check/);
+    expect(() => checked(tf.scalar(-1))).to.throw();
+    checked.dispose();
+  });
+
+  it('a kernel without a lowering is named in the reason', () => {
+    const angle = stage((y: tf.Tensor, x: tf.Tensor) => tf.atan2(y, x).mul(2), { engine: 'auto' });
+    const info = angle.inspect(tf.ones([2]), tf.ones([2]));
+    expect(info.engine.unsupported).to.deep.equal([{ op: 'Atan2', reason: "no ONNX lowering for tfjs kernel 'Atan2' yet", where: 'node %2' }]);
+    expectSameTensor(angle(tf.ones([2]), tf.ones([2])), tf.atan2(tf.ones([2]), tf.ones([2])).mul(2));
+    angle.dispose();
+  });
+
   it('a loop with an early return (flags as loop state), and an If without a loop', () => {
     const first = stage(firstAbove, { engine: 'onnx' });
     for (const limit of [2, 10, -5]) {
