@@ -57,6 +57,8 @@ export interface StagedGraphInfo {
   program: Program;
   /** The engine that runs this graph; when it is not ONNX Runtime, why (and the nodes that do not lower). */
   engine: Omit<EngineChoice, 'runner'>;
+  /** fn's return value built from values for the graph's results (in order): where each result goes. */
+  rebuild(results: unknown[]): unknown;
 }
 
 export type Staged<F extends (...args: never[]) => unknown> = F & {
@@ -119,6 +121,7 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
           dump: () => dumpGraph(entry.program),
           program: entry.program,
           engine: (({ runner: _, ...choice }) => choice)(engineOf(entry)),
+          rebuild: (results: unknown[]) => entry.rebuild(results as tf.Tensor[]),
         };
       },
     },

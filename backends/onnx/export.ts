@@ -30,10 +30,9 @@ export function exportOnnx(staged: AnyStaged, args: unknown[], path: string): On
   if (inputs.length !== info.program.graph.numParams) {
     throw new Error(`autograph-ts internal: ${inputs.length} tensor arguments named, the graph has ${info.program.graph.numParams}`);
   }
-  // The returned structure names the outputs: run once (a cached, traced call) to see it.
-  const result = staged(...(args as never[]));
-  const outputs = tensorPaths(result, 'output');
-  tf.dispose(outputs.map((o) => o.tensor));
+  // The returned structure names the outputs (built around markers: the function does not run).
+  const markers = info.program.graph.results.map(() => new ResultMarker());
+  const outputs = leafPaths(info.rebuild(markers), 'output', (v) => v instanceof ResultMarker);
   const lowered = lowerProgram(info.program, {
     graph: name, inputs, outputs: unique(outputs.map((o) => o.name)),
     doc: `${name}, staged by autograph-ts for ${info.signature}`,
@@ -49,7 +48,8 @@ export function argumentNames(fn: (...a: unknown[]) => unknown, args: unknown[])
   const seen: tf.Tensor[] = [];
   const names: string[] = [];
   args.forEach((arg, i) => {
-    for (const { tensor, name } of tensorPaths(arg, params[i] ?? `arg${i}`)) {
+    for (const { leaf, name } of leafPaths(arg, params[i] ?? `arg${i}`, (v) => v instanceof tf.Tensor)) {
+      const tensor = leaf as tf.Tensor;
       if (tensor instanceof tf.Variable) continue;
       // The same tensor passed twice is one parameter (as in stage's signature).
       if (seen.some((t) => t.dataId === tensor.dataId && t.dtype === tensor.dtype &&
@@ -61,13 +61,15 @@ export function argumentNames(fn: (...a: unknown[]) => unknown, args: unknown[])
   return unique(names);
 }
 
-/** Tensor leaves of arrays and plain objects, named by their path from `base`. */
-function tensorPaths(value: unknown, base: string): { tensor: tf.Tensor; name: string }[] {
-  if (value instanceof tf.Tensor) return [{ tensor: value, name: base }];
-  if (Array.isArray(value)) return value.flatMap((v, i) => tensorPaths(v, `${base}_${i}`));
+class ResultMarker {}
+
+/** Leaves (as `isLeaf` says) of arrays and plain objects, named by their path from `base`. */
+function leafPaths(value: unknown, base: string, isLeaf: (v: unknown) => boolean): { leaf: unknown; name: string }[] {
+  if (isLeaf(value)) return [{ leaf: value, name: base }];
+  if (Array.isArray(value)) return value.flatMap((v, i) => leafPaths(v, `${base}_${i}`, isLeaf));
   if (value !== null && typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value))) {
     const entries = Object.entries(value as Record<string, unknown>);
-    return entries.flatMap(([k, v]) => tensorPaths(v, base === 'output' ? k : `${base}_${k}`));
+    return entries.flatMap(([k, v]) => leafPaths(v, base === 'output' ? k : `${base}_${k}`, isLeaf));
   }
   return [];
 }

@@ -14,7 +14,7 @@ import { describeOnnx, expectSameTensor, loadSample } from './support';
 
 /** The part of onnxruntime-node's public API used here (typed locally: the package is optional). */
 interface Ort {
-  InferenceSession: { create(path: string): Promise<{
+  InferenceSession: { create(path: string, options?: object): Promise<{
     run(feeds: Record<string, unknown>): Promise<Record<string, { data: ArrayLike<number>; dims: readonly number[]; type: string }>>;
     release(): Promise<void>;
   }> };
@@ -33,7 +33,7 @@ describeOnnx('onnx: exportOnnx', () => {
 
   /** Runs the file at `file` with the public async API; results by output name as tfjs tensors. */
   async function runExported(file: string, feeds: Record<string, tf.Tensor>): Promise<Record<string, tf.Tensor>> {
-    const session = await ort.InferenceSession.create(file);
+    const session = await ort.InferenceSession.create(file, { logSeverityLevel: 3 });
     try {
       const ortFeeds = Object.fromEntries(Object.entries(feeds).map(([k, t]) =>
         [k, new ort.Tensor(t.dtype as 'float32', t.dataSync() as Float32Array, t.shape)]));
@@ -80,6 +80,52 @@ describeOnnx('onnx: exportOnnx', () => {
       const out = await runExported(file, { n: tf.scalar(n) });
       expect(out.output.dataSync()[0]).to.equal(collatzSteps(tf.scalar(n)).dataSync()[0]);
     }
+  });
+
+  it('the control sample: each function exports and runs with its eager results (checkedSqrt does not: a host check)', async () => {
+    const control = loadSample('control/src/control.ts');
+    const runs: [string, unknown[]][] = [
+      ['firstNegative', [tf.tensor1d([3, 1, -4, -1])]],
+      ['rowPrefixSums', [tf.tensor2d([[1, -2, 3, 0, 5], [4, 0, 6, 7, 8], [-1, 2, 2, 2, 0]])]],
+      ['sign', [tf.scalar(-2.5)]],
+      ['powerIfPositive', [tf.scalar(2), 10]],
+    ];
+    for (const [name, args] of runs) {
+      const file = path.join(dir, `${name}.onnx`);
+      const { model } = exportOnnx(stage(control[name]), args, file);
+      const tensors = args.filter((a): a is tf.Tensor => a instanceof tf.Tensor);
+      const out = await runExported(file, Object.fromEntries(model.inputs.map((io, i) => [io.name, tensors[i]])));
+      expectSameTensor(out.output, control[name](...args), 0, name);
+    }
+    expect(() => exportOnnx(stage(control.checkedSqrt), [tf.scalar(4)], path.join(dir, 'checked.onnx')))
+      .to.throw(/checkedSqrt does not export to ONNX: Check .*host check/);
+  });
+
+  it('the training sample: variables are inputs named after them, their new values outputs', async () => {
+    const { fitUntil, linearModel } = loadSample('training/src/training.ts');
+    const xs = tf.tensor2d([-1, 0, 1, 2, 3], [5, 1]);
+    const ys = xs.mul(2).sub(1);
+    const model = linearModel();
+    const staged = stage(fitUntil);
+    const args = [model, xs, ys, 1e-4, 500];
+    const file = path.join(dir, 'training.onnx');
+    const exported = exportOnnx(staged, args, file).model;
+    expect(exported.inputs.map((i) => i.name)).to.deep.equal(['xs', 'ys']);
+    expect(exported.outputs.map((o) => o.name)).to.deep.equal(['steps', 'loss']);
+    const variables = staged.inspect(...args).program.variables;
+    const initial = Object.fromEntries(exported.variableInputs.map((io) => [io.name, variables[io.variable].clone()]));
+    const out = await runExported(file, { xs, ys, ...initial });
+    const eagerModel = linearModel();
+    const want = fitUntil(eagerModel, xs, ys, 1e-4, 500);
+    expectSameTensor(out.steps, want.steps);
+    expectSameTensor(out.loss, want.loss, 1e-5);
+    for (const io of exported.variableOutputs) {
+      const index = eagerModel.weights.findIndex((w: tf.LayerVariable) => variables[io.variable].name.endsWith(w.originalName.split('/').pop()!));
+      expectSameTensor(out[io.name], eagerModel.getWeights()[index], 1e-5, io.name);
+    }
+    expect(exported.variableOutputs.length).to.equal(2);
+    // Exporting did not run the function: the model's weights are untouched.
+    expect(model.getWeights().map((w: tf.Tensor) => w.dataSync()[0])).to.deep.equal([0, 0]);
   });
 
   it('parameter names from function sources', () => {
