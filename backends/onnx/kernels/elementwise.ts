@@ -106,6 +106,14 @@ const cast: KernelLowering = (g, [x], _attrs, outs) => {
   return g.cast(x, to);
 };
 
+/** Where(c, t, e); ORT's CPU Where has no bool kernel: bools select as (c and t) or (not c and e). */
+export function where(g: GraphScope, c: Value, t: Value, e: Value, shape: number[]): Value {
+  if (t.type !== OnnxType.BOOL) return g.op('Where', [c, t, e], {}, t.type, shape);
+  const whenTrue = g.op('And', [c, t], {}, OnnxType.BOOL, shape);
+  const whenFalse = g.op('And', [g.op('Not', [c], {}, OnnxType.BOOL, c.shape), e], {}, OnnxType.BOOL, shape);
+  return g.op('Or', [whenTrue, whenFalse], {}, OnnxType.BOOL, shape);
+}
+
 /** Select(condition, t, e); a rank-1 condition over higher-rank t picks rows (tfjs's where). */
 const select: KernelLowering = (g, [c, t, e], _attrs, outs) => {
   let cond = g.cast(c, OnnxType.BOOL);
@@ -113,7 +121,7 @@ const select: KernelLowering = (g, [c, t, e], _attrs, outs) => {
     const shape = [cond.shape[0], ...t.shape.slice(1).map(() => 1)];
     cond = g.op('Reshape', [cond, g.int64s(shape)], {}, OnnxType.BOOL, shape);
   }
-  return g.op('Where', [cond, t, castTo(g, e, [t.type])], {}, t.type, outShape(outs));
+  return where(g, cond, t, castTo(g, e, [t.type]), outShape(outs));
 };
 
 const relu: KernelLowering = (g, [x], _attrs, outs) =>
