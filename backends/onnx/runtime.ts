@@ -74,6 +74,12 @@ function modules(): OrtModules {
 export interface SessionOptions {
   /** ORT execution providers, e.g. ['cuda', 'cpu'] where onnxruntime-node has CUDA (default ['cpu']). */
   executionProviders?: string[];
+  /**
+   * Threads per operator (default 1). ORT's default, one per core, spins its threads between
+   * operators; on graphs of many small steps (loops) that costs more than it gains: measured on 2
+   * cores, single-threaded runs the tanh RNN 1.5-3x, the greedy decoder ~2x and an MLP step ~3x
+   * faster, at a third of the CPU time. Raise it for graphs of few large operators.
+   */
   intraOpNumThreads?: number;
 }
 
@@ -91,7 +97,7 @@ export class OrtSession {
       graphOptimizationLevel: 'all',
       // ORT warns about renames it skips in sub-graphs (harmless); errors still throw.
       logSeverityLevel: 3,
-      ...(options.intraOpNumThreads !== undefined ? { intraOpNumThreads: options.intraOpNumThreads } : {}),
+      intraOpNumThreads: options.intraOpNumThreads ?? 1,
     });
     this.session = session;
   }
