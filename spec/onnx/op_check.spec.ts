@@ -98,7 +98,8 @@ const cases: OpCase[] = [
   { kernel: 'Add', note: 'broadcast [2,3] + [3]', fn: tf.add, args: () => [f([1, 2, 3, 4, 5, 6], [2, 3]), f([10, 20, 30])] },
   { kernel: 'Prelu', fn: tf.prelu, args: () => [f([-2, -1, 0, 1, 2, -3]), f([0.1, 0.2, 0.3, 0.4, 0.5, 0.6])] },
   { kernel: 'AddN', fn: (x, y, z) => tf.addN([x, y, z]), args: () => [f([1, 2]), f([3, 4]), f([5, NaN])] },
-  { kernel: 'Select', fn: (c, x, y) => tf.where(c, x, y), args: () => [b([true, false, true]), f([1, 2, 3]), f([-1, -2, -3])] },
+  { kernel: 'Select', note: 'signed zeros, NaN', fn: (c, x, y) => tf.where(c, x, y),
+    args: () => [b([true, false, true, false, true]), f([-0, 2, 0, 1, NaN]), f([-1, -0, -3, 0, 5])] },
   // (tfjs-wasm's Select on bool values returns wrong values and then corrupts its heap: checked on cpu.)
   { kernel: 'Select', note: 'bool, cpu', fn: (c, x, y) => tf.where(c, x, y), args: () => [b([true, false, true, false]), b([true, true, false, false]), b([false, false, true, true])], backend: 'cpu' },
   { kernel: 'Select', note: 'int32', fn: (c, x, y) => tf.where(c, x, y), args: () => [b([false, true]), i32([1, 2]), i32([-1, -2])] },

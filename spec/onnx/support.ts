@@ -1,8 +1,7 @@
 /**
  * Shared by the ONNX specs: skipping when onnxruntime-node is not installed (it is an optional
- * dependency), and comparing tensors the way the op checks need (NaN equals NaN, floats within a
- * relative tolerance where asked). -0 equals 0: ORT's Where turns a selected -0 into +0, so
- * lowerings that select (Mod, Select, guards) cannot keep zero signs.
+ * dependency), and comparing tensors the way the op checks need (NaN equals NaN, -0 is not 0 in
+ * exact comparisons, floats within a relative tolerance where asked).
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -33,7 +32,7 @@ export function expectSameTensor(actual: tf.Tensor, expected: tf.Tensor, tol = 0
   const e = Array.from(expected.dataSync() as ArrayLike<number>);
   e.forEach((x, i) => {
     const y = a[i];
-    const ok = Number.isNaN(x) ? Number.isNaN(y) : tol === 0 ? x === y
+    const ok = Number.isNaN(x) ? Number.isNaN(y) : tol === 0 ? Object.is(x, y)
       : x === y || Math.abs(x - y) <= tol * Math.max(1, Math.abs(x));
     if (!ok) expect.fail(`${what} element ${i}: got ${Object.is(y, -0) ? '-0' : y}, expected ${Object.is(x, -0) ? '-0' : x} (all: ${a.join(', ')} vs ${e.join(', ')})`);
   });

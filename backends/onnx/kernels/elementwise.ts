@@ -47,14 +47,14 @@ const mod: KernelLowering = (g, [a, b], _attrs, outs) => {
   const shape = outShape(outs);
   if (a.type === OnnxType.FLOAT) {
     // tfjs: rem = fmod(a, b); (a < 0) === (b < 0) ? rem : fmod(rem + b, b) — the same steps, so
-    // NaN and infinities come out as in tfjs. (Signed zeros do not: ORT's Where selects a -0 as +0.)
+    // signed zeros, NaN and infinities come out as in tfjs.
     const fmod = (x: Value, y: Value): Value => g.op('Mod', [x, y], { fmod: 1 }, OnnxType.FLOAT, shape);
     const rem = fmod(a, b);
     const zero = k(g, 0, a);
     const signsDiffer = g.op('Xor', [g.op('Less', [a, zero], {}, OnnxType.BOOL, a.shape), g.op('Less', [b, zero], {}, OnnxType.BOOL, b.shape)],
       {}, OnnxType.BOOL, shape);
     const adjusted = fmod(g.op('Add', [rem, b], {}, OnnxType.FLOAT, shape), b);
-    return g.op('Where', [signsDiffer, adjusted, rem], {}, OnnxType.FLOAT, shape);
+    return where(g, signsDiffer, adjusted, rem, shape);
   }
   // Integers: ONNX's integer Mod is already a floor modulo, but a zero divisor is undefined
   // behaviour in ORT (SIGFPE); tfjs-cpu gives 0 (NaN stored in an int32 array; tfjs-wasm throws).
@@ -106,12 +106,26 @@ const cast: KernelLowering = (g, [x], _attrs, outs) => {
   return g.cast(x, to);
 };
 
-/** Where(c, t, e); ORT's CPU Where has no bool kernel: bools select as (c and t) or (not c and e). */
+/**
+ * Where(c, t, e), exactly: ORT's CPU Where has no bool kernel (bools select as (c and t) or
+ * (not c and e)), and for floats it does not keep the sign of a selected zero. So where the value
+ * selected was -0 (1/-0 is -Infinity), the result is set to +0 and multiplied by -1. (Not x + 0
+ * to clear a zero's sign: ORT's optimizer removes an added 0.)
+ */
 export function where(g: GraphScope, c: Value, t: Value, e: Value, shape: number[]): Value {
-  if (t.type !== OnnxType.BOOL) return g.op('Where', [c, t, e], {}, t.type, shape);
-  const whenTrue = g.op('And', [c, t], {}, OnnxType.BOOL, shape);
-  const whenFalse = g.op('And', [g.op('Not', [c], {}, OnnxType.BOOL, c.shape), e], {}, OnnxType.BOOL, shape);
-  return g.op('Or', [whenTrue, whenFalse], {}, OnnxType.BOOL, shape);
+  const B = OnnxType.BOOL;
+  const boolSelect = (x: Value, y: Value): Value => g.op('Or', [g.op('And', [c, x], {}, B, shape),
+    g.op('And', [g.op('Not', [c], {}, B, c.shape), y], {}, B, shape)], {}, B, shape);
+  if (t.type === B) return boolSelect(t, e);
+  const selected = g.op('Where', [c, t, e], {}, t.type, shape);
+  if (t.type !== OnnxType.FLOAT) return selected;
+  const zero = k(g, 0, t);
+  const negativeZero = (v: Value): Value => g.op('And', [g.op('Equal', [v, zero], {}, B, v.shape),
+    g.op('Less', [g.op('Reciprocal', [v], {}, v.type, v.shape), zero], {}, B, v.shape)], {}, B, v.shape);
+  const wasNegativeZero = boolSelect(negativeZero(t), negativeZero(e));
+  const sign = g.op('Where', [wasNegativeZero, k(g, -1, t), k(g, 1, t)], {}, t.type, shape);
+  const cleared = g.op('Where', [wasNegativeZero, zero, selected], {}, t.type, shape);
+  return g.op('Mul', [cleared, sign], {}, t.type, shape);
 }
 
 /** Select(condition, t, e); a rank-1 condition over higher-rank t picks rows (tfjs's where). */
@@ -132,7 +146,7 @@ const relu: KernelLowering = (g, [x], _attrs, outs) =>
 function clip(min: number, max: number, x: Value, g: GraphScope, shape: number[]): Value {
   const clipped = g.op('Clip', [x, k(g, min, x), k(g, max, x)], {}, x.type, shape);
   if (x.type !== OnnxType.FLOAT || g.model.semantics.clipNaN === 'nan') return clipped;
-  return g.op('Where', [g.op('IsNaN', [x], {}, OnnxType.BOOL, shape), k(g, min, x), clipped], {}, x.type, shape);
+  return where(g, g.op('IsNaN', [x], {}, OnnxType.BOOL, shape), k(g, min, x), clipped, shape);
 }
 
 export const elementwiseKernels: LoweringTable = {
