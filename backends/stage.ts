@@ -38,9 +38,9 @@ export interface StageOptions {
   /** Trace again on every call (debugging; JS side effects then happen on every call). */
   alwaysRetrace?: boolean;
   /**
-   * Which engine runs the graph: the tfjs kernel executor ('tfjs', the default), ONNX Runtime
-   * ('onnx': needs onnxruntime-node, an optional dependency), or ONNX Runtime where the graph
-   * lowers and is heavy enough ('auto'). See backends/onnx/engine_choice.ts.
+   * Which engine runs the graph: ONNX Runtime where it is installed and the graph lowers, else the
+   * tfjs kernel executor ('auto', the default), always the tfjs executor ('tfjs'), or always ONNX
+   * Runtime ('onnx': an error when it cannot). See backends/onnx/engine_choice.ts.
    */
   engine?: EngineOption;
   /** ONNX Runtime session options (e.g. executionProviders: ['cuda', 'cpu']). */
@@ -102,7 +102,7 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
   };
 
   const engineOf = (entry: CacheEntry): EngineChoice =>
-    (entry.engine ??= chooseEngine(entry.program, options.engine ?? 'tfjs', { graph: fn.name }, options.onnx));
+    (entry.engine ??= chooseEngine(entry.program, options.engine ?? 'auto', { graph: fn.name }, options.onnx));
 
   const staged = function (this: unknown, ...args: unknown[]): unknown {
     if (activeTracer !== undefined) return (fn as unknown as (...a: unknown[]) => unknown).apply(this, args);

@@ -1,9 +1,9 @@
 /**
  * `stage(fn, { engine })`: which engine runs a traced program.
- * - 'tfjs' (default): the tfjs kernel executor.
+ * - 'tfjs': the tfjs kernel executor.
  * - 'onnx': ONNX Runtime; an error when onnxruntime-node is missing or the graph does not lower
  *   (the error lists the nodes and why).
- * - 'auto': ONNX Runtime when onnxruntime-node is installed, the graph lowers completely and the
+ * - 'auto' (the default): ONNX Runtime when onnxruntime-node is installed, the graph lowers completely and the
  *   active tfjs backend is one where ORT was measured faster (AUTO_BACKENDS), else the tfjs
  *   executor; `inspect()` says which and why.
  * Under a gradient tape (tf.grad around a staged call) the tfjs executor always runs: autodiff
