@@ -116,7 +116,8 @@ interface Row { backend: string; c: Case; r: Comparison }
 
 function stagedVsEager(c: Case): Comparison {
   return withCase(c, ({ fn, args }) => {
-    const staged = stage(fn);
+    // The tfjs executor (the ONNX engine has its own section).
+    const staged = stage(fn, { engine: 'tfjs' });
     try {
       return compare(() => tf.tidy(() => fn(...args)), () => staged(...args));
     } finally {
@@ -147,8 +148,8 @@ interface AblationRow { backend: string; label: string; name: string; r: Compari
 
 function ablation(c: (typeof ablationCases)[number], backend: string): AblationRow {
   return withCase(c, ({ fn, args }) => {
-    const on = stage(fn);
-    const off = stage(fn, { optimize: { [c.optimization]: false } } as StageOptions);
+    const on = stage(fn, { engine: 'tfjs' });
+    const off = stage(fn, { engine: 'tfjs', optimize: { [c.optimization]: false } } as StageOptions);
     try {
       const kernelsOn = countsText(kernelCounts(on.inspect(...args).program.graph));
       const kernelsOff = countsText(kernelCounts(off.inspect(...args).program.graph));

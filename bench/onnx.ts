@@ -88,7 +88,7 @@ export async function onnxSection(compare: Compare): Promise<string[]> {
   // The tanh RNN.
   const args = rnnArgs() as [tf.Tensor3D, tf.Tensor2D, tf.Tensor2D, tf.Tensor1D];
   const onnx = stage(rnn, { engine: 'onnx' });
-  const staged = stage(rnn);
+  const staged = stage(rnn, { engine: 'tfjs' });
   const session = new OrtSession(handBuiltRnn());
   const feeds = Object.fromEntries(['xs', 'w', 'u', 'b'].map((n, i) =>
     [n, ortTensor('float32', args[i].dataSync() as Float32Array, args[i].shape)]));
@@ -136,7 +136,7 @@ export async function onnxSection(compare: Compare): Promise<string[]> {
   // engine 'auto' against the tfjs executor.
   for (const c of cases) {
     const p = c.prepare();
-    const tfjs = stage(p.fn);
+    const tfjs = stage(p.fn, { engine: 'tfjs' });
     const auto = stage(p.fn, { engine: 'auto' });
     const chosen = auto.inspect(...p.args).engine.engine;
     const r = compare(() => tfjs(...p.args), () => auto(...p.args));
