@@ -70,8 +70,7 @@ export interface EngineChoice {
 }
 
 export function describeProblems(problems: LoweringProblem[]): string {
-  const unique = [...new Map(problems.map((p) => [`${p.op}|${p.reason}|${p.where}`, p])).values()];
-  return unique.map((p) => `${p.op} (${p.where}): ${p.reason}`).join('; ');
+  return problems.map((p) => `${p.op} (${p.where}): ${p.reason}`).join('; ');
 }
 
 /** Lowers `program` for the ONNX engine; the choice says why not when it cannot run there. */
@@ -80,8 +79,8 @@ export function prepareOnnx(program: Program, names: LoweringNames = {}, options
   if (missing !== undefined) return { engine: 'tfjs', reason: missing };
   const lowered = lowerProgram(program, names);
   if (!lowered.ok) {
-    const unsupported = [...new Map(lowered.problems.map((p) => [`${p.op}|${p.reason}|${p.where}`, p])).values()];
-    return { engine: 'tfjs', reason: `the graph does not lower to ONNX: ${describeProblems(unsupported)}`, unsupported };
+    return { engine: 'tfjs', reason: `the graph does not lower to ONNX: ${describeProblems(lowered.problems)}`,
+      unsupported: lowered.problems };
   }
   return { engine: 'onnx', runner: new OnnxRunner(lowered.model, options) };
 }

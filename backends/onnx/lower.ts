@@ -108,8 +108,11 @@ class Lowering {
       }
       inputs.push({ name: inputNames[i], dtype: spec.dtype, shape: spec.shape });
     }
-    const results = this.lowerGraph(graph, this.root, params, '', 0);
-    if (this.problems.length > 0) return { ok: false, problems: this.problems };
+    const results = this.lowerGraph(graph, this.root, params, '');
+    // (A loop test is lowered twice: its problems once.)
+    if (this.problems.length > 0) {
+      return { ok: false, problems: [...new Map(this.problems.map((p) => [`${p.op}|${p.reason}|${p.where}`, p])).values()] };
+    }
 
     const variableOutputs = [...this.assigned].map((variable) => {
       const v = this.program.variables[variable];
@@ -127,11 +130,11 @@ class Lowering {
     return { ok: true, model: { bytes, inputs, variableInputs: this.variableInputs, outputs, variableOutputs } };
   }
 
-  private lowerGraph(graph: Graph, g: GraphScope, params: Value[], where: string, depth: number): Value[] {
+  private lowerGraph(graph: Graph, g: GraphScope, params: Value[], where: string): Value[] {
     const values: Value[][] = [];
     graph.nodes.forEach((node, index) => {
       try {
-        values[index] = this.lowerNode(node, g, params, values, `${where}node %${index}`, depth);
+        values[index] = this.lowerNode(node, g, params, values, `${where}node %${index}`);
       } catch (error) {
         if (!(error instanceof Unsupported)) throw error;
         const op = node.kind === 'Kernel' ? node.op : node.kind;
@@ -142,7 +145,7 @@ class Lowering {
     return graph.results.map((r) => values[r.node][r.output]);
   }
 
-  private lowerNode(node: Node, g: GraphScope, params: Value[], values: Value[][], where: string, depth: number): Value[] {
+  private lowerNode(node: Node, g: GraphScope, params: Value[], values: Value[][], where: string): Value[] {
     const ins = (): Value[] => ('inputs' in node ? node.inputs.map((r) => values[r.node][r.output]) : []);
     switch (node.kind) {
       case 'Input':
@@ -158,9 +161,9 @@ class Lowering {
       case 'Kernel':
         return this.kernel(node, g, ins());
       case 'If':
-        return this.ifNode(node, g, ins(), where, depth);
+        return this.ifNode(node, g, ins(), where);
       case 'While':
-        return this.whileNode(node, g, ins(), where, depth);
+        return this.whileNode(node, g, ins(), where);
       default:
         throw new Unsupported(HOST_NODES[node.kind] ?? `node kind ${node.kind}`);
     }
@@ -220,7 +223,7 @@ class Lowering {
     }
   }
 
-  private ifNode(node: IfNode, g: GraphScope, inputs: Value[], where: string, depth: number): Value[] {
+  private ifNode(node: IfNode, g: GraphScope, inputs: Value[], where: string): Value[] {
     const [cond, ...captures] = inputs;
     const label = `${where} If${node.origin ? ` (${node.origin})` : ''}`;
     // Variables either branch assigns: extra outputs, each branch returning its value of them.
@@ -230,7 +233,7 @@ class Lowering {
       const scope = new GraphScope(this.model, this.model.fresh(name));
       let results: Value[] = [];
       const after = this.withVariableScope(new Map([...this.variables, ...before]), () => {
-        results = this.lowerGraph(graph, scope, captures, `${label} ${name}, `, depth + 1);
+        results = this.lowerGraph(graph, scope, captures, `${label} ${name}, `);
       });
       return scope.graph(scope.outputs([...results, ...assigned.map((v) => after.get(v)!)]));
     };
@@ -244,13 +247,13 @@ class Lowering {
     return all.slice(0, outs.length);
   }
 
-  private whileNode(node: WhileNode, g: GraphScope, inputs: Value[], where: string, depth: number): Value[] {
+  private whileNode(node: WhileNode, g: GraphScope, inputs: Value[], where: string): Value[] {
     const n = node.loopVars;
     const initial = inputs.slice(0, n);
     const invariants = inputs.slice(n);
     const label = `${where} While${node.origin ? ` (${node.origin})` : ''}`;
     if (assignedVariables(node.cond).size > 0) throw new Unsupported('a loop test that assigns a variable');
-    const [first] = this.lowerGraph(node.cond, g, inputs, `${label} test, `, depth + 1);
+    const [first] = this.lowerGraph(node.cond, g, inputs, `${label} test, `);
     // Variables the body assigns are loop-carried values after the loop variables.
     const assigned = [...assignedVariables(node.body)];
     const before = assigned.map((v) => this.readVariable(v));
@@ -262,8 +265,8 @@ class Lowering {
     let again: Value | undefined;
     const start = new Map([...this.variables, ...assigned.map((v, i): [number, Value] => [v, carried[n + i]])]);
     const after = this.withVariableScope(start, () => {
-      next = this.lowerGraph(node.body, body, [...carried.slice(0, n), ...invariants], `${label} body, `, depth + 1);
-      [again] = this.lowerGraph(node.cond, body, [...next, ...invariants], `${label} test, `, depth + 1);
+      next = this.lowerGraph(node.body, body, [...carried.slice(0, n), ...invariants], `${label} body, `);
+      [again] = this.lowerGraph(node.cond, body, [...next, ...invariants], `${label} test, `);
     });
     if (this.problems.length > 0) return node.outputs.map((o) => ({ name: this.model.fresh('unlowered'), type: OnnxType.FLOAT, shape: o.shape }));
     const graph = body.graph(body.outputs([body.cast(again!, OnnxType.BOOL), ...next, ...assigned.map((v) => after.get(v)!)]));

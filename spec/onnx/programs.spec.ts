@@ -136,7 +136,11 @@ describeOnnx('onnx: staged programs on the ONNX engine', () => {
     auto.dispose();
   });
 
-  it("engine 'auto' runs graphs that lower in ONNX Runtime on wasm and cpu, and keeps tfjs elsewhere", async () => {
+  it("engine 'auto' runs graphs that lower in ONNX Runtime on wasm and cpu, but not scalar branching loops, and keeps tfjs elsewhere", async () => {
+    // A loop branching on scalars (an ORT If per iteration is no faster than the executor) stays on tfjs.
+    const collatz = stage(collatzSteps, { engine: 'auto' });
+    expect(collatz.inspect(tf.scalar(27)).engine.reason).to.match(/keeps the tfjs executor for a loop that branches on small values/);
+    collatz.dispose();
     const heavy = stage((a: tf.Tensor, b: tf.Tensor) => tf.matMul(a, b).tanh(), { engine: 'auto' });
     const a = tf.randomNormal([16, 16]);
     expect(heavy.inspect(a, a).engine.engine).to.equal('onnx');
