@@ -153,6 +153,10 @@ const cases: OpCase[] = [
     args: () => [tf.randomNormal([1, 5, 5, 3]), tf.randomNormal([3, 3, 3, 2])], tol: 1e-5 },
   { kernel: 'MaxPool', fn: (x) => tf.maxPool(x as tf.Tensor4D, 3, 2, 'same'), args: () => [tf.randomNormal([2, 5, 5, 3])] },
   { kernel: 'AvgPool', fn: (x) => tf.avgPool(x as tf.Tensor4D, 3, 2, 'same'), args: () => [tf.randomNormal([2, 5, 5, 3])], tol: 1e-6 },
+  { kernel: 'FusedBatchNorm', fn: (x, m, v, o, sc) => tf.batchNorm(x, m, v, o, sc, 1e-3),
+    args: () => [tf.randomNormal([2, 3]), f([0.5, -1, 2]), f([1, 0.25, 4]), f([0, 1, -1]), f([2, 1, 0.5])], tol: 1e-5 },
+  { kernel: 'FusedBatchNorm', note: 'no offset or scale', fn: (x, m, v) => tf.batchNorm(x, m, v),
+    args: () => [tf.randomNormal([2, 2, 3]), f([0.5, -1, 2]), f([1, 0.25, 4])], tol: 1e-5 },
   { kernel: 'TopK', fn: (x) => { const { values, indices } = tf.topk(x, 2); return [values, indices]; }, args: () => [f([1, 5, 3, 7, 2, 6], [2, 3])] },
 ];
 

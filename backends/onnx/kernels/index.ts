@@ -2,6 +2,7 @@
 import { convKernels } from './conv';
 import { elementwiseKernels } from './elementwise';
 import { linalgKernels } from './linalg';
+import { normalizationKernels } from './normalization';
 import type { LoweringTable } from './lowering';
 import { reductionKernels } from './reduction';
 import { shapeKernels } from './shape';
@@ -12,6 +13,7 @@ export const kernelLowerings: LoweringTable = {
   ...shapeKernels,
   ...linalgKernels,
   ...convKernels,
+  ...normalizationKernels,
 };
 
 export type { KernelLowering, LoweringTable, Out } from './lowering';
