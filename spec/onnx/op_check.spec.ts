@@ -68,6 +68,8 @@ const cases: OpCase[] = [
   { kernel: 'Square', note: 'int32', fn: tf.square, args: () => [i32(AI)] },
   { kernel: 'Relu', note: 'int32', fn: tf.relu, args: () => [i32(AI)] },
   { kernel: 'LogicalNot', fn: tf.logicalNot, args: () => [b([true, false])] },
+  { kernel: 'Identity', note: 'returned as is, and used twice', fn: (x) => [tf.clone(x), tf.clone(x).mul(2)], args: () => [f([1, -0, NaN])] },
+  { kernel: 'Cast', note: 'to its own dtype', fn: (x) => x.cast('int32'), args: () => [i32([1, -2])] },
   // casts: float -> int32 truncates toward zero (NaN -> 0), -> bool is x != 0
   { kernel: 'Cast', note: 'float32 -> int32', fn: (x) => x.toInt(), args: () => [f([-2.7, -0.5, 0.5, 2.7, 1e6, NaN])] },
   // (tfjs-wasm casts other floats to bool bytewise: -2 -> 254, 0.5 -> 0; cpu and ONNX give x != 0.)

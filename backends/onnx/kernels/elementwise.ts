@@ -102,7 +102,6 @@ const cast: KernelLowering = (g, [x], _attrs, outs) => {
     const isNaN = g.op('IsNaN', [x], {}, OnnxType.BOOL, x.shape);
     return g.cast(g.op('Where', [isNaN, k(g, 0, x), x], {}, OnnxType.FLOAT, x.shape), to);
   }
-  if (to === x.type) return g.op('Identity', [x], {}, x.type, x.shape);
   return g.cast(x, to);
 };
 
@@ -248,6 +247,7 @@ export const elementwiseKernels: LoweringTable = {
     return rest.length === 0 ? g.op('Identity', [first], {}, first.type, outShape(outs))
       : g.op('Sum', [first, ...rest.map((v) => castTo(g, v, [first.type]))], {}, first.type, outShape(outs));
   },
-  Identity: (g, [x]) => g.op('Identity', [x], {}, x.type, x.shape),
+  // (No node: a value is immutable, and graph outputs get an Identity where ONNX needs one.)
+  Identity: (_g, [x]) => x,
 };
 
