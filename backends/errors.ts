@@ -2,11 +2,20 @@
  * Errors about what a staged function cannot do. They name the variable and the user's source
  * location (the `origin` the transformer passes, or the first stack frame in user code).
  */
-import * as path from 'path';
 import type { OperatorOptions } from '../runtime/options';
+import { currentUserLocation } from '../runtime/user_frames';
 
 export class StagingError extends Error {
   override name = 'StagingError';
+
+  constructor(message: string) {
+    super(message);
+    // Traces run deep inside the engine: keep enough frames to reach the user's code.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = Math.max(limit, 64);
+    Error.captureStackTrace(this, new.target);
+    Error.stackTraceLimit = limit;
+  }
 }
 
 /** " (file.ts:12:5)" or "". */
@@ -14,17 +23,7 @@ export function at(opts: OperatorOptions | undefined): string {
   return opts?.origin ? ` (${opts.origin})` : '';
 }
 
-const OWN_DIRS = [__dirname + path.sep, path.resolve(__dirname, '..', 'runtime') + path.sep];
-export const isEngineFrame = (line: string): boolean =>
-  /[\\/]node_modules[\\/]|node:internal|\(internal\//.test(line) || OWN_DIRS.some((d) => line.includes(d));
+export { isInternalFrame as isEngineFrame } from '../runtime/user_frames';
 
-/** The first stack frame outside tfjs and autograph-ts: the user's line, best effort. */
-export function userFrame(): string | undefined {
-  const stack = new Error().stack?.split('\n').slice(1) ?? [];
-  for (const line of stack) {
-    if (isEngineFrame(line)) continue;
-    const match = /\(?([^()\s]+:\d+:\d+)\)?\s*$/.exec(line.trim());
-    if (match) return match[1];
-  }
-  return undefined;
-}
+/** The first stack frame outside tfjs and autograph-ts, mapped to .ts: the user's line, best effort. */
+export const userFrame = currentUserLocation;

@@ -12,8 +12,8 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { Program } from './graph';
-import type { KernelStep, Plan, Step, WhileStep } from './plan';
-import { compile } from './plan';
+import type { KernelStep, Plan, Step, WhileStep } from './execution_plan';
+import { compile } from './execution_plan';
 import { callRandomOp } from './random_ops';
 import { formatPrint, rebuildError } from './host_callbacks';
 

@@ -20,6 +20,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { withStaging } from '../runtime/staging_hooks';
 import { StagedControlFlow } from './control_flow';
 import { StagingError } from './errors';
+import { graphToDot } from './dot';
 import type { EngineChoice } from './onnx/engine';
 import { chooseEngine, EngineOption, runOn } from './onnx/engine_choice';
 import type { SessionOptions } from './onnx/runtime';
@@ -29,7 +30,10 @@ import { optimizeProgram, OptimizeOptions } from './optimize';
 import { withRecording } from './recording_backend';
 import { returnInOneBranch } from './staged_if';
 import { maybeUndefined } from './staged_values';
+import { RetraceLog, throwIfNotConverted } from './retracing';
 import { installTracePatches } from './trace_patches';
+import { rewriteStack } from '../runtime/user_frames';
+import { verboseLog } from '../runtime/verbosity';
 import { engineInternals, Tracer } from './tracer';
 
 export interface StageOptions {
@@ -53,6 +57,8 @@ export interface StagedGraphInfo {
   stats: GraphStats;
   /** A readable listing of the graph. */
   dump(): string;
+  /** The graph in Graphviz DOT (`dot -Tsvg`): If/While bodies as clusters, source lines on nodes. */
+  dot(): string;
   /** The graph itself (plain data) with its constant, variable and error tables. */
   program: Program;
   /** The engine that runs this graph; when it is not ONNX Runtime, why (and the nodes that do not lower). */
@@ -85,18 +91,25 @@ interface CacheEntry {
 let activeTracer: Tracer | undefined;
 
 export function stage<F extends (...args: never[]) => unknown>(fn: F, options: StageOptions = {}): Staged<F> {
+  if (typeof fn !== 'function') throw new TypeError(`autograph-ts: stage() needs a function, got ${typeof fn}`);
+  throwIfNotConverted(fn);
   const cache = new Map<string, CacheEntry>();
   let traceCount = 0;
+  const retraces = new RetraceLog(fn);
 
   const lookup = (thisArg: unknown, args: unknown[]): { entry: CacheEntry; tensors: tf.Tensor[]; signature: string } => {
     const { signature, tensors } = signatureOf(thisArg, args);
     let entry = options.alwaysRetrace ? undefined : cache.get(signature);
     if (entry === undefined) {
       traceCount++;
+      retraces.onTrace(traceCount, args, options.alwaysRetrace === true);
       entry = trace(fn, thisArg, args, tensors, options);
+      verboseLog(3, () => `graph of ${fn.name || 'a function'} (trace #${traceCount}):\n${dumpGraph(entry!.program)}`);
       const previous = cache.get(signature);
       if (previous) disposeEntry(previous);
       cache.set(signature, entry);
+    } else {
+      verboseLog(2, () => `cache hit for ${fn.name || 'a function'}: ${signature}`);
     }
     return { entry, tensors, signature };
   };
@@ -106,19 +119,25 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
 
   const staged = function (this: unknown, ...args: unknown[]): unknown {
     if (activeTracer !== undefined) return (fn as unknown as (...a: unknown[]) => unknown).apply(this, args);
-    const { entry, tensors } = lookup(this, args);
-    return entry.rebuild(runOn(engineOf(entry), entry.program, tensors));
+    try {
+      const { entry, tensors } = lookup(this, args);
+      return entry.rebuild(runOn(engineOf(entry), entry.program, tensors));
+    } catch (error) {
+      rewriteStack(error); // the user's .ts frames first, engine frames dropped
+      throw error;
+    }
   } as unknown as Staged<F>;
 
   Object.defineProperties(staged, {
     inspect: {
       value: function (this: unknown, ...args: unknown[]): StagedGraphInfo {
-        // Called as staged.inspect(...), `this` is the staged function: the call it describes has none.
+        // `staged.inspect(...)` has the staged function as `this`: describe the plain call `staged(...)`.
         const { entry, signature } = lookup(this === staged ? undefined : this, args);
         return {
           signature,
           stats: graphStats(entry.program.graph),
           dump: () => dumpGraph(entry.program),
+          dot: () => graphToDot(entry.program, fn.name || 'staged'),
           program: entry.program,
           engine: (({ runner: _, ...choice }) => choice)(engineOf(entry)),
           rebuild: (results: unknown[]) => entry.rebuild(results as tf.Tensor[]),
@@ -160,7 +179,7 @@ const objectId = (o: object): number => {
 };
 
 /** The cache key of a call, and its distinct tensor arguments (the graph's parameters). */
-function signatureOf(thisArg: unknown, args: unknown[]): { signature: string; tensors: tf.Tensor[] } {
+export function signatureOf(thisArg: unknown, args: unknown[]): { signature: string; tensors: tf.Tensor[] } {
   const flat = flatten(args);
   const tensors: tf.Tensor[] = [];
   const parts = flat.leaves.map((leaf) => {

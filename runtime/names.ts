@@ -22,5 +22,8 @@ export const OperatorNames = {
 
 export type OperatorName = (typeof OperatorNames)[keyof typeof OperatorNames];
 
+/** The directive that marks a function (or a file) for conversion. */
+export const DIRECTIVE = 'use autograph';
+
 /** The module specifier that emitted code imports the operators from. */
 export const RUNTIME_MODULE = 'autograph-ts/runtime';

@@ -15,6 +15,7 @@ import { TensorRange } from './range';
 import { activeStaging, GetState, SetState, Thunk } from './staging_hooks';
 import { isTensor, logicalNot, readCondition } from './tensors';
 import { UndefinedReturnValue } from './undefined_values';
+import { userError } from './user_frames';
 
 export { Undefined, UndefinedReturnValue } from './undefined_values';
 export type { LoopOptions, OperatorOptions } from './options';
@@ -132,8 +133,8 @@ export function not(value: unknown, opts?: OperatorOptions): unknown {
 export function switchValue(value: unknown, opts?: OperatorOptions): unknown {
   if (!isTensor(value)) return value;
   if (activeStaging() !== undefined) {
-    throw new TypeError(`autograph-ts: a switch on a tensor cannot be staged${describeOrigin(opts)}: ` +
-      'rewrite it as if / else if with tensor comparisons (e.g. x.equal(1)).');
+    throw userError(new TypeError(`autograph-ts: a switch on a tensor cannot be staged${describeOrigin(opts)}: ` +
+      'rewrite it as if / else if with tensor comparisons (e.g. x.equal(1)).'));
   }
   readCondition(value, opts); // the same checks as a condition: a scalar, not a string
   const read = value.dataSync()[0];
@@ -168,7 +169,7 @@ export function retval<T>(value: T | UndefinedReturnValue): T | undefined {
 
 function tensorRows(tensor: tf.Tensor, opts: OperatorOptions | undefined): Iterable<unknown> {
   if (tensor.rank === 0) {
-    throw new TypeError(`autograph-ts: cannot iterate over a scalar tensor${describeOrigin(opts)}`);
+    throw userError(new TypeError(`autograph-ts: cannot iterate over a scalar tensor${describeOrigin(opts)}`));
   }
   return tf.unstack(tensor);
 }

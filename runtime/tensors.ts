@@ -3,6 +3,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { describeOrigin, OperatorOptions } from './options';
+import { userError } from './user_frames';
 
 /** node:util's proxy test, where available: it runs no trap. */
 const isProxy: (value: object) => boolean = (() => {
@@ -37,12 +38,12 @@ export function isTensor(value: unknown): value is tf.Tensor {
  */
 export function readCondition(cond: tf.Tensor, opts: OperatorOptions | undefined): boolean {
   if (cond.size !== 1) {
-    throw new TypeError(`autograph-ts: a tensor used as a condition must be a scalar, got shape ` +
-      `[${cond.shape.join(', ')}]${describeOrigin(opts)}. Reduce it first (e.g. tf.any / tf.all).`);
+    throw userError(new TypeError(`autograph-ts: a tensor used as a condition must be a scalar, got shape ` +
+      `[${cond.shape.join(', ')}]${describeOrigin(opts)}. Reduce it first (e.g. tf.any / tf.all).`));
   }
   if (cond.dtype === 'string' || cond.dtype === 'complex64') {
-    throw new TypeError(`autograph-ts: a tensor of dtype ${cond.dtype} cannot be a condition` +
-      `${describeOrigin(opts)}; use a bool or numeric scalar.`);
+    throw userError(new TypeError(`autograph-ts: a tensor of dtype ${cond.dtype} cannot be a condition` +
+      `${describeOrigin(opts)}; use a bool or numeric scalar.`));
   }
   return Boolean(cond.dataSync()[0]);
 }
@@ -52,7 +53,7 @@ export function readCondition(cond: tf.Tensor, opts: OperatorOptions | undefined
 export function logicalNot(value: tf.Tensor): tf.Tensor {
   if (value.dtype === 'bool') return tf.logicalNot(value);
   if (value.dtype === 'string' || value.dtype === 'complex64') {
-    throw new TypeError(`autograph-ts: a tensor of dtype ${value.dtype} cannot be negated with '!'; use a bool or numeric tensor.`);
+    throw userError(new TypeError(`autograph-ts: a tensor of dtype ${value.dtype} cannot be negated with '!'; use a bool or numeric tensor.`));
   }
   return value.dtype === 'int32' ? tf.equal(value, 0) : tf.logicalOr(tf.equal(value, 0), tf.notEqual(value, value));
 }

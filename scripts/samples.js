@@ -17,7 +17,7 @@ const { execFile } = require('child_process');
 const ROOT = path.resolve(__dirname, '..');
 const SAMPLES_DIR = path.join(ROOT, 'samples');
 /** In the order the demo shows them. */
-const SAMPLES = ['collatz', 'rnn', 'control', 'training', 'script'];
+const SAMPLES = ['collatz', 'rnn', 'control', 'training', 'newton', 'mnist', 'script'];
 
 function sampleDir(name) {
   return path.join(SAMPLES_DIR, name);
@@ -108,8 +108,8 @@ function entryOf(name) {
   return path.join('out', name === 'script' ? 'script.js' : 'main.js');
 }
 
-function runSample(name, nodeArgs = [], dir = sampleDir(name)) {
-  return runNode([...nodeArgs, entryOf(name)], { cwd: dir });
+function runSample(name, nodeArgs = [], dir = sampleDir(name), env = {}) {
+  return runNode([...nodeArgs, entryOf(name)], { cwd: dir, env: { ...process.env, ...env } });
 }
 
 /**

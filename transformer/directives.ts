@@ -8,9 +8,9 @@
  *    the checker (never declaration files, never node_modules), transitively.
  */
 import type * as TS from 'typescript';
+import { DIRECTIVE } from '../runtime/names';
 import { ts } from './typescript';
 
-export const DIRECTIVE = 'use autograph';
 
 export type ConvertibleFunction = TS.FunctionLikeDeclaration & { body: TS.ConciseBody };
 

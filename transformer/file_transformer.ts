@@ -6,11 +6,13 @@
 import * as path from 'path';
 import type * as TS from 'typescript';
 import { RUNTIME_MODULE } from '../runtime/names';
+import { verboseLog } from '../runtime/verbosity';
 import { transparentFunctions } from './analysis/references';
 import { Classifier } from './classify';
 import { ConversionError, createDiagnostic } from './diagnostics';
 import { hasDirective, isConvertibleFunction, isProjectSource, selectFunctions, withoutDirective, ConvertibleFunction } from './directives';
 import { EmitContext, id } from './emit';
+import { explainStatements, functionName } from './explain';
 import { NameGenerator } from './names';
 import { convertFunctionBody } from './pipeline';
 import { ts } from './typescript';
@@ -57,6 +59,8 @@ export function createFileTransformer(program: TS.Program, config: AutographConf
           if (ts.isBlock(body) && hasDirective(body.statements)) body = ts.factory.updateBlock(body, withoutDirective(body.statements));
         }
         for (const warning of result.warnings) report(createDiagnostic(warning));
+        verboseLog(1, () => `${result.usesRuntime ? 'converted' : 'nothing to convert in'} ${functionName(fn)} (${originOf(program, fn)})`);
+        verboseLog(2, () => `classification in ${functionName(fn)}:${explainStatements(fn, classifier, checker).map((line) => `\n  ${line}`).join('')}`);
       } catch (error) {
         // A ConversionError is the user's code; anything else is our bug. Either way the compiler
         // must not crash: the function stays as written and the diagnostic says why.

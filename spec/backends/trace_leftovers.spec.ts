@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import * as tf from '@tensorflow/tfjs';
-import { stage } from '../../runtime/index';
+import { stage } from '../../index';
 import { StagingError } from '../../backends/errors';
 
 describe('stage(): tensors kept from a trace', () => {

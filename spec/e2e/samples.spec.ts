@@ -15,12 +15,12 @@ interface SamplesScripts {
   copySamples(dir: string, names?: string[]): void;
   compileSamples(names: string[], options: { cwd: string }): Promise<NodeResult>;
   runNode(args: string[], options: { cwd: string }): Promise<NodeResult>;
-  runSample(name: string, nodeArgs: string[], dir: string): Promise<NodeResult>;
+  runSample(name: string, nodeArgs: string[], dir: string, env?: Record<string, string>): Promise<NodeResult>;
 }
 
 const ROOT = path.resolve(__dirname, '../../..');
 const samples = require(path.join(ROOT, 'scripts/samples.js')) as SamplesScripts;
-const NAMES = ['collatz', 'rnn', 'control', 'script'];
+const NAMES = ['collatz', 'rnn', 'control', 'script', 'newton', 'mnist'];
 
 /** 1-based line of the first line of `file` that contains `text`. */
 function lineOf(file: string, text: string): number {
@@ -43,8 +43,8 @@ describe('e2e: sample projects compiled with tspc', function () {
     if (dir !== undefined) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const run = async (name: string, nodeArgs: string[] = []): Promise<string> => {
-    const result = await samples.runSample(name, nodeArgs, path.join(dir, name));
+  const run = async (name: string, nodeArgs: string[] = [], env: Record<string, string> = {}): Promise<string> => {
+    const result = await samples.runSample(name, nodeArgs, path.join(dir, name), env);
     expect(result.code, `node ${name}:\n${result.stdout}${result.stderr}`).to.equal(0);
     return result.stdout;
   };
@@ -82,6 +82,30 @@ describe('e2e: sample projects compiled with tspc', function () {
     const out = await run('script');
     expect(out).to.contain('digitCount(65535, 16) = 4 (eager), 4 (staged)');
     expect(out).to.contain('halvings(1000) = 10 (eager), 10 (staged)');
+  });
+
+  it('Newton-CG with three nested tensor loops: staged equals eager, one graph with three While nodes', async () => {
+    const out = await run('newton');
+    const lines = out.split('\n').filter((l) => l.startsWith('newtonCG'));
+    expect(lines).to.have.length(3);
+    const steps = lines.map((l) => /: (\d+) Newton steps, (\d+) CG steps, loss (\S+),/.exec(l)!.slice(1).join(' '));
+    expect(new Set(steps).size, out).to.equal(1);
+    for (const line of lines) expect(line).to.match(/max \|w - w_eager\| 0\.0e\+0/);
+    expect(Number(/loss (\S+),/.exec(lines[0])![1])).to.be.lessThan(0.2);
+    expect(out).to.contain('staged graph: 3 While nodes');
+    expect(out).to.contain('traced 1 time(s)');
+  });
+
+  it('MNIST softmax training: eager loop, staged step and staged loop reach the same loss and accuracy', async () => {
+    const out = await run('mnist', [], { MNIST_STEPS: '40' });
+    const lines = out.split('\n').filter((l) => l.startsWith('mnist softmax'));
+    expect(lines).to.have.length(3);
+    const results = lines.map((l) => /final batch loss (\S+), test accuracy (\S+)%/.exec(l)!.slice(1).map(Number));
+    for (const [loss, acc] of results) {
+      expect(loss).to.be.closeTo(results[0][0], 1e-3);
+      expect(acc).to.be.closeTo(results[0][1], 0.11);
+      expect(acc, out).to.be.greaterThan(75);   // 40 steps of real digits: far above chance (10%)
+    }
   });
 
   it('the source map maps converted lines back to the user\'s .ts lines', async () => {

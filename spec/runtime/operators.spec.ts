@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import * as tf from '@tensorflow/tfjs';
 import * as ag__ from '../../runtime/operators';
-import { range } from '../../runtime/index';
+import { range } from '../../index';
 
 const noState = (): unknown[] => [];
 const noSet = (): void => {};
@@ -71,7 +71,7 @@ describe('runtime operators, eager', () => {
 describe('runtime operators, JS truthiness of tensor values', () => {
   it('NaN and -0 are falsy, eagerly and staged; ! is JS ! elementwise', () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { stage } = require('../../runtime/index') as typeof import('../../runtime/index');
+    const { stage } = require('../../index') as typeof import('../../index');
     const pick = (c: tf.Tensor): tf.Tensor => {
       let r = tf.scalar(0);
       ag__.ifStmt(c, () => { r = tf.scalar(1); }, () => { r = tf.scalar(2); }, () => [r],

@@ -5,7 +5,7 @@
 import { AssertionError } from 'assert';
 import { expect } from 'chai';
 import * as tf from '@tensorflow/tfjs';
-import { stage } from '../../runtime/index';
+import { stage } from '../../index';
 import { compile, formatDiagnostics, load } from '../harness/compile';
 
 const source = `

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as tf from '@tensorflow/tfjs';
-import { stage } from '../../runtime/index';
+import { stage } from '../../index';
 import { compile, load } from '../harness/compile';
 
 const source = fs.readFileSync(path.resolve(__dirname, '../../../spec/fixtures/reference_programs.ts'), 'utf8');
@@ -49,7 +49,7 @@ describe('AutoGraph reference programs: eager and staged agree', () => {
   const originalPrint = console.log;
   before(() => {
     const js = compile({ 'reference_programs.ts': source }).js['reference_programs.ts'];
-    programs = load(js.replace(/require\("autograph-ts"\)/, `require(${JSON.stringify(path.resolve(__dirname, '../../runtime/index.js'))})`));
+    programs = load(js.replace(/require\("autograph-ts"\)/, `require(${JSON.stringify(path.resolve(__dirname, '../../index.js'))})`));
     console.log = () => {};   // ifNoVars prints its tensor
   });
   after(() => { console.log = originalPrint; });

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import * as tf from '@tensorflow/tfjs';
 import { compile, formatDiagnostics, load } from '../harness/compile';
-import { stage } from '../../runtime/index';
+import { stage } from '../../index';
 
 const source = `
 import * as tf from '@tensorflow/tfjs';

@@ -1,0 +1,129 @@
+/**
+ * Errors that reach the user point at the user's TypeScript. A stack's frames inside autograph-ts
+ * (runtime/, backends/, transformer/), tfjs and Node's internals are dropped (kept below the user's
+ * at AUTOGRAPH_VERBOSITY ≥ 1), and frames in the user's compiled .js are mapped to their .ts lines
+ * through the source maps next to them — so this works with and without `node --enable-source-maps`
+ * (with it, Node has mapped them already). The error keeps its identity, class and message: only
+ * autograph-ts's own errors get a location added to their message (see backends/errors.ts).
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { SourceMapConsumer } from 'source-map-js';
+import { VERBOSITY } from './verbosity';
+
+/** The package's root: dist/runtime/.. /.. when built, and where its sources are. */
+const PACKAGE_ROOT = path.resolve(__dirname, '..', '..');
+const OWN_PREFIXES = ['dist/runtime', 'dist/backends', 'dist/transformer', 'runtime', 'backends', 'transformer']
+  .map((dir) => path.join(PACKAGE_ROOT, dir) + path.sep);
+
+const FRAME = /^(\s*at (?:(.*?) \()?)(?:file:\/\/)?(.+?):(\d+):(\d+)(\)?)\s*$/;
+
+/** Whether a stack line is a frame of autograph-ts itself, of tfjs, or of Node's internals. */
+export function isInternalFrame(line: string): boolean {
+  if (/\bnode:|\(internal\/|[\\/]node_modules[\\/]@tensorflow[\\/]|[\\/]tfjs-[a-z-]+[\\/]src[\\/]|<anonymous>|\bnative\b/.test(line)) {
+    return /\bat /.test(line);
+  }
+  const match = FRAME.exec(line);
+  return match !== null && OWN_PREFIXES.some((prefix) => match[3].startsWith(prefix));
+}
+
+/** A frame of the user's code: a location that is not internal. */
+export function isUserFrame(line: string): boolean {
+  return FRAME.test(line) && !isInternalFrame(line);
+}
+
+const rewritten = new WeakSet<object>();
+
+/**
+ * Puts the user's frames first in `error.stack`, mapped to .ts, and drops (or, when verbose,
+ * moves below) the internal ones. `site` (a `file.ts:line:col`, e.g. where a staged node was
+ * created) becomes the first frame when given. Idempotent; never throws.
+ */
+export function rewriteStack(error: unknown, site?: { location: string; name?: string }): void {
+  if (typeof error !== 'object' || error === null || rewritten.has(error)) return;
+  try {
+    const stack = (error as { stack?: unknown }).stack;
+    if (typeof stack !== 'string') return;
+    rewritten.add(error);
+    const lines = stack.split('\n');
+    const firstFrame = lines.findIndex((l) => /^\s*at /.test(l));
+    if (firstFrame < 0 && site === undefined) return;
+    const head = firstFrame < 0 ? lines : lines.slice(0, firstFrame);
+    const frames = firstFrame < 0 ? [] : lines.slice(firstFrame);
+    const user = frames.filter((l) => !isInternalFrame(l)).map(mapFrame);
+    const internal = frames.filter(isInternalFrame);
+    if (site !== undefined) {
+      const frame = `    at ${site.name ? `${site.name} (${site.location})` : site.location}`;
+      if (user[0] !== frame) user.unshift(frame);
+    }
+    if (user.length === 0) return; // nothing better to show than what there is
+    const kept = VERBOSITY >= 1 ? [...user, ...internal] : user;
+    Object.defineProperty(error, 'stack', { value: [...head, ...kept].join('\n'), writable: true, configurable: true });
+  } catch {
+    // A failure to beautify must never replace the user's error.
+  }
+}
+
+/** The first user frame of the current call stack, mapped to .ts (`file.ts:line:col`). */
+export function currentUserLocation(): string | undefined {
+  const holder: { stack?: string } = {};
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 50;
+  try {
+    Error.captureStackTrace(holder, currentUserLocation);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+  const frame = holder.stack?.split('\n').slice(1).find(isUserFrame);
+  if (frame === undefined) return undefined;
+  const match = FRAME.exec(mapFrame(frame));
+  return match ? `${match[3]}:${match[4]}:${match[5]}` : undefined;
+}
+
+// ---- source maps ------------------------------------------------------------------------------
+
+const consumers = new Map<string, SourceMapConsumer | null>();
+
+/** `at f (/x/dist/model.js:10:3)` → `at f (/x/src/model.ts:12:5)` when a source map says so. */
+export function mapFrame(line: string): string {
+  const match = FRAME.exec(line);
+  if (match === null) return line;
+  const [, prefix, , file, lineText, columnText, close] = match;
+  if (!/\.[cm]?js$/.test(file)) return line;
+  const consumer = consumerFor(file);
+  if (!consumer) return line;
+  const original = consumer.originalPositionFor({ line: Number(lineText), column: Number(columnText) - 1 });
+  if (original.source == null || original.line == null) return line;
+  const source = path.resolve(path.dirname(file), original.source.replace(/^file:\/\//, ''));
+  return `${prefix}${source}:${original.line}:${(original.column ?? 0) + 1}${close}`;
+}
+
+function consumerFor(file: string): SourceMapConsumer | null {
+  let consumer = consumers.get(file);
+  if (consumer !== undefined) return consumer;
+  consumer = null;
+  try {
+    const text = fs.readFileSync(file, 'utf8');
+    const url = /\/\/[#@] sourceMappingURL=(\S+)\s*$/.exec(text.slice(-4096))?.[1];
+    if (url !== undefined) {
+      const inline = /^data:application\/json;(?:charset=[^;,]+;)?base64,(.*)$/.exec(url);
+      const raw = inline ? Buffer.from(inline[1], 'base64').toString('utf8')
+        : fs.readFileSync(path.resolve(path.dirname(file), decodeURIComponent(url)), 'utf8');
+      const map = JSON.parse(raw) as { sourceRoot?: string };
+      // Sources are resolved against the .js file's folder (plus the map's sourceRoot).
+      const mapDir = inline ? path.dirname(file) : path.dirname(path.resolve(path.dirname(file), decodeURIComponent(url)));
+      map.sourceRoot = path.resolve(mapDir, map.sourceRoot ?? '');
+      consumer = new SourceMapConsumer(map as never);
+    }
+  } catch {
+    consumer = null;
+  }
+  consumers.set(file, consumer);
+  return consumer;
+}
+
+/** An error of autograph-ts's own (about the user's code), with the user's frames first. */
+export function userError<E extends Error>(error: E): E {
+  rewriteStack(error);
+  return error;
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+/**
+ * The `autograph-ts` command.
+ *   autograph-ts show <file.ts> [--function name] [--project tsconfig.json]
+ * prints the converted code of the file's converted functions, each control-flow statement
+ * annotated static / staged / dynamic with the type the checker saw.
+ */
+import { showFile } from './show';
+
+const USAGE = 'usage: autograph-ts show <file.ts> [--function name] [--project tsconfig.json]';
+
+function main(argv: string[]): number {
+  const [command, ...rest] = argv;
+  if (command === '--help' || command === '-h' || command === undefined) {
+    console.log(USAGE);
+    return command === undefined ? 2 : 0;
+  }
+  if (command !== 'show') {
+    console.error(`autograph-ts: unknown command '${command}'\n${USAGE}`);
+    return 2;
+  }
+  const files: string[] = [];
+  let functionName: string | undefined;
+  let project: string | undefined;
+  for (let i = 0; i < rest.length; i++) {
+    if (rest[i] === '--function' || rest[i] === '-f') functionName = rest[++i];
+    else if (rest[i] === '--project' || rest[i] === '-p') project = rest[++i];
+    else files.push(rest[i]);
+  }
+  if (files.length !== 1 || (rest.includes('--function') && functionName === undefined)) {
+    console.error(USAGE);
+    return 2;
+  }
+  try {
+    process.stdout.write(showFile(files[0], { functionName, project }));
+    return 0;
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    return 1;
+  }
+}
+
+process.exitCode = main(process.argv.slice(2));
