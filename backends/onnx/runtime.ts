@@ -95,8 +95,9 @@ export class OrtSession {
     session.loadModel(bytes.buffer as ArrayBuffer, 0, bytes.byteLength, {
       executionProviders: options.executionProviders ?? ['cpu'],
       graphOptimizationLevel: 'all',
-      // ORT warns about renames it skips in sub-graphs (harmless); errors still throw.
-      logSeverityLevel: 3,
+      // Fatal only: ORT warns about renames it skips in sub-graphs (harmless), and a failing run
+      // (e.g. an index out of range) throws its message anyway.
+      logSeverityLevel: 4,
       intraOpNumThreads: options.intraOpNumThreads ?? 1,
     });
     this.session = session;

@@ -63,6 +63,18 @@ describeOnnx('onnx: staged programs on the ONNX engine', () => {
     checked.dispose();
   });
 
+  it('an index out of range fails the run as in tfjs, negative ones included (ONNX would count them from the end)', () => {
+    const pick = stage((x: tf.Tensor, i: tf.Tensor) => tf.gather(x, i), { engine: 'onnx' });
+    const pickNd = stage((x: tf.Tensor, i: tf.Tensor) => tf.gatherND(x, i), { engine: 'onnx' });
+    const x = tf.tensor([10, 20, 30]);
+    expect(Array.from(pick(x, tf.tensor1d([2, 0], 'int32')).dataSync())).to.deep.equal([30, 10]);
+    expect(() => pick(x, tf.tensor1d([-1, 0], 'int32'))).to.throw(/out of (data )?bounds/);
+    expect(() => pick(x, tf.tensor1d([3, 0], 'int32'))).to.throw(/out of (data )?bounds/);
+    expect(Array.from(pickNd(x, tf.tensor2d([[1]], [1, 1], 'int32')).dataSync())).to.deep.equal([20]);
+    expect(() => pickNd(x, tf.tensor2d([[-1]], [1, 1], 'int32'))).to.throw();
+    [pick, pickNd].forEach((s) => s.dispose());
+  });
+
   it('a kernel without a lowering is named in the reason', () => {
     const angle = stage((y: tf.Tensor, x: tf.Tensor) => tf.atan2(y, x).mul(2), { engine: 'auto' });
     const info = angle.inspect(tf.ones([2]), tf.ones([2]));

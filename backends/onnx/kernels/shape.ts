@@ -23,10 +23,20 @@ function slice(g: GraphScope, x: Value, begin: number[], end: number[], steps: n
   return g.op('Slice', [x, g.int64s(begin), g.int64s(ends), g.int64s(axes), g.int64s(steps)], {}, x.type, shape);
 }
 
+/**
+ * Indices with negative entries made out of range: ONNX counts them from the end, tfjs rejects
+ * them; out of range, ORT's Gather/GatherND fail the run as tfjs's kernels do.
+ */
+function noNegativeIndices(g: GraphScope, indices: Value): Value {
+  const i = g.cast(indices, OnnxType.INT64);
+  const negative = g.op('Less', [i, g.scalar(0, OnnxType.INT64)], {}, OnnxType.BOOL, i.shape);
+  return g.op('Where', [negative, g.scalar(2 ** 31 - 1, OnnxType.INT64), i], {}, OnnxType.INT64, i.shape);
+}
+
 const gather: KernelLowering = (g, [x, indices], attrs, outs) => {
   if (Number(attrs.batchDims ?? 0) !== 0) throw new Unsupported('GatherV2 with batchDims > 0');
   const [axis] = axesOf(attrs.axis ?? 0, x.shape.length);
-  return g.op('Gather', [x, indices], { axis }, x.type, outs[0].shape);
+  return g.op('Gather', [x, noNegativeIndices(g, indices)], { axis }, x.type, outs[0].shape);
 };
 
 const unsqueeze = (g: GraphScope, v: Value, axis: number): Value => {
@@ -85,7 +95,7 @@ export const shapeKernels: LoweringTable = {
   },
   GatherV2: gather,
   GatherNd: (g, [x, indices], _attrs, outs) =>
-    g.op('GatherND', [x, g.cast(indices, OnnxType.INT64)], {}, x.type, outs[0].shape),
+    g.op('GatherND', [x, noNegativeIndices(g, indices)], {}, x.type, outs[0].shape),
   PadV2: (g, [x], attrs, outs) => {
     const paddings = (attrs.paddings as number[][]).map((p) => p.map(Number));
     const pads = [...paddings.map((p) => p[0]), ...paddings.map((p) => p[1])];
