@@ -47,8 +47,6 @@ const unsqueeze = (g: GraphScope, v: Value, axis: number): Value => {
 
 export const shapeKernels: LoweringTable = {
   Reshape: reshapeTo,
-  ExpandDims: reshapeTo,
-  Squeeze: reshapeTo,
   Tile: (g, [x], attrs, outs) => g.op('Tile', [x, g.int64s((attrs.reps as number[]).map(Number))], {}, x.type, outs[0].shape),
   Transpose: (g, [x], attrs, outs) => g.op('Transpose', [x], { perm: (attrs.perm as number[]).map(Number) }, x.type, outs[0].shape),
   Concat: (g, inputs, attrs, outs) => {
