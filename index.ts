@@ -4,6 +4,7 @@
  *   - `stage(fn)`: trace fn into a graph per input signature (backends/);
  *   - `range(...)`: Python's range, a staged counted loop over tensor bounds (runtime/);
  *   - `StagingError`: what stage() throws when code cannot be staged exactly;
+ *   - `exportOnnx(staged, args, path)`: the traced graph as an ONNX model; `onnxRuntimeAvailable()`;
  *   - the typing (and behaviour) of `for (const row of tensor)`.
  * Emitted code imports the operators from 'autograph-ts/runtime' (runtime/operators.ts) instead.
  */
@@ -14,3 +15,5 @@ export { Undefined, UndefinedReturnValue } from './runtime/undefined_values';
 export { stage } from './backends/stage';
 export type { Staged, StageOptions, StagedGraphInfo } from './backends/stage';
 export { StagingError } from './backends/errors';
+export { exportOnnx } from './backends/onnx/export';
+export { onnxRuntimeAvailable } from './backends/onnx/runtime';

@@ -20,8 +20,10 @@ import * as tf from '@tensorflow/tfjs-core';
 import { withStaging } from '../runtime/staging_hooks';
 import { StagedControlFlow } from './control_flow';
 import { StagingError } from './errors';
-import { execute } from './executor';
 import { graphToDot } from './dot';
+import type { EngineChoice } from './onnx/engine';
+import { chooseEngine, EngineOption, runOn } from './onnx/engine_choice';
+import type { SessionOptions } from './onnx/runtime';
 import { dumpGraph, graphStats, GraphStats, Program } from './graph';
 import { flatten } from './nest';
 import { optimizeProgram, OptimizeOptions } from './optimize';
@@ -39,6 +41,14 @@ export interface StageOptions {
   optimize?: boolean | Partial<OptimizeOptions>;
   /** Trace again on every call (debugging; JS side effects then happen on every call). */
   alwaysRetrace?: boolean;
+  /**
+   * Which engine runs the graph: ONNX Runtime where it is installed and the graph lowers, else the
+   * tfjs kernel executor ('auto', the default), always the tfjs executor ('tfjs'), or always ONNX
+   * Runtime ('onnx': an error when it cannot). See backends/onnx/engine_choice.ts.
+   */
+  engine?: EngineOption;
+  /** ONNX Runtime session options (e.g. executionProviders: ['cuda', 'cpu']). */
+  onnx?: SessionOptions;
 }
 
 export interface StagedGraphInfo {
@@ -51,6 +61,10 @@ export interface StagedGraphInfo {
   dot(): string;
   /** The graph itself (plain data) with its constant, variable and error tables. */
   program: Program;
+  /** The engine that runs this graph; when it is not ONNX Runtime, why (and the nodes that do not lower). */
+  engine: Omit<EngineChoice, 'runner'>;
+  /** fn's return value built from values for the graph's results (in order): where each result goes. */
+  rebuild(results: unknown[]): unknown;
 }
 
 export type Staged<F extends (...args: never[]) => unknown> = F & {
@@ -62,11 +76,15 @@ export type Staged<F extends (...args: never[]) => unknown> = F & {
   dispose(): void;
   /** How many times fn has been traced. */
   readonly traceCount: number;
+  /** The function that was staged. */
+  readonly original: F;
 };
 
 interface CacheEntry {
   program: Program;
   rebuild: (tensors: tf.Tensor[]) => unknown;
+  /** Chosen on the first run (or inspect) of the entry. */
+  engine?: EngineChoice;
 }
 
 /** The trace in progress: a staged function called while tracing is inlined into it. */
@@ -88,7 +106,7 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
       entry = trace(fn, thisArg, args, tensors, options);
       verboseLog(3, () => `graph of ${fn.name || 'a function'} (trace #${traceCount}):\n${dumpGraph(entry!.program)}`);
       const previous = cache.get(signature);
-      if (previous) disposeProgram(previous.program);
+      if (previous) disposeEntry(previous);
       cache.set(signature, entry);
     } else {
       verboseLog(2, () => `cache hit for ${fn.name || 'a function'}: ${signature}`);
@@ -96,11 +114,14 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
     return { entry, tensors, signature };
   };
 
+  const engineOf = (entry: CacheEntry): EngineChoice =>
+    (entry.engine ??= chooseEngine(entry.program, options.engine ?? 'auto', { graph: fn.name }, options.onnx));
+
   const staged = function (this: unknown, ...args: unknown[]): unknown {
     if (activeTracer !== undefined) return (fn as unknown as (...a: unknown[]) => unknown).apply(this, args);
     try {
       const { entry, tensors } = lookup(this, args);
-      return entry.rebuild(execute(entry.program, tensors));
+      return entry.rebuild(runOn(engineOf(entry), entry.program, tensors));
     } catch (error) {
       rewriteStack(error); // the user's .ts frames first, engine frames dropped
       throw error;
@@ -118,20 +139,28 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
           dump: () => dumpGraph(entry.program),
           dot: () => graphToDot(entry.program, fn.name || 'staged'),
           program: entry.program,
+          engine: (({ runner: _, ...choice }) => choice)(engineOf(entry)),
+          rebuild: (results: unknown[]) => entry.rebuild(results as tf.Tensor[]),
         };
       },
     },
     retrace: {
       value: (): void => {
-        for (const entry of cache.values()) disposeProgram(entry.program);
+        for (const entry of cache.values()) disposeEntry(entry);
         cache.clear();
       },
     },
     dispose: { value: (): void => (staged as Staged<F>).retrace() },
     traceCount: { get: () => traceCount },
+    original: { value: fn },
     name: { value: `staged ${fn.name}` },
   });
   return staged;
+}
+
+function disposeEntry(entry: CacheEntry): void {
+  entry.engine?.runner?.dispose();
+  disposeProgram(entry.program);
 }
 
 function disposeProgram(program: Program): void {

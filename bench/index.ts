@@ -17,8 +17,11 @@ import '@tensorflow/tfjs-backend-wasm';
 import { stage, StageOptions } from '../backends/stage';
 import type { Graph } from '../backends/graph';
 import { ablationCases, Case, cases, Prepared } from './cases';
+import { onnxSection } from './onnx';
 
 const quick = process.argv.includes('quick');
+/** `node dist/bench/index.js onnx` runs only the ONNX engine's section. */
+const onlyOnnx = process.argv.includes('onnx');
 const ROUNDS = quick ? 3 : 9;
 const BATCH_MS = quick ? 40 : 150;
 const WARMUP_MS = quick ? 50 : 200;
@@ -117,7 +120,8 @@ interface Row { backend: string; c: Case; r: Comparison }
 
 function stagedVsEager(c: Case): Comparison {
   return withCase(c, ({ fn, args }) => {
-    const staged = stage(fn);
+    // The tfjs executor (the ONNX engine has its own section).
+    const staged = stage(fn, { engine: 'tfjs' });
     try {
       return compare(() => tf.tidy(() => fn(...args)), () => staged(...args));
     } finally {
@@ -148,8 +152,8 @@ interface AblationRow { backend: string; label: string; name: string; r: Compari
 
 function ablation(c: (typeof ablationCases)[number], backend: string): AblationRow {
   return withCase(c, ({ fn, args }) => {
-    const on = stage(fn);
-    const off = stage(fn, { optimize: { [c.optimization]: false } } as StageOptions);
+    const on = stage(fn, { engine: 'tfjs' });
+    const off = stage(fn, { engine: 'tfjs', optimize: { [c.optimization]: false } } as StageOptions);
     try {
       const kernelsOn = countsText(kernelCounts(on.inspect(...args).program.graph));
       const kernelsOff = countsText(kernelCounts(off.inspect(...args).program.graph));
@@ -184,6 +188,11 @@ async function main(): Promise<void> {
     `  ${a.r.ratio.toFixed(2).padStart(5)}x [${a.r.low.toFixed(2)}-${a.r.high.toFixed(2)}]  ${a.kernelsOn} vs ${a.kernelsOff}`;
   const ablationHeader = `${'optimization'.padEnd(24)}${'case'.padEnd(38)}${'backend'.padEnd(8)}${'with ms'.padStart(9)}` +
     `${'without'.padStart(10)}  without/with [range]  kernels run: per call + per iteration, with vs without`;
+  if (onlyOnnx) {
+    await tf.setBackend(BACKENDS[0]);
+    await onnxSection(compare);
+    return;
+  }
   console.log(header);
   for (const backend of BACKENDS) {
     if (!(await tf.setBackend(backend))) throw new Error(`backend ${backend} is not available`);
@@ -203,10 +212,14 @@ async function main(): Promise<void> {
       console.log(ablationLine(a));
     }
   }
+  console.log(`\n== ONNX engine (${BACKENDS[0]}; see bench/onnx.ts)`);
+  await tf.setBackend(BACKENDS[0]);
+  const onnxLines = await onnxSection(compare);
   console.log(`\n== staged vs eager (medians; ${ROUNDS} alternating rounds of ~${BATCH_MS} ms batches)\n${header}`);
   for (const row of rows) console.log(line(row));
   console.log(`\n== effect of each optimization (staged, all optimizations vs all but one)\n${ablationHeader}`);
   for (const a of ablations) console.log(ablationLine(a));
+  console.log(`\n== ONNX engine (medians)\n${onnxLines.join('\n')}`);
   console.log(`\nbench took ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }
 

@@ -17,7 +17,8 @@ async function main(): Promise<void> {
   const { fn, args } = c.prepare();
   // mode `staged-no-cse` / `staged-no-loopInvariant` / `staged-no-constantFolding` / `staged-no-all`
   const off = /^(?:staged|dump)-no-(\w+)$/.exec(mode)?.[1];
-  const staged = stage(fn, off === undefined ? {} : { optimize: off === 'all' ? false : { [off]: false } });
+  // The tfjs executor is what this profiles (the ONNX engine runs natively: --cpu-prof does not see inside).
+  const staged = stage(fn, { engine: 'tfjs', ...(off === undefined ? {} : { optimize: off === 'all' ? false : { [off]: false } }) });
   if (mode.startsWith('dump')) {
     console.log(staged.inspect(...(args as never[])).dump());
     return;

@@ -1,0 +1,86 @@
+/**
+ * The ONNX engine: runs a staged Program as one ONNX Runtime session.
+ *
+ * A Program is lowered once (lower.ts) and its session created on first use; inputs are read from
+ * their tfjs tensors (a tensor's data never changes, so its ORT copy is kept while the tensor
+ * lives: weights passed on every call are copied once), outputs become new tfjs tensors on the
+ * active backend, and variables assigned in the graph get their new values after the run.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import type { DataType, Program } from '../graph';
+import type { LoweredModel, LoweringNames, LoweringProblem } from './lower';
+import { lowerProgram } from './lower';
+import type { OrtTensor, SessionOptions } from './runtime';
+import { onnxRuntimeMissing, ortTensor, OrtSession } from './runtime';
+
+export type EngineName = 'tfjs' | 'onnx';
+
+/** ORT copies of tfjs tensor data, by the tensor's dataId (never reused for other data). */
+const ortCopies = new WeakMap<object, OrtTensor>();
+
+function toOrt(t: tf.Tensor): OrtTensor {
+  let copy = ortCopies.get(t.dataId);
+  if (copy === undefined || copy.dims.length !== t.shape.length || copy.dims.some((d, i) => d !== t.shape[i])) {
+    copy = ortTensor(t.dtype as 'float32' | 'int32' | 'bool', t.dataSync() as unknown as ArrayBufferView, t.shape);
+    ortCopies.set(t.dataId, copy);
+  }
+  return copy;
+}
+
+function fromOrt(value: OrtTensor, dtype: DataType, shape: number[]): tf.Tensor {
+  return tf.tensor(value.data as tf.TypedArray, shape, dtype);
+}
+
+export class OnnxRunner {
+  private session: OrtSession | undefined;
+
+  constructor(readonly model: LoweredModel, private readonly options: SessionOptions = {}) {}
+
+  /** Runs on `args` (one per root parameter); returns new tensors owned by the caller. */
+  run(program: Program, args: tf.Tensor[]): tf.Tensor[] {
+    this.session ??= new OrtSession(this.model.bytes, this.options);
+    const { inputs, variableInputs, outputs, variableOutputs } = this.model;
+    const feeds: Record<string, OrtTensor> = {};
+    inputs.forEach((io, i) => (feeds[io.name] = toOrt(args[i])));
+    for (const io of variableInputs) feeds[io.name] = toOrt(program.variables[io.variable]);
+    const results = this.session.run(feeds, [...outputs.map((o) => o.name), ...variableOutputs.map((o) => o.name)]);
+    const tensors = outputs.map((o) => fromOrt(results[o.name], o.dtype, o.shape));
+    for (const o of variableOutputs) {
+      const value = fromOrt(results[o.name], o.dtype, o.shape);
+      program.variables[o.variable].assign(value);
+      value.dispose();
+    }
+    return tensors;
+  }
+
+  dispose(): void {
+    this.session?.dispose();
+    this.session = undefined;
+  }
+}
+
+/** Which engine runs a program, and why. */
+export interface EngineChoice {
+  engine: EngineName;
+  /** Why the ONNX engine is not used (lowering problems, onnxruntime-node missing, 'auto' judged it too light). */
+  reason?: string;
+  /** Nodes that do not lower to ONNX, with the reason for each. */
+  unsupported?: LoweringProblem[];
+  runner?: OnnxRunner;
+}
+
+export function describeProblems(problems: LoweringProblem[]): string {
+  return problems.map((p) => `${p.op} (${p.where}): ${p.reason}`).join('; ');
+}
+
+/** Lowers `program` for the ONNX engine; the choice says why not when it cannot run there. */
+export function prepareOnnx(program: Program, names: LoweringNames = {}, options: SessionOptions = {}): EngineChoice {
+  const missing = onnxRuntimeMissing();
+  if (missing !== undefined) return { engine: 'tfjs', reason: missing };
+  const lowered = lowerProgram(program, names);
+  if (!lowered.ok) {
+    return { engine: 'tfjs', reason: `the graph does not lower to ONNX: ${describeProblems(lowered.problems)}`,
+      unsupported: lowered.problems };
+  }
+  return { engine: 'onnx', runner: new OnnxRunner(lowered.model, options) };
+}

@@ -1,0 +1,89 @@
+/**
+ * `stage(fn, { engine })`: which engine runs a traced program.
+ * - 'tfjs': the tfjs kernel executor.
+ * - 'onnx': ONNX Runtime; an error when onnxruntime-node is missing or the graph does not lower
+ *   (the error lists the nodes and why).
+ * - 'auto' (the default): ONNX Runtime when onnxruntime-node is installed, the graph lowers
+ *   completely, the active tfjs backend is one where ORT was measured faster (AUTO_BACKENDS) and
+ *   the graph is not a loop branching on small values (AUTO_MIN_BRANCHING_LOOP_WORK), else the
+ *   tfjs executor; `inspect()` says which and why.
+ * Under a gradient tape (tf.grad around a staged call) the tfjs executor always runs: autodiff
+ * needs tfjs kernels.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import { execute } from '../executor';
+import type { Graph, Program } from '../graph';
+import type { EngineChoice } from './engine';
+import { prepareOnnx } from './engine';
+import type { LoweringNames } from './lower';
+import type { SessionOptions } from './runtime';
+
+export type EngineOption = 'tfjs' | 'onnx' | 'auto';
+
+/**
+ * Backends on which 'auto' prefers ONNX Runtime. Measured (bench/onnx.ts, wasm, 2 shared cores):
+ * ORT is as fast as the tfjs executor on one scalar op and faster from there on: the 10,000-op
+ * scalar chain ~6x, the RNNs ~6-10x, an MLP training step more; tfjs's cpu kernels are slower
+ * than wasm's. Native TensorFlow (tfjs-node) and GPU backends are not measured:
+ * there 'auto' keeps the tfjs executor.
+ */
+const AUTO_BACKENDS = new Set(['wasm', 'cpu']);
+
+/**
+ * The exception: a loop whose body branches (an If per iteration) on small values. ORT runs each
+ * If as a sub-graph call, and with a few scalar kernels per iteration that is as slow as the tfjs
+ * executor or slower (collatz: ~1.1 ms vs ~1.0 ms CPU time); 'auto' keeps such graphs on tfjs. A
+ * body doing more (the greedy decoder's 256-wide step: 5-10x faster in ORT) is not affected.
+ */
+const AUTO_MIN_BRANCHING_LOOP_WORK = 1e4;
+
+/** Rough work of one run of `graph`: output elements of its kernels, matrix products as M N K. */
+function work(graph: Graph): number {
+  let total = 0;
+  for (const node of graph.nodes) {
+    if (node.kind === 'Kernel') {
+      const a = node.inputs[0] && graph.nodes[node.inputs[0].node].outputs[node.inputs[0].output];
+      const inner = /MatMul/.test(node.op) && a !== undefined && a.shape.length >= 2 ? a.shape[a.shape.length - 1] : 1;
+      total += node.outputs.reduce((n, o) => n + o.shape.reduce((x, y) => x * y, 1), 0) * inner;
+    }
+    if (node.kind === 'If') total += Math.max(work(node.then), work(node.else));
+    if (node.kind === 'While') total += work(node.cond) + work(node.body);
+  }
+  return total;
+}
+
+const hasIf = (graph: Graph): boolean => graph.nodes.some((n) =>
+  n.kind === 'If' || (n.kind === 'While' && (hasIf(n.cond) || hasIf(n.body))));
+
+/** A loop (at any depth) that branches each iteration on little work. */
+function lightBranchingLoop(graph: Graph): boolean {
+  return graph.nodes.some((n) => {
+    if (n.kind === 'If') return lightBranchingLoop(n.then) || lightBranchingLoop(n.else);
+    if (n.kind !== 'While') return false;
+    return (hasIf(n.body) && work(n.body) + work(n.cond) < AUTO_MIN_BRANCHING_LOOP_WORK) || lightBranchingLoop(n.body);
+  });
+}
+
+export function chooseEngine(program: Program, option: EngineOption, names: LoweringNames,
+                             session: SessionOptions = {}): EngineChoice {
+  if (option === 'tfjs') return { engine: 'tfjs', reason: "engine 'tfjs' was asked for" };
+  if (option === 'auto' && !AUTO_BACKENDS.has(tf.getBackend())) {
+    return { engine: 'tfjs', reason: `engine 'auto' keeps the tfjs executor on backend '${tf.getBackend()}' (ONNX Runtime is preferred on ${[...AUTO_BACKENDS].join(', ')})` };
+  }
+  if (option === 'auto' && lightBranchingLoop(program.graph)) {
+    return { engine: 'tfjs', reason: "engine 'auto' keeps the tfjs executor for a loop that branches on small values " +
+      '(ONNX Runtime runs an If per iteration as a sub-graph call: no faster there)' };
+  }
+  const choice = prepareOnnx(program, names, session);
+  if (option === 'onnx') {
+    if (choice.engine !== 'onnx') throw new Error(`autograph-ts: engine 'onnx' cannot run ${names.graph || 'this function'}: ${choice.reason}`);
+    return choice;
+  }
+  return choice;
+}
+
+/** Runs `program` on the chosen engine. */
+export function runOn(choice: EngineChoice | undefined, program: Program, args: tf.Tensor[]): tf.Tensor[] {
+  if (choice?.runner === undefined || (tf.engine() as unknown as { isTapeOn(): boolean }).isTapeOn()) return execute(program, args);
+  return choice.runner.run(program, args);
+}

@@ -1,0 +1,115 @@
+/**
+ * `exportOnnx(staged, args, path)`: writes the graph `staged` traces for `args` as an ONNX model.
+ *
+ * The model's graph is named after the function; its inputs after the function's parameters
+ * (`xs`, or `w_wx` for the tensor at `w.wx` of an object argument) and its outputs after the
+ * returned structure (`output`, or `length` / `checksum` for `{ length, checksum }`). Variables
+ * the function reads are extra inputs named after the variable (their value at call time), and
+ * variables it assigns extra outputs `<name>_assigned`. Non-tensor arguments are fixed to the
+ * values given (they are part of the traced signature).
+ */
+import * as fs from 'fs';
+import * as tf from '@tensorflow/tfjs-core';
+import type { Staged } from '../stage';
+import type { LoweredModel } from './lower';
+import { lowerProgram } from './lower';
+import { describeProblems } from './engine';
+
+export interface OnnxExport {
+  path: string;
+  model: LoweredModel;
+}
+
+type AnyStaged = Staged<(...args: never[]) => unknown>;
+
+export function exportOnnx(staged: AnyStaged, args: unknown[], path: string): OnnxExport {
+  const info = staged.inspect(...(args as never[]));
+  const fn = staged.original as (...a: unknown[]) => unknown;
+  const name = fn.name || 'staged';
+  const inputs = argumentNames(fn, args);
+  if (inputs.length !== info.program.graph.numParams) {
+    throw new Error(`autograph-ts internal: ${inputs.length} tensor arguments named, the graph has ${info.program.graph.numParams}`);
+  }
+  // The returned structure names the outputs (built around markers: the function does not run).
+  const markers = info.program.graph.results.map(() => new ResultMarker());
+  const outputs = leafPaths(info.rebuild(markers), 'output', (v) => v instanceof ResultMarker);
+  const lowered = lowerProgram(info.program, {
+    graph: name, inputs, outputs: unique(outputs.map((o) => o.name)),
+    doc: `${name}, staged by autograph-ts for ${info.signature}`,
+  });
+  if (!lowered.ok) throw new Error(`autograph-ts: ${name} does not export to ONNX: ${describeProblems(lowered.problems)}`);
+  fs.writeFileSync(path, lowered.model.bytes);
+  return { path, model: lowered.model };
+}
+
+/** Names of the distinct tensor arguments, in the order stage() binds them as graph parameters. */
+export function argumentNames(fn: (...a: unknown[]) => unknown, args: unknown[]): string[] {
+  const params = parameterNames(fn);
+  const seen: tf.Tensor[] = [];
+  const names: string[] = [];
+  args.forEach((arg, i) => {
+    for (const { leaf, name } of leafPaths(arg, params[i] ?? `arg${i}`, (v) => v instanceof tf.Tensor)) {
+      const tensor = leaf as tf.Tensor;
+      if (tensor instanceof tf.Variable) continue;
+      // The same tensor passed twice is one parameter (as in stage's signature).
+      if (seen.some((t) => t.dataId === tensor.dataId && t.dtype === tensor.dtype &&
+          t.shape.length === tensor.shape.length && t.shape.every((d, k) => d === tensor.shape[k]))) continue;
+      seen.push(tensor);
+      names.push(name);
+    }
+  });
+  return unique(names);
+}
+
+class ResultMarker {}
+
+/** Leaves (as `isLeaf` says) of arrays and plain objects, named by their path from `base`. */
+function leafPaths(value: unknown, base: string, isLeaf: (v: unknown) => boolean): { leaf: unknown; name: string }[] {
+  if (isLeaf(value)) return [{ leaf: value, name: base }];
+  if (Array.isArray(value)) return value.flatMap((v, i) => leafPaths(v, `${base}_${i}`, isLeaf));
+  if (value !== null && typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value))) {
+    const entries = Object.entries(value as Record<string, unknown>);
+    return entries.flatMap(([k, v]) => leafPaths(v, base === 'output' ? k : `${base}_${k}`, isLeaf));
+  }
+  return [];
+}
+
+/** The function's parameter names from its source (destructured parameters become argN). */
+export function parameterNames(fn: (...a: unknown[]) => unknown): string[] {
+  const source = Function.prototype.toString.call(fn);
+  const arrow = /^(?:async\s*)?([A-Za-z_$][\w$]*)\s*=>/.exec(source);
+  if (arrow) return [arrow[1]];
+  const open = source.indexOf('(');
+  if (open < 0) return [];
+  let depth = 0;
+  let current = '';
+  const parts: string[] = [];
+  for (let i = open + 1; i < source.length; i++) {
+    const c = source[i];
+    if ('([{'.includes(c)) depth++;
+    if (')]}'.includes(c)) {
+      if (depth === 0) break;
+      depth--;
+    }
+    if (c === ',' && depth === 0) {
+      parts.push(current);
+      current = '';
+    } else current += c;
+  }
+  if (current.trim()) parts.push(current);
+  return parts.map((p, i) => {
+    const m = /^\s*(?:\.\.\.)?([A-Za-z_$][\w$]*)/.exec(p.replace(/\/\*[\s\S]*?\*\//g, ''));
+    return m ? m[1] : `arg${i}`;
+  });
+}
+
+function unique(names: string[]): string[] {
+  const used = new Set<string>();
+  return names.map((n) => {
+    const clean = n.replace(/[^A-Za-z0-9_]/g, '_');
+    let name = clean;
+    for (let k = 1; used.has(name); k++) name = `${clean}_${k}`;
+    used.add(name);
+    return name;
+  });
+}

@@ -1,0 +1,76 @@
+/**
+ * Matrix products and the kernels around them: BatchMatMul (tfjs's transpose flags become
+ * Transposes of the last two axes), _FusedMatMul (bias + activation, what tf.layers' Dense
+ * runs), Einsum, Softmax, Cumsum, TopK; the fused activations (shared with the convolutions).
+ */
+import type { GraphScope, Value } from '../model_builder';
+import { Unsupported } from '../model_builder';
+import { OnnxType } from '../onnx_proto';
+import type { KernelLowering, LoweringTable } from './lowering';
+import { axesOf, castTo, FLOAT_ONLY, NUMERIC } from './lowering';
+
+function transposeLast2(g: GraphScope, v: Value): Value {
+  const r = v.shape.length;
+  const perm = v.shape.map((_, i) => i);
+  [perm[r - 2], perm[r - 1]] = [perm[r - 1], perm[r - 2]];
+  return g.op('Transpose', [v], { perm }, v.type, perm.map((p) => v.shape[p]));
+}
+
+function matMul(g: GraphScope, a: Value, b: Value, attrs: Record<string, unknown>, shape: number[]): Value {
+  let x = castTo(g, a, NUMERIC);
+  let y = castTo(g, b, [x.type]);
+  if (attrs.transposeA) x = transposeLast2(g, x);
+  if (attrs.transposeB) y = transposeLast2(g, y);
+  return g.op('MatMul', [x, y], {}, x.type, shape);
+}
+
+/** tfjs's fused activations (backend_util.applyActivation). */
+export function activation(g: GraphScope, x: Value, name: string, attrs: Record<string, unknown>, prelu?: Value): Value {
+  const s = x.shape;
+  switch (name) {
+    case 'linear': return x;
+    case 'relu': return g.op('Relu', [x], {}, x.type, s);
+    case 'relu6': return g.op('Clip', [x, g.scalar(0, x.type), g.scalar(6, x.type)], {}, x.type, s);
+    case 'elu': return g.op('Elu', [x], {}, x.type, s);
+    case 'sigmoid': return g.op('Sigmoid', [x], {}, x.type, s);
+    case 'leakyrelu': return g.op('LeakyRelu', [x], { alpha: { float: Number(attrs.leakyreluAlpha ?? 0.2) } }, x.type, s);
+    case 'prelu':
+      if (prelu === undefined) throw new Unsupported('prelu activation without weights');
+      return g.op('PRelu', [x, castTo(g, prelu, [x.type])], {}, x.type, s);
+    default: throw new Unsupported(`fused activation '${name}'`);
+  }
+}
+
+const fusedMatMul: KernelLowering = (g, inputs, attrs, outs, node) => {
+  const byName = new Map(node.inputNames.map((n, i) => [n, inputs[i]]));
+  const shape = outs[0].shape;
+  let y = matMul(g, byName.get('a')!, byName.get('b')!, attrs, shape);
+  const bias = byName.get('bias');
+  if (bias !== undefined) y = g.op('Add', [y, castTo(g, bias, [y.type])], {}, y.type, shape);
+  return activation(g, y, String(attrs.activation ?? 'linear'), attrs, byName.get('preluActivationWeights'));
+};
+
+export const linalgKernels: LoweringTable = {
+  BatchMatMul: (g, [a, b], attrs, outs) => matMul(g, a, b, attrs, outs[0].shape),
+  _FusedMatMul: fusedMatMul,
+  Einsum: (g, inputs, attrs, outs) => {
+    const vs = inputs.map((v) => castTo(g, v, FLOAT_ONLY));
+    return g.op('Einsum', vs, { equation: String(attrs.equation) }, OnnxType.FLOAT, outs[0].shape);
+  },
+  Softmax: (g, [x], attrs, outs) => {
+    const [axis] = axesOf(attrs.dim ?? -1, x.shape.length);
+    return g.op('Softmax', [castTo(g, x, FLOAT_ONLY)], { axis }, OnnxType.FLOAT, outs[0].shape);
+  },
+  Cumsum: (g, [x], attrs, outs) => {
+    const [axis] = axesOf(attrs.axis ?? 0, x.shape.length);
+    const v = castTo(g, x, NUMERIC);
+    return g.op('CumSum', [v, g.int64s([axis], [])], { exclusive: attrs.exclusive ? 1 : 0, reverse: attrs.reverse ? 1 : 0 },
+      v.type, outs[0].shape);
+  },
+  TopK: (g, [x], attrs, outs) => {
+    if (attrs.sorted === false) throw new Unsupported('TopK with sorted: false (tfjs leaves the order to the backend)');
+    const v = castTo(g, x, NUMERIC);
+    return g.opN('TopK', [v, g.int64s([Number(attrs.k)])], { axis: -1, largest: 1, sorted: 1 },
+      [{ type: v.type, shape: outs[0].shape }, { type: OnnxType.INT64, shape: outs[1].shape }]);
+  },
+};

@@ -1,0 +1,113 @@
+/**
+ * Kernels that move data around: reshape, concat, slice, gather, transpose, pack/unpack, split,
+ * pad, tile, reverse, one-hot. Shapes are static in the graph IR, so shape-valued arguments
+ * come from the recorded output shapes where that is simpler and exact.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import type { GraphScope, Value } from '../model_builder';
+import { Unsupported } from '../model_builder';
+import { OnnxType } from '../onnx_proto';
+import type { KernelLowering, LoweringTable } from './lowering';
+import { axesOf } from './lowering';
+
+/** Reshape to the recorded output shape (allowzero: a 0 in the shape is an empty dim, as in tfjs). */
+const reshapeTo: KernelLowering = (g, [x], _attrs, outs) =>
+  g.op('Reshape', [x, g.int64s(outs[0].shape)], { allowzero: 1 }, x.type, outs[0].shape);
+
+const INT64_MIN = -(2 ** 63);
+
+/** Slice along all axes; negative steps count down (an end below 0 is written as INT64_MIN). */
+function slice(g: GraphScope, x: Value, begin: number[], end: number[], steps: number[], shape: number[]): Value {
+  const ends = end.map((e, i) => (steps[i] < 0 && e < 0 ? INT64_MIN : e));
+  const axes = begin.map((_, i) => i);
+  return g.op('Slice', [x, g.int64s(begin), g.int64s(ends), g.int64s(axes), g.int64s(steps)], {}, x.type, shape);
+}
+
+/**
+ * Indices with negative entries made out of range: ONNX counts them from the end, tfjs rejects
+ * them; out of range, ORT's Gather/GatherND fail the run as tfjs's kernels do.
+ */
+function noNegativeIndices(g: GraphScope, indices: Value): Value {
+  const i = g.cast(indices, OnnxType.INT64);
+  const negative = g.op('Less', [i, g.scalar(0, OnnxType.INT64)], {}, OnnxType.BOOL, i.shape);
+  return g.op('Where', [negative, g.scalar(2 ** 31 - 1, OnnxType.INT64), i], {}, OnnxType.INT64, i.shape);
+}
+
+const gather: KernelLowering = (g, [x, indices], attrs, outs) => {
+  if (Number(attrs.batchDims ?? 0) !== 0) throw new Unsupported('GatherV2 with batchDims > 0');
+  const [axis] = axesOf(attrs.axis ?? 0, x.shape.length);
+  return g.op('Gather', [x, noNegativeIndices(g, indices)], { axis }, x.type, outs[0].shape);
+};
+
+const unsqueeze = (g: GraphScope, v: Value, axis: number): Value => {
+  const shape = [...v.shape];
+  shape.splice(axis, 0, 1);
+  return g.op('Unsqueeze', [v, g.int64s([axis])], {}, v.type, shape);
+};
+
+export const shapeKernels: LoweringTable = {
+  Reshape: reshapeTo,
+  Tile: (g, [x], attrs, outs) => g.op('Tile', [x, g.int64s((attrs.reps as number[]).map(Number))], {}, x.type, outs[0].shape),
+  Transpose: (g, [x], attrs, outs) => g.op('Transpose', [x], { perm: (attrs.perm as number[]).map(Number) }, x.type, outs[0].shape),
+  Concat: (g, inputs, attrs, outs) => {
+    const [axis] = axesOf(attrs.axis ?? 0, outs[0].shape.length);
+    const parts = inputs.map((v) => g.cast(v, outs[0].type));
+    return parts.length === 1 ? g.op('Identity', parts, {}, parts[0].type, outs[0].shape)
+      : g.op('Concat', parts, { axis }, outs[0].type, outs[0].shape);
+  },
+  Pack: (g, inputs, attrs, outs) => {
+    const [axis] = axesOf(attrs.axis ?? 0, outs[0].shape.length);
+    const parts = inputs.map((v) => unsqueeze(g, g.cast(v, outs[0].type), axis));
+    return parts.length === 1 ? g.op('Identity', parts, {}, parts[0].type, outs[0].shape)
+      : g.op('Concat', parts, { axis }, outs[0].type, outs[0].shape);
+  },
+  Unpack: (g, [x], attrs, outs) => {
+    const [axis] = axesOf(attrs.axis ?? 0, x.shape.length);
+    return outs.map((o, i) => g.op('Gather', [x, g.int64s([i], [])], { axis }, x.type, o.shape));
+  },
+  SplitV: (g, [x], attrs, outs) => {
+    const [axis] = axesOf(attrs.axis ?? 0, x.shape.length);
+    const sizes = outs.map((o) => o.shape[axis]);
+    return g.opN('Split', [x, g.int64s(sizes)], { axis }, outs.map((o) => ({ type: x.type, shape: o.shape })));
+  },
+  Slice: (g, [x], attrs, outs) => {
+    const begin = (attrs.begin as number[]).map(Number);
+    const shape = outs[0].shape;
+    return slice(g, x, begin, begin.map((b, i) => b + shape[i]), begin.map(() => 1), shape);
+  },
+  StridedSlice: (g, [x], attrs, outs) => {
+    const a = attrs as Record<string, number | number[]>;
+    const info = tf.slice_util.sliceInfo(x.shape, a.begin as number[], a.end as number[], a.strides as number[],
+      Number(a.beginMask ?? 0), Number(a.endMask ?? 0), Number(a.ellipsisMask ?? 0), Number(a.newAxisMask ?? 0),
+      Number(a.shrinkAxisMask ?? 0));
+    if (info.begin.length !== x.shape.length) throw new Unsupported('StridedSlice whose slice spec does not cover every axis');
+    const sizes = info.begin.map((b, i) => Math.max(0, Math.ceil((info.end[i] - b) / info.strides[i])));
+    const sliced = slice(g, x, info.begin, info.end, info.strides, sizes);
+    return g.op('Reshape', [sliced, g.int64s(outs[0].shape)], { allowzero: 1 }, x.type, outs[0].shape);
+  },
+  Reverse: (g, [x], attrs, outs) => {
+    const dims = new Set(axesOf(attrs.dims, x.shape.length));
+    const begin = x.shape.map((d, i) => (dims.has(i) ? d - 1 : 0));
+    const end = x.shape.map((d, i) => (dims.has(i) ? -1 : d));
+    return slice(g, x, begin, end, x.shape.map((_, i) => (dims.has(i) ? -1 : 1)), outs[0].shape);
+  },
+  GatherV2: gather,
+  GatherNd: (g, [x, indices], _attrs, outs) =>
+    g.op('GatherND', [x, noNegativeIndices(g, indices)], {}, x.type, outs[0].shape),
+  PadV2: (g, [x], attrs, outs) => {
+    const paddings = (attrs.paddings as number[][]).map((p) => p.map(Number));
+    const pads = [...paddings.map((p) => p[0]), ...paddings.map((p) => p[1])];
+    const value = g.scalar(Number(attrs.constantValue ?? 0), x.type);
+    return g.op('Pad', [x, g.int64s(pads), value], { mode: 'constant' }, x.type, outs[0].shape);
+  },
+  OneHot: (g, [indices], attrs, outs) => {
+    // ONNX counts negative indices from the end; tfjs gives an all-off row: move them out of range.
+    const depth = Number(attrs.depth);
+    const idx = g.cast(indices, OnnxType.INT64);
+    const negative = g.op('Less', [idx, g.scalar(0, OnnxType.INT64)], {}, OnnxType.BOOL, idx.shape);
+    const safe = g.op('Where', [negative, g.scalar(depth, OnnxType.INT64), idx], {}, OnnxType.INT64, idx.shape);
+    // ORT implements OneHot for int64 indices with float values and an int64 depth.
+    const values = g.data([Number(attrs.offValue ?? 0), Number(attrs.onValue ?? 1)], OnnxType.FLOAT, [2]);
+    return g.op('OneHot', [safe, g.int64s([depth], []), values], { axis: -1 }, OnnxType.FLOAT, outs[0].shape);
+  },
+};

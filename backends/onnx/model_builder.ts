@@ -1,0 +1,192 @@
+/**
+ * Builds ONNX graphs: values with their types and static shapes, nodes, initializers (shared by
+ * the whole model: sub-graphs read the root graph's initializers from the outer scope) and names
+ * unique across the model (ONNX forbids a sub-graph name shadowing an outer one).
+ */
+import type { DataType } from '../graph';
+import type { Attribute, GraphProto, NodeProto, TensorProto, ValueInfo } from './onnx_proto';
+import { OnnxType } from './onnx_proto';
+
+/** An ONNX value: its name, element type and (static) shape. */
+export interface Value {
+  name: string;
+  type: OnnxType;
+  shape: number[];
+}
+
+/** A kernel or node that does not lower to ONNX: the lowering records it and goes on. */
+export class Unsupported extends Error {
+  override name = 'Unsupported';
+}
+
+export function onnxType(dtype: DataType): OnnxType {
+  switch (dtype) {
+    case 'float32': return OnnxType.FLOAT;
+    case 'int32': return OnnxType.INT32;
+    case 'bool': return OnnxType.BOOL;
+    default: throw new Unsupported(`dtype ${dtype} has no ONNX lowering`);
+  }
+}
+
+export type AttrSpec = Record<string, number | string | number[] | { floats: number[] } | { float: number } |
+  { graph: GraphProto } | undefined>;
+
+function attribute(name: string, v: NonNullable<AttrSpec[string]>): Attribute {
+  if (typeof v === 'number') return { name, kind: 'int', value: v };
+  if (typeof v === 'string') return { name, kind: 'string', value: v };
+  if (Array.isArray(v)) return { name, kind: 'ints', value: v };
+  if ('floats' in v) return { name, kind: 'floats', value: v.floats };
+  if ('float' in v) return { name, kind: 'float', value: v.float };
+  return { name, kind: 'graph', value: v.graph };
+}
+
+/**
+ * Where tfjs backends disagree on edge values, the lowering follows the backend the graph was
+ * traced on: wasm clamps NaN to the lower bound (XNNPACK's clamp) and gives INT32_MIN for an int32
+ * floor division by zero; cpu (and the reference semantics) keep NaN and give 0.
+ */
+export interface EdgeSemantics {
+  clipNaN: 'nan' | 'lower';
+  intDivisionByZero: number;
+}
+
+export function edgeSemantics(backendName: string): EdgeSemantics {
+  return backendName === 'wasm' ? { clipNaN: 'lower', intDivisionByZero: -(2 ** 31) } : { clipNaN: 'nan', intDivisionByZero: 0 };
+}
+
+/** State shared by every graph of one model. */
+export class ModelContext {
+  constructor(readonly semantics: EdgeSemantics = edgeSemantics('cpu')) {}
+
+  private counters = new Map<string, number>();
+  private taken = new Set<string>();
+  readonly initializers: TensorProto[] = [];
+  private constants = new Map<string, Value>();
+
+  fresh(base: string): string {
+    const clean = base.replace(/[^A-Za-z0-9_]/g, '_') || 'v';
+    let name = clean;
+    while (this.taken.has(name)) {
+      const n = (this.counters.get(clean) ?? 0) + 1;
+      this.counters.set(clean, n);
+      name = `${clean}_${n}`;
+    }
+    this.taken.add(name);
+    return name;
+  }
+
+  /** Claims a name exactly as given (model inputs and outputs); throws when taken. */
+  claim(name: string): string {
+    if (this.taken.has(name)) throw new Error(`autograph-ts internal: ONNX name '${name}' used twice`);
+    this.taken.add(name);
+    return name;
+  }
+
+  /** An initializer holding `raw` (deduplicated by content). */
+  initializer(type: OnnxType, shape: number[], raw: Uint8Array, hint = 'const'): Value {
+    const key = `${type}|${shape.join(',')}|${Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('base64')}`;
+    let v = this.constants.get(key);
+    if (v === undefined) {
+      v = { name: this.fresh(hint), type, shape: [...shape] };
+      this.initializers.push({ name: v.name, dataType: type, dims: [...shape], raw: new Uint8Array(raw) });
+      this.constants.set(key, v);
+    }
+    return v;
+  }
+}
+
+const bytesOf = (a: ArrayBufferView): Uint8Array => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+
+/** One ONNX graph (the root graph or a sub-graph) under construction. */
+export class GraphScope {
+  readonly nodes: NodeProto[] = [];
+  readonly inputs: ValueInfo[] = [];
+  /** Names produced by nodes of this scope (a sub-graph output must be one of them). */
+  private readonly produced = new Set<string>();
+
+  constructor(readonly model: ModelContext, readonly name: string) {}
+
+  input(name: string, type: OnnxType, shape: number[]): Value {
+    const v = { name, type, shape: [...shape] };
+    this.inputs.push({ name, type, shape });
+    this.produced.add(name);
+    return v;
+  }
+
+  /** Adds a node with one output. */
+  op(opType: string, inputs: (Value | string)[], attrs: AttrSpec, type: OnnxType, shape: number[], hint?: string): Value {
+    return this.opN(opType, inputs, attrs, [{ type, shape }], hint)[0];
+  }
+
+  /** Adds a node with several outputs. */
+  opN(opType: string, inputs: (Value | string)[], attrs: AttrSpec, outs: { type: OnnxType; shape: number[] }[],
+      hint?: string): Value[] {
+    const outputs = outs.map((o) => ({ name: this.model.fresh(hint ?? opType.toLowerCase()), type: o.type, shape: [...o.shape] }));
+    const attributes = Object.entries(attrs).flatMap(([k, v]) => (v === undefined ? [] : [attribute(k, v)]));
+    this.nodes.push({
+      opType, inputs: inputs.map((i) => (typeof i === 'string' ? i : i.name)), outputs: outputs.map((o) => o.name), attributes,
+    });
+    for (const o of outputs) this.produced.add(o.name);
+    return outputs;
+  }
+
+  cast(v: Value, type: OnnxType): Value {
+    return v.type === type ? v : this.op('Cast', [v], { to: type }, type, v.shape);
+  }
+
+  // ---- constants (root initializers) ----
+
+  int64s(values: readonly number[], shape: number[] = [values.length]): Value {
+    return this.model.initializer(OnnxType.INT64, shape, bytesOf(BigInt64Array.from(values.map((v) => BigInt(v)))), 'shape');
+  }
+
+  scalar(value: number | boolean, type: OnnxType): Value {
+    return this.filled([], value, type);
+  }
+
+  /** A constant of `shape` filled with `value`. */
+  filled(shape: number[], value: number | boolean, type: OnnxType): Value {
+    const n = shape.reduce((a, b) => a * b, 1);
+    const v = Number(value);
+    const data = type === OnnxType.FLOAT ? new Float32Array(n).fill(v)
+      : type === OnnxType.DOUBLE ? new Float64Array(n).fill(v)
+      : type === OnnxType.INT32 ? new Int32Array(n).fill(v)
+      : type === OnnxType.INT64 ? new BigInt64Array(n).fill(BigInt(v))
+      : new Uint8Array(n).fill(v ? 1 : 0);
+    return this.model.initializer(type, shape, bytesOf(data), 'k');
+  }
+
+  /** A constant from tfjs data (float32 / int32 / bool values). */
+  data(values: ArrayLike<number> | Uint8Array, type: OnnxType, shape: number[], hint?: string): Value {
+    const data = type === OnnxType.FLOAT ? Float32Array.from(values as ArrayLike<number>)
+      : type === OnnxType.INT32 ? Int32Array.from(values as ArrayLike<number>)
+      : Uint8Array.from(values as ArrayLike<number>, (x) => (x ? 1 : 0));
+    return this.model.initializer(type, shape, bytesOf(data), hint);
+  }
+
+  /**
+   * Outputs of this graph: each must be produced here, once (ORT rejects a sub-graph that returns
+   * an outer-scope value or an initializer directly): others go through an Identity.
+   */
+  outputs(values: Value[], names?: string[]): ValueInfo[] {
+    const used = new Set<string>();
+    return values.map((v, i) => {
+      let out = v;
+      const wanted = names?.[i];
+      if (wanted !== undefined || !this.produced.has(v.name) || used.has(v.name)) {
+        const name = wanted ?? this.model.fresh(`${v.name}_out`);
+        this.nodes.push({ opType: 'Identity', inputs: [v.name], outputs: [name], attributes: [] });
+        this.produced.add(name);
+        out = { ...v, name };
+      }
+      used.add(out.name);
+      return { name: out.name, type: out.type, shape: out.shape };
+    });
+  }
+
+  graph(outputs: ValueInfo[], initializers: TensorProto[] = []): GraphProto {
+    return { name: this.name, nodes: this.nodes, initializers, inputs: this.inputs, outputs };
+  }
+}
+
+export const size = (shape: readonly number[]): number => shape.reduce((a, b) => a * b, 1);
