@@ -34,8 +34,10 @@ interface Leaf {
   loop: boolean;
 }
 
+/** Traced again with these leaves as loop variables: return values seen only as placeholders
+ * (`specs`), and tf.Variables the body rebinds to another tensor (`rebound`). */
 class RetryWithPlaceholders {
-  constructor(readonly specs: Map<number, TensorSpec>) {}
+  constructor(readonly specs: Map<number, TensorSpec>, readonly rebound = new Set<number>()) {}
 }
 
 export function stageLoop(tracer: Tracer, spec: LoopSpec): void {
@@ -59,8 +61,12 @@ export function stageLoop(tracer: Tracer, spec: LoopSpec): void {
   };
 
   let placeholders = new Map<number, TensorSpec>();
+  let rebound = new Set<number>();
   for (let attempt = 0; ; attempt++) {
     const current = leaves.map((leaf, k) => {
+      // `let h = h0` with h0 a tf.Variable, then `h = ...` in the body: h is a loop variable whose
+      // first value is a read of the variable.
+      if (rebound.has(k)) return { ...leaf, loop: true };
       const p = placeholders.get(k);
       if (p === undefined) return leaf;
       const value = placeholderLike(tracer, p);
@@ -74,6 +80,7 @@ export function stageLoop(tracer: Tracer, spec: LoopSpec): void {
       if (!(error instanceof RetryWithPlaceholders) || attempt > 0) throw error;
       spec.setState(initial);
       placeholders = error.specs;
+      rebound = error.rebound;
     }
   }
 }
@@ -135,6 +142,7 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
       outLeaves.push(...f.leaves);
     });
     const retry = new Map<number, TensorSpec>();
+    const rebound = new Set<number>();
     const results = loopIndices.map((k) => {
       const leaf = leaves[k];
       const init = leaf.value as tf.Tensor;
@@ -169,6 +177,10 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
         retry.set(k, specOf(out));
         return;
       }
+      if (out instanceof tf.Tensor && leaf.value instanceof tf.Variable) {
+        rebound.add(k);
+        return;
+      }
       if (isUndefinedValue(leaf.value)) {
         throw new StagingError(`autograph-ts: '${leaf.name}' must be defined before a loop staged on a tensor ` +
           `condition${at(opts)}: the loop assigns it ${describeValue(out)}, and a staged loop needs every loop ` +
@@ -179,7 +191,7 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
         `carried through a staged loop. Make '${leaf.name}' a tensor before the loop (e.g. ` +
         `\`let ${leaf.name} = tf.scalar(${typeof leaf.value === 'number' ? leaf.value : 0})\`).`);
     });
-    if (retry.size > 0) throw new RetryWithPlaceholders(retry);
+    if (retry.size > 0 || rebound.size > 0) throw new RetryWithPlaceholders(retry, rebound);
     bodyBuilder.graph.results = results;
   });
 
