@@ -18,6 +18,8 @@ export type Slot = number;
 interface StepBase {
   /** Slots (owned by this run) to release after the step. */
   free: Slot[];
+  /** The node the step runs, for errors (set after compiling: never read on the hot path). */
+  node?: Node;
 }
 
 export interface KernelStep extends StepBase {
@@ -105,7 +107,7 @@ export function compile(graph: Graph, backendName: string | undefined): Plan {
   const steps: Step[] = [];
   const ins = (node: Node): Slot[] => ('inputs' in node ? node.inputs.map((r) => slotOf[r.node][r.output]) : []);
 
-  graph.nodes.forEach((node, index) => {
+  const compileNode = (node: Node, index: number): void => {
     switch (node.kind) {
       case 'Input': {
         const s = newSlot(false);
@@ -184,7 +186,13 @@ export function compile(graph: Graph, backendName: string | undefined): Plan {
         steps.push({ kind: 'Check', pred: ins(node)[0], error: node.error, free: [] });
         return;
     }
+  };
+  graph.nodes.forEach((node, index) => {
+    const first = steps.length;
+    compileNode(node, index);
+    for (let k = first; k < steps.length; k++) steps[k].node = node;
   });
+
 
   const resultSlots = graph.results.map((r) => slotOf[r.node][r.output]);
   // Last use of every owned slot: release it right after that step (or right after it is made).

@@ -16,6 +16,19 @@ import type { KernelStep, ListStep, Plan, Step, WhileStep } from './execution_pl
 import { compile } from './execution_plan';
 import { callRandomOp } from './random_ops';
 import { formatPrint, rebuildError } from './host_callbacks';
+import { locateError, siteLocation } from '../runtime/user_frames';
+
+/** Where the user's code made the node a failed step ran: its captured site, or the origin of an
+ * If/While/Check the transformer named. */
+function siteOf(program: Program, step: Step): { location: string; name?: string } | undefined {
+  const node = step.node;
+  if (node === undefined) return undefined;
+  if (node.kind === 'Kernel' && node.site !== undefined) {
+    const site = program.sites?.[node.site];
+    if (site !== undefined) return siteLocation(site);
+  }
+  return 'origin' in node && typeof node.origin === 'string' ? { location: node.origin } : undefined;
+}
 import { executeWithGraphGradient } from './gradients/program_gradient';
 import { countListElement, ListValue, releaseList } from './tensor_lists';
 
@@ -151,8 +164,9 @@ class DirectRun {
     for (let i = 0; i < paramSlots.length; i++) if (paramSlots[i] >= 0) frame[paramSlots[i]] = params[i];
     const constants = this.program.constants;
     for (let i = 0; i < constantSlots.length; i++) frame[constantSlots[i][0]] = constants[constantSlots[i][1]];
+    let i = 0;
     try {
-      for (let i = 0; i < steps.length; i++) {
+      for (; i < steps.length; i++) {
         const step = steps[i];
         if (step.kind === 'Kernel') this.kernel(step, frame);
         else this.step(step, frame);
@@ -169,6 +183,11 @@ class DirectRun {
         out[i] = handOver[i] ? v : this.share(v);
       }
     } catch (error) {
+      // A kernel's error (tfjs's own message) gains the user's line; Check errors are the user's own.
+      const failed = steps[i];
+      if (failed !== undefined && (failed.kind === 'Kernel' || failed.kind === 'Row')) {
+        locateError(error, siteOf(this.program, failed), `the staged ${failed.kind === 'Kernel' ? failed.op : 'GatherV2'}`);
+      }
       const owned = plan.owned;
       for (let s = 0; s < frame.length; s++) if (owned[s] && frame[s] !== undefined) this.release(frame[s]!);
       frame.fill(undefined);

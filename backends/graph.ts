@@ -73,6 +73,9 @@ export interface KernelNode {
   /** The kernel returned an array (even of one element). */
   multiOutput: boolean;
   outputs: TensorSpec[];
+  /** Index in Program.sites of where the user's code made this kernel (recorded inside If/While
+   * bodies, whose errors depend on the data), for errors raised when the graph runs. */
+  site?: number;
 }
 
 export type RandomOp = 'randomUniform' | 'randomNormal' | 'truncatedNormal' | 'randomStandardNormal' |
@@ -166,6 +169,8 @@ export interface Program {
   constants: tf.Tensor[];
   variables: tf.Variable[];
   errors: Error[];
+  /** Creation stacks of nodes (captured, not formatted: formatting happens only for an error). */
+  sites?: object[];
 }
 
 export function nodeInputs(node: Node): ValueRef[] {

@@ -9,6 +9,7 @@ import type { Attrs, AttrValue, KernelNode, Node, Program, RandomArg, RandomOp, 
 import { GraphBuilder, specOf, ValueTable } from './builder';
 import type { KernelListener, NamedInputs } from './recording_backend';
 import { StagingError, userFrame } from './errors';
+import { captureSite } from '../runtime/user_frames';
 import { withoutTape } from './gradients/tape';
 import { conditionOnly } from './staged_values';
 
@@ -65,6 +66,10 @@ export class Tracer implements KernelListener {
       multiOutput: Array.isArray(outputs),
       outputs: outs.map(specOf),
     };
+    // Inside a branch or loop body, a kernel's error depends on the data of a later run: remember
+    // where the user's code made it (a captured stack costs microseconds; it is formatted only for
+    // an error). Straight-line kernels fail while tracing already, at the user's line.
+    if (this.current !== this.root) node.site = (this.program.sites ??= []).push(captureSite()) - 1;
     this.define(node, outs);
   }
 

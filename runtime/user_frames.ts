@@ -80,6 +80,54 @@ export function currentUserLocation(): string | undefined {
   return match ? `${match[3]}:${match[4]}:${match[5]}` : undefined;
 }
 
+/** The current call stack, captured but not formatted (deep enough to reach past tfjs). */
+export function captureSite(): object {
+  const holder = {};
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 32;
+  try {
+    Error.captureStackTrace(holder, captureSite);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+  return holder;
+}
+
+/** The first user frame of a captured site, mapped to .ts: `{ location: 'file.ts:l:c', name }`. */
+export function siteLocation(site: object): { location: string; name?: string } | undefined {
+  const stack = (site as { stack?: string }).stack;
+  const frame = stack?.split('\n').slice(1).find(isUserFrame);
+  const match = frame === undefined ? null : FRAME.exec(mapFrame(frame));
+  return match ? { location: `${match[3]}:${match[4]}:${match[5]}`, name: match[2] || undefined } : undefined;
+}
+
+const located = new WeakSet<object>();
+
+/**
+ * An error raised while a staged graph ran a node: its message gains the user's line where that
+ * node was made ("in user code: ..."), and that line becomes the first stack frame. Done once, at
+ * the innermost node (the one that failed).
+ */
+export function locateError(error: unknown, site: { location: string; name?: string } | undefined, what: string): void {
+  if (typeof error !== 'object' || error === null || located.has(error) || site === undefined) return;
+  located.add(error);
+  try {
+    const e = error as { message?: unknown };
+    if (typeof e.message === 'string' && !e.message.includes(site.location)) {
+      e.message = `${e.message}\n\nin user code: ${what} at ${site.location}`;
+      const stack = (error as { stack?: unknown }).stack;
+      if (typeof stack === 'string') {
+        const firstFrame = stack.search(/\n\s*at /);
+        Object.defineProperty(error, 'stack', { value: `${(error as Error).name ?? 'Error'}: ${e.message}${firstFrame >= 0 ? stack.slice(firstFrame) : ''}`,
+          writable: true, configurable: true });
+      }
+    }
+  } catch {
+    // never replace the user's error
+  }
+  rewriteStack(error, site);
+}
+
 // ---- source maps ------------------------------------------------------------------------------
 
 const consumers = new Map<string, SourceMapConsumer | null>();
