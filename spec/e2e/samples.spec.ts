@@ -5,6 +5,7 @@
  * races with `npm run demo` or another test run over samples/<name>/out.
  */
 import { expect } from 'chai';
+import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -20,7 +21,7 @@ interface SamplesScripts {
 
 const ROOT = path.resolve(__dirname, '../../..');
 const samples = require(path.join(ROOT, 'scripts/samples.js')) as SamplesScripts;
-const NAMES = ['collatz', 'rnn', 'control', 'script', 'newton', 'mnist'];
+const NAMES = ['collatz', 'rnn', 'control', 'script', 'training', 'newton', 'mnist'];
 
 /** 1-based line of the first line of `file` that contains `text`. */
 function lineOf(file: string, text: string): number {
@@ -105,6 +106,29 @@ describe('e2e: sample projects compiled with tspc', function () {
       expect(loss).to.be.closeTo(results[0][0], 1e-3);
       expect(acc).to.be.closeTo(results[0][1], 0.11);
       expect(acc, out).to.be.greaterThan(75);   // 40 steps of real digits: far above chance (10%)
+    }
+  });
+
+  it('every sample model function stages to a graph whose DOT renders with Graphviz', async function () {
+    fs.copyFileSync(path.join(__dirname, '../../../spec/e2e/sample_graphs.mjs'), path.join(dir, 'sample_graphs.mjs'));
+    const result = await samples.runNode(['sample_graphs.mjs'], { cwd: dir });
+    expect(result.code, result.stderr).to.equal(0);
+    const graphs = result.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+    expect(graphs.map((g) => g.name)).to.have.length(11);
+    for (const g of graphs) {
+      expect(g.dot, g.name).to.match(new RegExp(`^digraph "${g.name}" \\{`));
+      if (g.whiles > 0) expect(g.dot, g.name).to.contain('"body of %');
+      if (g.ifs > 0) expect(g.dot, g.name).to.contain('"then of %');
+    }
+    const hasDot = spawnSync('dot', ['-V']).status === 0;
+    if (!hasDot) {
+      console.log('      (Graphviz `dot` not installed: DOT not rendered; apt-get install graphviz)');
+      return;
+    }
+    for (const g of graphs) {
+      const svg = spawnSync('dot', ['-Tsvg'], { input: g.dot, encoding: 'utf8' });
+      expect(svg.status, `${g.name}: ${svg.stderr}`).to.equal(0);
+      expect(svg.stdout, g.name).to.contain('<svg');
     }
   });
 
