@@ -17,6 +17,7 @@ import { compile } from './execution_plan';
 import { callRandomOp } from './random_ops';
 import { formatPrint, rebuildError } from './host_callbacks';
 import { executeWithGraphGradient } from './gradients/program_gradient';
+import { engineInternals } from './engine_internals';
 import { countListElement, ListValue, releaseList } from './tensor_lists';
 
 type Value = tf.TensorInfo;
@@ -24,15 +25,7 @@ type Value = tf.TensorInfo;
 /** Read once: tf.* goes through a module getter on every access (hot path). */
 const Tensor = tf.Tensor;
 
-interface EngineInternals {
-  runKernel(name: string, inputs: unknown, attrs: unknown): tf.Tensor | tf.Tensor[];
-  isTapeOn(): boolean;
-  makeTensorFromTensorInfo(info: tf.TensorInfo, backend?: tf.KernelBackend): tf.Tensor;
-  disposeTensor(t: tf.Tensor): void;
-  incRef(t: tf.Tensor, backend: tf.KernelBackend | null): void;
-}
-
-const engine = (): EngineInternals => tf.engine() as unknown as EngineInternals;
+const engine = engineInternals;
 
 /** Compiled plans per backend name ('' = engine mode), cached on the program. */
 const plans = new WeakMap<Program, Map<string, Plan>>();
