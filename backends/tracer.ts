@@ -5,7 +5,7 @@
  * constant.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import type { Attrs, AttrValue, KernelNode, Node, Program, RandomArg, RandomOp, TensorSpec, ValueRef } from './graph';
+import type { Attrs, AttrValue, KernelNode, Node, Program, RandomArg, RandomOp, ValueRef } from './graph';
 import { GraphBuilder, specOf, ValueTable } from './builder';
 import type { KernelListener, NamedInputs } from './recording_backend';
 import { engineInternals } from './engine_internals';

@@ -16,9 +16,9 @@ import {
   setStateClosure, statementsOf, stringArray, withOrigin, assignStatement,
 } from '../emit';
 import { ts } from '../typescript';
-import { ControlFlowContext, union } from './control_flow';
-import { noFlagSet } from './guards';
-import { testWithFlags } from './while_statements';
+import { union } from '../analysis/liveness';
+import { ControlFlowContext, testWithFlags } from './control_flow_context';
+import { noFlagSet } from '../lowering/guards';
 
 export function convertFor(node: TS.ForStatement, cf: ControlFlowContext): TS.Statement {
   const { emit } = cf;
