@@ -172,7 +172,7 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
   const switchDiscriminants = new Set<TS.Expression>();
   for (const { node } of controls) {
     if (!ts.isSwitchStatement(node)) continue;
-    const kind = classifier.condition(node.expression);
+    const kind = classifier.statement(node)!.kind;
     if (kind === 'staged') throw new ConversionError('TensorSwitch', node.expression);
     if (kind === 'dynamic') switchDiscriminants.add(node.expression);
   }
@@ -239,7 +239,8 @@ function statementList(parent: TS.Node): readonly TS.Statement[] | undefined {
 function demoteDynamic(converted: Set<TS.Node>, expressions: Set<TS.Expression>, sites: Site<TS.Node>[],
                        classifier: Classifier): void {
   const demote = (node: TS.Node): void => {
-    if (conditionKind(node, classifier) === 'dynamic') converted.delete(node);
+    const tested = classifier.statement(node);
+    if ((tested?.role === 'condition' || tested?.role === 'iterable') && tested.kind === 'dynamic') converted.delete(node);
   };
   // In a generator or async function whose body yields or awaits, a converted dynamic statement
   // anywhere could end up around a yield/await once jumps are lowered (its loop becomes a
@@ -249,7 +250,7 @@ function demoteDynamic(converted: Set<TS.Node>, expressions: Set<TS.Expression>,
     (ts.isForOfStatement(node) && node.awaitModifier !== undefined));
   if (suspends) {
     [...converted].forEach(demote);
-    for (const e of [...expressions]) if (classifier.predicate(operandOf(e)) !== 'staged') expressions.delete(e);
+    for (const e of [...expressions]) if (classifier.expression(operandOf(e)) !== 'staged') expressions.delete(e);
   }
   // A direct eval declares its `var`s in the function it runs in, and a closure would become that
   // function; `with` makes scoping dynamic. Dynamic statements around them stay native.
@@ -257,7 +258,7 @@ function demoteDynamic(converted: Set<TS.Node>, expressions: Set<TS.Expression>,
     if (!ts.isWithStatement(node) && !isDirectEval(node) && !ts.isFunctionDeclaration(node)) continue;
     ancestors.forEach(demote);
     for (const e of [...expressions]) {
-      if (contains(e, node) && classifier.predicate(operandOf(e)) !== 'staged') expressions.delete(e);
+      if (contains(e, node) && classifier.expression(operandOf(e)) !== 'staged') expressions.delete(e);
     }
   }
 }
@@ -304,7 +305,7 @@ function bindingNames(name: TS.BindingName): TS.Identifier[] {
 function booleanTypedTensors(expressions: Set<TS.Expression>, classifier: Classifier): ConversionError[] {
   const warnings: ConversionError[] = [];
   for (const e of expressions) {
-    if (classifier.predicate(operandOf(e)) !== 'staged' || ts.isConditionalExpression(e)) continue;
+    if (classifier.expression(operandOf(e)) !== 'staged' || ts.isConditionalExpression(e)) continue;
     if (!classifier.isBooleanTyped(e)) continue;
     let parent = e.parent;
     while (ts.isParenthesizedExpression(parent)) parent = parent.parent;
@@ -322,10 +323,9 @@ function optionalTensorConditions(controls: Site<TS.Statement>[], converted: Set
                                   classifier: Classifier): ConversionError[] {
   const warnings: ConversionError[] = [];
   for (const { node } of controls) {
-    const cond = ts.isIfStatement(node) || ts.isWhileStatement(node) || ts.isDoStatement(node) ? node.expression
-      : ts.isForStatement(node) ? node.condition : undefined;
-    if (cond && converted.has(node) && classifier.isOptionalTensor(cond)) {
-      warnings.push(new ConversionError('OptionalTensorCondition', cond, undefined, 'warning'));
+    const tested = classifier.statement(node);
+    if (tested?.role === 'condition' && converted.has(node) && classifier.isOptionalTensor(tested.tested)) {
+      warnings.push(new ConversionError('OptionalTensorCondition', tested.tested, undefined, 'warning'));
     }
   }
   return warnings;
@@ -339,13 +339,6 @@ function assertKinds(expressions: Set<TS.Expression>, classifier: Classifier): M
 
 function isDirectEval(node: TS.Node): boolean {
   return ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'eval';
-}
-
-function conditionKind(node: TS.Node, classifier: Classifier) {
-  if (ts.isIfStatement(node) || ts.isWhileStatement(node) || ts.isDoStatement(node)) return classifier.condition(node.expression);
-  if (ts.isForStatement(node) && node.condition) return classifier.condition(node.condition);
-  if (ts.isForOfStatement(node)) return classifier.iterable(node.expression);
-  return 'static';
 }
 
 function operandOf(e: TS.Expression): TS.Expression {
@@ -373,12 +366,8 @@ export function loopOf(target: TS.Statement): TS.Statement {
 }
 
 function hasTensorCondition(node: TS.Statement, classifier: Classifier): boolean {
-  if (ts.isIfStatement(node) || ts.isWhileStatement(node) || ts.isDoStatement(node)) {
-    return !classifier.isStatic(node.expression);
-  }
-  if (ts.isForStatement(node)) return node.condition !== undefined && !classifier.isStatic(node.condition);
-  if (ts.isForOfStatement(node)) return node.awaitModifier === undefined && classifier.iterable(node.expression) !== 'static';
-  return false;
+  const tested = classifier.statement(node);
+  return tested !== undefined && tested.convertible && tested.kind !== 'static';
 }
 
 function isConvertedExpression(node: TS.Node, classifier: Classifier): boolean {
@@ -386,16 +375,16 @@ function isConvertedExpression(node: TS.Node, classifier: Classifier): boolean {
     const op = node.operatorToken.kind;
     if (op === ts.SyntaxKind.AmpersandAmpersandToken || op === ts.SyntaxKind.BarBarToken ||
         op === ts.SyntaxKind.AmpersandAmpersandEqualsToken || op === ts.SyntaxKind.BarBarEqualsToken) {
-      return !classifier.isStatic(node.left);
+      return classifier.expression(node.left) !== 'static';
     }
     return false;
   }
   if (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.ExclamationToken) {
-    return !classifier.isStatic(node.operand);
+    return classifier.expression(node.operand) !== 'static';
   }
-  if (ts.isConditionalExpression(node)) return !classifier.isStatic(node.condition);
+  if (ts.isConditionalExpression(node)) return classifier.expression(node.condition) !== 'static';
   if (ts.isCallExpression(node) && node.arguments.length > 0 && !ts.isSpreadElement(node.arguments[0])) {
-    return classifier.assertKind(node) !== undefined && !classifier.isStatic(node.arguments[0]);
+    return classifier.assertKind(node) !== undefined && classifier.expression(node.arguments[0]) !== 'static';
   }
   return false;
 }
