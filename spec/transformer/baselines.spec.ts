@@ -1,7 +1,8 @@
 /**
  * Golden baselines: each spec/baselines/<name>.ts beside the JavaScript it must compile to
  * (<name>.js), reviewed as text like TypeScript's own baselines. Regenerate after an intended
- * change with `UPDATE_BASELINES=1 npm test` and review the diff.
+ * change with `UPDATE_BASELINES=1 npm test` and review the diff. One file per converter and lowering
+ * (its name says which); `// @types: node` at the top adds type packages.
  */
 import { expect } from 'chai';
 import * as fs from 'fs';
@@ -15,8 +16,10 @@ describe('emitted code baselines', () => {
   for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.ts')).sort()) {
     it(file, () => {
       const source = fs.readFileSync(path.join(dir, file), 'utf8');
+      // `// @types: node` in a baseline adds those type packages (e.g. node:assert).
+      const types = /^\/\/ @types: (.+)$/m.exec(source)?.[1].split(',').map((t) => t.trim());
       const result = compile({ [file]: source }, { runtimeModule: 'autograph-ts/runtime' },
-        { module: ts.ModuleKind.ES2022, sourceMap: false });
+        { module: ts.ModuleKind.ES2022, sourceMap: false, ...(types ? { types } : {}) });
       expect(formatDiagnostics(result.diagnostics)).to.equal('');
       const emitted = result.js[file];
       const expectedPath = path.join(dir, file.replace(/\.ts$/, '.js'));
