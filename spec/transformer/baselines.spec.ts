@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as ts from 'typescript';
+import { baselineTypes } from '../harness/baselines';
 import { compile, formatDiagnostics } from '../harness/compile';
 
 const dir = path.resolve(__dirname, '../../../spec/baselines');
@@ -16,10 +17,8 @@ describe('emitted code baselines', () => {
   for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.ts')).sort()) {
     it(file, () => {
       const source = fs.readFileSync(path.join(dir, file), 'utf8');
-      // `// @types: node` in a baseline adds those type packages (e.g. node:assert).
-      const types = /^\/\/ @types: (.+)$/m.exec(source)?.[1].split(',').map((t) => t.trim());
       const result = compile({ [file]: source }, { runtimeModule: 'autograph-ts/runtime' },
-        { module: ts.ModuleKind.ES2022, sourceMap: false, ...(types ? { types } : {}) });
+        { module: ts.ModuleKind.ES2022, sourceMap: false, types: baselineTypes(source) });
       expect(formatDiagnostics(result.diagnostics)).to.equal('');
       const emitted = result.js[file];
       const expectedPath = path.join(dir, file.replace(/\.ts$/, '.js'));
