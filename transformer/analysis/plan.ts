@@ -17,6 +17,7 @@
 import type * as TS from 'typescript';
 import { Classifier } from '../classify';
 import { ConversionError } from '../diagnostics';
+import { isLoop, loopOf } from './loops';
 import { visitReferences } from './references';
 import { ts } from '../typescript';
 
@@ -351,18 +352,6 @@ function operandOf(e: TS.Expression): TS.Expression {
 
 function isControlStatement(node: TS.Node): node is TS.Statement {
   return ts.isIfStatement(node) || isLoop(node) || ts.isSwitchStatement(node) || ts.isLabeledStatement(node);
-}
-
-export function isLoop(node: TS.Node): node is TS.IterationStatement {
-  return ts.isWhileStatement(node) || ts.isDoStatement(node) || ts.isForStatement(node) ||
-    ts.isForOfStatement(node) || ts.isForInStatement(node);
-}
-
-/** The loop a labeled statement labels (possibly through nested labels), else the statement. */
-export function loopOf(target: TS.Statement): TS.Statement {
-  let s = target;
-  while (ts.isLabeledStatement(s)) s = s.statement;
-  return isLoop(s) ? s : target;
 }
 
 function hasTensorCondition(node: TS.Statement, classifier: Classifier): boolean {

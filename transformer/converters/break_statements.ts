@@ -4,7 +4,7 @@
  * the target loop included — checking `break_` in its test.
  */
 import type * as TS from 'typescript';
-import { isLoop } from '../analysis/plan';
+import { isLoop } from '../analysis/loops';
 import { ts } from '../typescript';
 import { guardLists, LoweringState } from '../lowering/guards';
 import { lowerLoopJumps } from '../lowering/loop_jumps';
