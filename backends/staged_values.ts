@@ -7,6 +7,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { Undefined, UndefinedReturnValue } from '../runtime/undefined_values';
 import type { OperatorOptions } from '../runtime/options';
+import { conditionProblem } from '../runtime/tensors';
 import type { TensorSpec } from './graph';
 import { at, StagingError } from './errors';
 import type { Tracer } from './tracer';
@@ -64,14 +65,8 @@ export class TraceFacts {
 export function conditionTensor(facts: TraceFacts, cond: tf.Tensor, opts: OperatorOptions | undefined): tf.Tensor {
   const only = facts.conditionOnly.get(cond);
   if (only !== undefined) return only.truth;
-  if (cond.size !== 1) {
-    throw new StagingError(`autograph-ts: a tensor used as a condition must be a scalar, got shape ` +
-      `[${cond.shape.join(', ')}]${at(opts)}. Reduce it first (e.g. tf.any / tf.all).`);
-  }
-  if (cond.dtype === 'string' || cond.dtype === 'complex64') {
-    throw new StagingError(`autograph-ts: a tensor of dtype ${cond.dtype} cannot be a condition${at(opts)}; ` +
-      'use a bool or numeric scalar.');
-  }
+  const problem = conditionProblem(cond, at(opts));
+  if (problem !== undefined) throw new StagingError(problem);
   if (cond.dtype === 'bool') return cond;
   // JS truthiness of a number: neither 0 (nor -0) nor NaN. NaN != 0 is true, so NaN is excluded
   // explicitly (x == x is false only for NaN); int32 has no NaN.
