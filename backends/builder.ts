@@ -4,15 +4,12 @@
  * some kernels (Reshape, Identity, same-dtype Cast) return their input's dataId.
  */
 import type * as tf from '@tensorflow/tfjs-core';
-import type { Graph, Node, TensorSpec, ValueRef } from './graph';
+import { type Graph, type Node, sameShape, type TensorSpec, type ValueRef } from './graph';
 
 export function specOf(info: tf.TensorInfo): TensorSpec {
   return { shape: [...info.shape], dtype: info.dtype };
 }
 
-function sameShape(a: readonly number[], b: readonly number[]): boolean {
-  return a.length === b.length && a.every((d, i) => d === b[i]);
-}
 
 /** A map keyed by a tensor's value identity. */
 export class ValueTable<V> {

@@ -13,7 +13,7 @@ import { at, StagingError } from './errors';
 import { stageConditional } from './staged_if';
 import { stageLoop } from './staged_loop';
 import { flatten } from './nest';
-import { conditionTensor, negationOf } from './staged_values';
+import { conditionTensor } from './staged_values';
 import type { Tracer } from './tracer';
 
 const isTensor = (value: unknown): value is tf.Tensor => value instanceof tf.Tensor;
@@ -117,8 +117,8 @@ export class StagedControlFlow implements StagingHooks {
 
   not(value: unknown, opts?: OperatorOptions): unknown {
     if (!isTensor(value)) return !value;
-    const result = logicalNot(conditionTensor(value, opts));
-    negationOf.set(result, value);
+    const result = logicalNot(conditionTensor(this.tracer.facts, value, opts));
+    this.tracer.facts.negationOf.set(result, value);
     return result;
   }
 
@@ -148,7 +148,7 @@ export class StagedControlFlow implements StagingHooks {
       if (!cond) throw error();
       return;
     }
-    const pred = conditionTensor(cond, opts);
+    const pred = conditionTensor(this.tracer.facts, cond, opts);
     this.tracer.recordCheck(this.tracer.resolve(pred), error(), opts?.origin);
   }
 
@@ -206,7 +206,7 @@ export class StagedControlFlow implements StagingHooks {
       if (extraTest === undefined) return more;
       const extra = extraTest();
       if (!isTensor(extra)) return extra ? more : false;
-      return tf.logicalAnd(more, conditionTensor(extra, opts));
+      return tf.logicalAnd(more, conditionTensor(this.tracer.facts, extra, opts));
     };
     this.loop(test, () => {
       body(itemAt(counter));

@@ -27,3 +27,10 @@ export { isInternalFrame as isEngineFrame } from '../runtime/user_frames';
 
 /** The first stack frame outside tfjs and autograph-ts, mapped to .ts: the user's line, best effort. */
 export const userFrame = currentUserLocation;
+
+/** A value returned on one path of a tensor conditional only. */
+export function returnInOneBranch(opts: OperatorOptions | undefined): StagingError {
+  return new StagingError(`autograph-ts: a value is returned in one branch of a conditional on a tensor but not in ` +
+    `the other${at(opts)}. A value must also be returned from the else branch: a staged function must return ` +
+    'a value on every path.');
+}

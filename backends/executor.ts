@@ -30,6 +30,7 @@ function siteOf(program: Program, step: Step): { location: string; name?: string
   return 'origin' in node && typeof node.origin === 'string' ? { location: node.origin } : undefined;
 }
 import { executeWithGraphGradient } from './gradients/program_gradient';
+import { engineInternals } from './engine_internals';
 import { countListElement, ListValue, releaseList } from './tensor_lists';
 
 type Value = tf.TensorInfo;
@@ -37,15 +38,7 @@ type Value = tf.TensorInfo;
 /** Read once: tf.* goes through a module getter on every access (hot path). */
 const Tensor = tf.Tensor;
 
-interface EngineInternals {
-  runKernel(name: string, inputs: unknown, attrs: unknown): tf.Tensor | tf.Tensor[];
-  isTapeOn(): boolean;
-  makeTensorFromTensorInfo(info: tf.TensorInfo, backend?: tf.KernelBackend): tf.Tensor;
-  disposeTensor(t: tf.Tensor): void;
-  incRef(t: tf.Tensor, backend: tf.KernelBackend | null): void;
-}
-
-const engine = (): EngineInternals => tf.engine() as unknown as EngineInternals;
+const engine = engineInternals;
 
 /** Compiled plans per backend name ('' = engine mode), cached on the program. */
 const plans = new WeakMap<Program, Map<string, Plan>>();

@@ -23,6 +23,10 @@ export interface TensorSpec {
   list?: number;
 }
 
+export function sameShape(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((d, i) => d === b[i]);
+}
+
 /** Output `output` of node `node` of the same graph. */
 export interface ValueRef {
   node: number;
@@ -195,11 +199,6 @@ export function hasSideEffects(node: Node): boolean {
 
 export function graphHasSideEffects(graph: Graph): boolean {
   return graph.nodes.some(hasSideEffects);
-}
-
-/** Pure nodes: same inputs give the same outputs, no effect. Only these are merged, folded, hoisted. */
-export function isPure(node: Node): node is KernelNode {
-  return node.kind === 'Kernel';
 }
 
 export interface GraphStats {

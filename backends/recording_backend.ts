@@ -4,9 +4,11 @@
  * a second backend name whose kernels wrap the real ones and whose instance IS the real backend
  * instance (no data moves, tensors stay where they are). While a trace runs, the engine's backend
  * name points at the recording name: every kernel really executes (shapes, dtypes and values are
- * real) and is reported to the listener.
+ * real) and is reported to the trace's listener. Which listener that is, is not kept here: the
+ * trace context (backends/trace_context.ts) owns it and passes its getter in.
  */
 import * as tf from '@tensorflow/tfjs-core';
+import { engineInternals } from './engine_internals';
 
 export type NamedInputs = Record<string, tf.TensorInfo | null | undefined> | tf.TensorInfo[];
 
@@ -15,22 +17,18 @@ export interface KernelListener {
            outputs: tf.TensorInfo | tf.TensorInfo[]): void;
 }
 
-/** The engine's fields we switch; they are public in JS, private in the typings. */
-interface EngineInternals {
-  backendName: string;
-  backendInstance: tf.KernelBackend;
-}
+/** The listener of the trace in progress, if any. */
+export type ListenerSource = () => KernelListener | undefined;
 
 const PREFIX = 'autograph-recording:';
 const wrappedKernels = new Map<string, Set<string>>();
-let listener: KernelListener | undefined;
 
 export function isRecordingBackendName(name: string | null | undefined): boolean {
   return name != null && name.startsWith(PREFIX);
 }
 
 /** Registers (once) and refreshes the recording twin of `realName`; returns its name. */
-function ensureRecordingBackend(realName: string, realBackend: tf.KernelBackend): string {
+function ensureRecordingBackend(realName: string, realBackend: tf.KernelBackend, listener: ListenerSource): string {
   const name = PREFIX + realName;
   if (tf.findBackendFactory(name) == null) {
     // Lowest priority: never chosen by tf.ready() on its own.
@@ -47,7 +45,7 @@ function ensureRecordingBackend(realName: string, realBackend: tf.KernelBackend)
       backendName: name,
       kernelFunc: (args) => {
         const out = kernelFunc(args);
-        listener?.onKernel(kernelName, args.inputs as NamedInputs, args.attrs as Record<string, unknown>,
+        listener()?.onKernel(kernelName, args.inputs as NamedInputs, args.attrs as Record<string, unknown>,
           out as tf.TensorInfo | tf.TensorInfo[]);
         return out;
       },
@@ -57,51 +55,18 @@ function ensureRecordingBackend(realName: string, realBackend: tf.KernelBackend)
 }
 
 /**
- * Runs fn with every kernel call on the active backend reported to `l`. Nested calls keep the
- * outer recording backend and swap the listener.
+ * Runs fn with every kernel call on the active backend reported to `listener()`. Nested calls
+ * keep the outer recording backend (the listener source answers for the inner trace).
  */
-export function withRecording<T>(l: KernelListener, fn: () => T): T {
-  const engine = tf.engine() as unknown as EngineInternals;
+export function withRecording<T>(listener: ListenerSource, fn: () => T): T {
+  const engine = engineInternals();
   const backend = tf.engine().backend; // initializes the backend if needed
   const realName = engine.backendName;
-  const previousListener = listener;
-  if (isRecordingBackendName(realName)) {
-    listener = l;
-    try {
-      return fn();
-    } finally {
-      listener = previousListener;
-    }
-  }
-  const name = ensureRecordingBackend(realName, backend);
-  engine.backendName = name;
-  listener = l;
+  if (isRecordingBackendName(realName)) return fn();
+  engine.backendName = ensureRecordingBackend(realName, backend, listener);
   try {
     return fn();
   } finally {
-    listener = previousListener;
     engine.backendName = realName;
-  }
-}
-
-/** The real backend's name, also while a recording is active. */
-export function realBackendName(): string {
-  const name = (tf.engine() as unknown as EngineInternals).backendName ?? tf.getBackend();
-  return isRecordingBackendName(name) ? name.slice(PREFIX.length) : name;
-}
-
-/** Runs fn on the real backend with recording off (for the engine's own helper ops during a trace). */
-export function withoutRecording<T>(fn: () => T): T {
-  const engine = tf.engine() as unknown as EngineInternals;
-  const name = engine.backendName;
-  if (!isRecordingBackendName(name)) return fn();
-  engine.backendName = name.slice(PREFIX.length);
-  const previousListener = listener;
-  listener = undefined;
-  try {
-    return fn();
-  } finally {
-    listener = previousListener;
-    engine.backendName = name;
   }
 }

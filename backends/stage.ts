@@ -17,9 +17,8 @@
  * - Tensors that fn stores outside itself while tracing are disposed when the trace ends.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { withStaging } from '../runtime/staging_hooks';
 import { StagedControlFlow } from './control_flow';
-import { StagingError } from './errors';
+import { returnInOneBranch, StagingError } from './errors';
 import { graphToDot } from './dot';
 import type { EngineChoice } from './onnx/engine';
 import { chooseEngine, EngineOption, runOn } from './onnx/engine_choice';
@@ -27,14 +26,12 @@ import type { SessionOptions } from './onnx/runtime';
 import { dumpGraph, graphStats, GraphStats, Program } from './graph';
 import { flatten } from './nest';
 import { optimizeProgram, OptimizeOptions } from './optimize';
-import { withRecording } from './recording_backend';
-import { returnInOneBranch } from './staged_if';
-import { maybeUndefined } from './staged_values';
 import { RetraceLog, throwIfNotConverted } from './retracing';
-import { installTracePatches } from './trace_patches';
+import { markDisposedByTrace, traceScopeTensors } from './trace_patches';
+import { activeTracer, runTrace } from './trace_context';
 import { rewriteStack } from '../runtime/user_frames';
 import { verboseLog } from '../runtime/verbosity';
-import { engineInternals, Tracer } from './tracer';
+import { Tracer } from './tracer';
 
 export interface StageOptions {
   /** Graph optimizations (all on by default); `false` turns them all off. */
@@ -87,9 +84,6 @@ interface CacheEntry {
   engine?: EngineChoice;
 }
 
-/** The trace in progress: a staged function called while tracing is inlined into it. */
-let activeTracer: Tracer | undefined;
-
 export function stage<F extends (...args: never[]) => unknown>(fn: F, options: StageOptions = {}): Staged<F> {
   if (typeof fn !== 'function') throw new TypeError(`autograph-ts: stage() needs a function, got ${typeof fn}`);
   throwIfNotConverted(fn);
@@ -118,7 +112,8 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
     (entry.engine ??= chooseEngine(entry.program, options.engine ?? 'auto', { graph: fn.name }, options.onnx));
 
   const staged = function (this: unknown, ...args: unknown[]): unknown {
-    if (activeTracer !== undefined) return (fn as unknown as (...a: unknown[]) => unknown).apply(this, args);
+    // A staged function called while tracing is inlined into the trace in progress.
+    if (activeTracer() !== undefined) return (fn as unknown as (...a: unknown[]) => unknown).apply(this, args);
     try {
       const { entry, tensors } = lookup(this, args);
       return entry.rebuild(runOn(engineOf(entry), entry.program, tensors));
@@ -215,38 +210,6 @@ export function signatureOf(thisArg: unknown, args: unknown[]): { signature: str
 
 // ---- tracing ------------------------------------------------------------------------------------
 
-/**
- * Tensors made while tracing are disposed when the trace ends; one the function stored outside
- * itself (`this.h = ...`) would later fail with tfjs's bare "Tensor is disposed". Those tensors
- * are marked, and tfjs's disposed check says what happened instead.
- */
-const DISPOSED_BY_TRACE = Symbol('autograph-ts disposed by trace');
-
-function traceScopeTensors(): tf.Tensor[] {
-  const scope = (tf.engine().state as unknown as { activeScope?: { track?: tf.Tensor[] } }).activeScope;
-  return scope?.track ? [...scope.track] : [];
-}
-
-function markDisposedByTrace(tensors: tf.Tensor[], fnName: string): void {
-  for (const t of tensors) {
-    if (t.isDisposed) (t as unknown as Record<symbol, string>)[DISPOSED_BY_TRACE] = fnName || 'a function';
-  }
-}
-
-{
-  const proto = tf.Tensor.prototype as unknown as { throwIfDisposed(this: tf.Tensor): void };
-  const original = proto.throwIfDisposed;
-  proto.throwIfDisposed = function throwIfDisposed(this: tf.Tensor): void {
-    const tracedIn = this.isDisposed ? (this as unknown as Record<symbol, string | undefined>)[DISPOSED_BY_TRACE] : undefined;
-    if (tracedIn !== undefined) {
-      throw new StagingError(`autograph-ts: this tensor was made while stage() traced ${tracedIn} and kept outside it ` +
-        '(e.g. stored on an object); it was disposed when the trace ended. JS side effects of a staged function happen ' +
-        'only while tracing: return the tensor from the staged function, or keep state in a tf.Variable (assign).');
-    }
-    original.call(this);
-  };
-}
-
 interface TapeState {
   gradientDepth: number;
   activeTape: unknown;
@@ -262,12 +225,10 @@ function trace(fn: (...args: never[]) => unknown, thisArg: unknown, args: unknow
   const tape = { gradientDepth: state.gradientDepth, activeTape: state.activeTape };
   state.gradientDepth = 0;
   tf.engine().startScope('autograph-ts trace');
-  const undo = installTracePatches(tracer);
-  activeTracer = tracer;
   let rebuild: CacheEntry['rebuild'];
   try {
-    const result = withRecording(tracer, () =>
-      withStaging(new StagedControlFlow(tracer), () => (fn as unknown as (...a: unknown[]) => unknown).apply(thisArg, args)));
+    const result = runTrace(tracer, () => (fn as unknown as (...a: unknown[]) => unknown).apply(thisArg, args),
+      new StagedControlFlow(tracer));
     if (result instanceof Promise) {
       throw new StagingError('autograph-ts: stage() needs a synchronous function; this one returned a Promise.');
     }
@@ -275,7 +236,7 @@ function trace(fn: (...args: never[]) => unknown, thisArg: unknown, args: unknow
     const positions: number[] = [];
     tracer.root.graph.results = flat.leaves.flatMap((leaf, i) => {
       if (!(leaf instanceof tf.Tensor)) return [];
-      const mark = maybeUndefined.get(leaf);
+      const mark = tracer.facts.maybeUndefined.get(leaf);
       if (mark !== undefined) throw returnInOneBranch(mark.origin ? { origin: mark.origin } : undefined);
       positions.push(i);
       return [tracer.resolve(leaf)];
@@ -290,8 +251,6 @@ function trace(fn: (...args: never[]) => unknown, thisArg: unknown, args: unknow
     disposeProgram(tracer.program);
     throw error;
   } finally {
-    activeTracer = undefined;
-    undo();
     tracer.restoreVariables();
     const made = traceScopeTensors();
     tf.engine().endScope();
@@ -299,7 +258,6 @@ function trace(fn: (...args: never[]) => unknown, thisArg: unknown, args: unknow
     state.gradientDepth = tape.gradientDepth;
     state.activeTape = tape.activeTape;
   }
-  void engineInternals;
   optimizeProgram(tracer.program, options.optimize);
   return { program: tracer.program, rebuild };
 }

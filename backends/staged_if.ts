@@ -7,14 +7,13 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { OperatorOptions } from '../runtime/options';
 import { capturedTensors, GraphBuilder, specOf, unifyCaptures } from './builder';
-import { at, StagingError } from './errors';
-import type { TensorSpec } from './graph';
+import { at, returnInOneBranch, StagingError } from './errors';
+import { sameShape } from './graph';
 import { defineControlFlow } from './gradients/tape';
 import { flatten } from './nest';
 import type { Tracer } from './tracer';
 import {
-  conditionOnly, conditionTensor, describeValue, isReturnSentinel, isUndefinedValue, knownTrue, MaybeUndefined, maybeUndefined,
-  negationOf, sameShape,
+  conditionTensor, describeValue, isReturnSentinel, isUndefinedValue, MaybeUndefined, placeholderLike, zerosOf,
 } from './staged_values';
 
 export interface ConditionalSpec {
@@ -55,7 +54,8 @@ type Status = { defined: true } | { defined: false; mark: MaybeUndefined };
 export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () => unknown[], runElse: () => unknown[],
                                  spec: ConditionalSpec): unknown[] {
   const { names, flags, opts } = spec;
-  const pred = conditionTensor(cond, opts);
+  const { maybeUndefined, knownTrue, negationOf, conditionOnly } = tracer.facts;
+  const pred = conditionTensor(tracer.facts, cond, opts);
   const predRef = tracer.resolve(pred);
   const realCond = tracer.readScalar(pred) !== 0;
 
@@ -170,7 +170,7 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
 
   // A condition-only output is the truthiness of each branch's value, computed in that branch.
   const truthIn = (trace: BranchTrace, t: tf.Tensor): tf.Tensor => (trace.error !== undefined
-    ? tracer.makeConstant([false], [], 'bool') : tracer.inSubgraph(trace.builder, () => conditionTensor(t, opts)));
+    ? tracer.makeConstant([false], [], 'bool') : tracer.inSubgraph(trace.builder, () => conditionTensor(tracer.facts, t, opts)));
   for (const o of outputs) {
     if (!o.truthOnly) continue;
     o.then = truthIn(thenTrace, o.then);
@@ -226,26 +226,6 @@ function conditionOnlyMisuse(name: string, opts: OperatorOptions | undefined): s
     '(if, while, !, &&, ||) but not as a value. Give both operands the same dtype and shape (e.g. ' +
     "`a.greater(0).logicalAnd(b.notEqual(0))`, or cast one).";
 }
-
-function zerosOf(spec: TensorSpec): number[] | boolean[] | string[] {
-  const size = spec.shape.reduce((a, b) => a * b, 1);
-  if (spec.dtype === 'string') return new Array<string>(size).fill('');
-  if (spec.dtype === 'bool') return new Array<boolean>(size).fill(false);
-  return new Array<number>(size).fill(0);
-}
-
-/** A zeros tensor like `like`: the placeholder for a value that is undefined on some path. */
-export function placeholderLike(tracer: Tracer, like: TensorSpec): tf.Tensor {
-  return tracer.makeConstant(zerosOf(like), [...like.shape], like.dtype);
-}
-
-function returnInOneBranch(opts: OperatorOptions | undefined): StagingError {
-  return new StagingError(`autograph-ts: a value is returned in one branch of a conditional on a tensor but not in ` +
-    `the other${at(opts)}. A value must also be returned from the else branch: a staged function must return ` +
-    'a value on every path.');
-}
-
-export { returnInOneBranch };
 
 /** `value` as a tensor like `other` (a tensor), or the staging error that explains why it cannot be. */
 function asTensor(tracer: Tracer, value: unknown, other: unknown, name: string, otherBranch: string, isFlag: boolean,

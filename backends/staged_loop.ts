@@ -8,13 +8,12 @@ import type { OperatorOptions } from '../runtime/options';
 import type { GetState, SetState, Thunk } from '../runtime/staging_hooks';
 import { capturedTensors, GraphBuilder, specOf, unifyCaptures } from './builder';
 import { at, StagingError } from './errors';
-import type { TensorSpec } from './graph';
+import { sameShape, type TensorSpec } from './graph';
 import { defineControlFlow } from './gradients/tape';
 import { flatten } from './nest';
-import { placeholderLike } from './staged_if';
 import type { Tracer } from './tracer';
 import {
-  conditionTensor, describeValue, isReturnSentinel, isUndefinedValue, MaybeUndefined, maybeUndefined, sameShape,
+  conditionTensor, describeValue, isReturnSentinel, isUndefinedValue, MaybeUndefined, placeholderLike,
 } from './staged_values';
 
 export interface LoopSpec {
@@ -42,6 +41,7 @@ class RetryWithPlaceholders {
 
 export function stageLoop(tracer: Tracer, spec: LoopSpec): void {
   const { names, flags, opts } = spec;
+  const { maybeUndefined } = tracer.facts;
   const initial = spec.getState();
   const flats = initial.map(flatten);
   const leaves: Leaf[] = [];
@@ -87,6 +87,7 @@ export function stageLoop(tracer: Tracer, spec: LoopSpec): void {
 
 function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (values: unknown[]) => unknown[]): void {
   const { opts } = spec;
+  const { maybeUndefined } = tracer.facts;
   const loopIndices = leaves.flatMap((l, k) => (l.loop ? [k] : []));
   const n = loopIndices.length;
   const initRefs = loopIndices.map((k) => tracer.resolve(leaves[k].value as tf.Tensor));
@@ -121,7 +122,7 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
         `'${leaves[changed].name}'; a staged loop's condition can only compute a value. Assign it in the loop body ` +
         `(and once before the loop) instead.`);
     }
-    const c = t instanceof tf.Tensor ? conditionTensor(t, opts) : tracer.makeConstant([Boolean(t)], [], 'bool');
+    const c = t instanceof tf.Tensor ? conditionTensor(tracer.facts, t, opts) : tracer.makeConstant([Boolean(t)], [], 'bool');
     condBuilder.graph.results = [tracer.resolve(c)];
   });
 

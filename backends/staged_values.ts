@@ -1,12 +1,16 @@
 /**
  * What the staged control flow knows about values beyond the graph: which tensors stand for a
  * return value that may be undefined (placeholders), which bool tensors are negations of others
- * (the guards the transformer emits), and how JS values become tensors.
+ * (the guards the transformer emits), and how JS values become tensors. The per-trace facts are a
+ * `TraceFacts` that the Tracer owns (`tracer.facts`): nothing here outlives a trace.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { Undefined, UndefinedReturnValue } from '../runtime/undefined_values';
 import type { OperatorOptions } from '../runtime/options';
+import { conditionProblem } from '../runtime/tensors';
+import type { TensorSpec } from './graph';
 import { at, StagingError } from './errors';
+import type { Tracer } from './tracer';
 
 /**
  * A tensor that holds a return value on some paths and a zeros placeholder on the others. Its
@@ -17,13 +21,6 @@ export interface MaybeUndefined {
   origin: string | undefined;
 }
 
-export const maybeUndefined = new WeakMap<tf.Tensor, MaybeUndefined>();
-
-/** Bool tensors that are true on every path (a flag set in both branches of an If). */
-export const knownTrue = new WeakSet<tf.Tensor>();
-
-/** result -> operand, for every tensor produced by ag__.not while tracing. */
-export const negationOf = new WeakMap<tf.Tensor, tf.Tensor>();
 
 export function isUndefinedValue(value: unknown): boolean {
   return value === undefined || value instanceof Undefined;
@@ -52,26 +49,38 @@ export interface ConditionOnly {
   misuse: string;
 }
 
-export const conditionOnly = new WeakMap<object, ConditionOnly>();
+/** The facts one trace knows about its tensors; owned by the Tracer (`tracer.facts`). */
+export class TraceFacts {
+  /** Tensors that may stand for an undefined value (see MaybeUndefined). */
+  readonly maybeUndefined = new WeakMap<tf.Tensor, MaybeUndefined>();
+  /** Bool tensors that are true on every path (a flag set in both branches of an If). */
+  readonly knownTrue = new WeakSet<tf.Tensor>();
+  /** result -> operand, for every tensor produced by ag__.not while tracing. */
+  readonly negationOf = new WeakMap<tf.Tensor, tf.Tensor>();
+  /** Token tensors that stand for a truthiness only (see ConditionOnly). */
+  readonly conditionOnly = new WeakMap<object, ConditionOnly>();
+}
 
 /** Checks a tensor condition and returns it as a bool tensor (recorded ops). */
-export function conditionTensor(cond: tf.Tensor, opts: OperatorOptions | undefined): tf.Tensor {
-  const only = conditionOnly.get(cond);
+export function conditionTensor(facts: TraceFacts, cond: tf.Tensor, opts: OperatorOptions | undefined): tf.Tensor {
+  const only = facts.conditionOnly.get(cond);
   if (only !== undefined) return only.truth;
-  if (cond.size !== 1) {
-    throw new StagingError(`autograph-ts: a tensor used as a condition must be a scalar, got shape ` +
-      `[${cond.shape.join(', ')}]${at(opts)}. Reduce it first (e.g. tf.any / tf.all).`);
-  }
-  if (cond.dtype === 'string' || cond.dtype === 'complex64') {
-    throw new StagingError(`autograph-ts: a tensor of dtype ${cond.dtype} cannot be a condition${at(opts)}; ` +
-      'use a bool or numeric scalar.');
-  }
+  const problem = conditionProblem(cond, at(opts));
+  if (problem !== undefined) throw new StagingError(problem);
   if (cond.dtype === 'bool') return cond;
   // JS truthiness of a number: neither 0 (nor -0) nor NaN. NaN != 0 is true, so NaN is excluded
   // explicitly (x == x is false only for NaN); int32 has no NaN.
   return cond.dtype === 'int32' ? tf.notEqual(cond, 0) : tf.logicalAnd(tf.notEqual(cond, 0), tf.equal(cond, cond));
 }
 
-export function sameShape(a: readonly number[], b: readonly number[]): boolean {
-  return a.length === b.length && a.every((d, i) => d === b[i]);
+export function zerosOf(spec: TensorSpec): number[] | boolean[] | string[] {
+  const size = spec.shape.reduce((a, b) => a * b, 1);
+  if (spec.dtype === 'string') return new Array<string>(size).fill('');
+  if (spec.dtype === 'bool') return new Array<boolean>(size).fill(false);
+  return new Array<number>(size).fill(0);
+}
+
+/** A zeros tensor like `like`: the placeholder for a value that is undefined on some path. */
+export function placeholderLike(tracer: Tracer, like: TensorSpec): tf.Tensor {
+  return tracer.makeConstant(zerosOf(like), [...like.shape], like.dtype);
 }

@@ -6,6 +6,11 @@
  * - the random ops become Random nodes (re-drawn on every run);
  * - Variable.assign becomes an AssignVariable node; variables created while tracing are state;
  * - every tensor made is reported to the tracer, which knows the sub-graph it belongs to.
+ * installTracePatches is called by the one owner of a trace (backends/trace_context.ts) only.
+ *
+ * THE ONE PERMANENT PATCH (installed when this module loads, never undone): tfjs's
+ * Tensor.prototype.throwIfDisposed says "this tensor was disposed by a trace" for a tensor the
+ * trace made and the function kept outside itself, instead of tfjs's bare "Tensor is disposed".
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { RandomOp } from './graph';
@@ -91,5 +96,40 @@ export function installTracePatches(tracer: Tracer): Undo {
 
   return () => {
     for (const u of undo.reverse()) u();
+  };
+}
+
+// ---- the one permanent patch: tensors disposed by a trace ----------------------------------------
+
+/**
+ * Tensors made while tracing are disposed when the trace ends; one the function stored outside
+ * itself (`this.h = ...`) would later fail with tfjs's bare "Tensor is disposed". Those tensors
+ * are marked, and tfjs's disposed check says what happened instead.
+ */
+const DISPOSED_BY_TRACE = Symbol('autograph-ts disposed by trace');
+
+export function traceScopeTensors(): tf.Tensor[] {
+  const scope = (tf.engine().state as unknown as { activeScope?: { track?: tf.Tensor[] } }).activeScope;
+  return scope?.track ? [...scope.track] : [];
+}
+
+export function markDisposedByTrace(tensors: tf.Tensor[], fnName: string): void {
+  for (const t of tensors) {
+    if (t.isDisposed) (t as unknown as Record<symbol, string>)[DISPOSED_BY_TRACE] = fnName || 'a function';
+  }
+}
+
+/** The one permanent patch (see the header). */
+{
+  const proto = tf.Tensor.prototype as unknown as { throwIfDisposed(this: tf.Tensor): void };
+  const original = proto.throwIfDisposed;
+  proto.throwIfDisposed = function throwIfDisposed(this: tf.Tensor): void {
+    const tracedIn = this.isDisposed ? (this as unknown as Record<symbol, string | undefined>)[DISPOSED_BY_TRACE] : undefined;
+    if (tracedIn !== undefined) {
+      throw new StagingError(`autograph-ts: this tensor was made while stage() traced ${tracedIn} and kept outside it ` +
+        '(e.g. stored on an object); it was disposed when the trace ended. JS side effects of a staged function happen ' +
+        'only while tracing: return the tensor from the staged function, or keep state in a tf.Variable (assign).');
+    }
+    original.call(this);
   };
 }

@@ -5,23 +5,15 @@
  * constant.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import type { Attrs, AttrValue, KernelNode, Node, Program, RandomArg, RandomOp, TensorSpec, ValueRef } from './graph';
+import type { Attrs, AttrValue, KernelNode, Node, Program, RandomArg, RandomOp, ValueRef } from './graph';
 import { GraphBuilder, specOf, ValueTable } from './builder';
 import type { KernelListener, NamedInputs } from './recording_backend';
+import { engineInternals } from './engine_internals';
 import { StagingError, userFrame } from './errors';
 import { captureSite } from '../runtime/user_frames';
 import { withoutTape } from './gradients/tape';
-import { conditionOnly } from './staged_values';
+import { TraceFacts } from './staged_values';
 
-interface EngineInternals {
-  makeTensorFromTensorInfo(info: tf.TensorInfo, backend?: tf.KernelBackend): tf.Tensor;
-  makeTensorFromDataId(dataId: object, shape: number[], dtype: tf.DataType, backend?: tf.KernelBackend): tf.Tensor;
-  disposeTensor(t: tf.Tensor): void;
-  incRef(t: tf.Tensor, backend: tf.KernelBackend | null): void;
-  state: { registeredVariables: Record<string, tf.Variable> };
-}
-
-export const engineInternals = (): EngineInternals => tf.engine() as unknown as EngineInternals;
 
 export class Tracer implements KernelListener {
   readonly root = new GraphBuilder();
@@ -29,6 +21,8 @@ export class Tracer implements KernelListener {
   readonly program: Program = { graph: this.root.graph, constants: [], variables: [], errors: [] };
   /** >0 while the engine runs helper ops whose kernels are not part of the user's program. */
   paused = 0;
+  /** What this trace knows about its tensors beyond the graph (placeholders, negations, ...). */
+  readonly facts = new TraceFacts();
 
   private readonly constantIndex = new ValueTable<number>();
   private readonly variableIndex = new Map<tf.Variable, number>();
@@ -99,7 +93,7 @@ export class Tracer implements KernelListener {
     if (this.constantIndex.get(info) !== undefined) return this.constantRef(info);
     const outer = this.lookupOuter(b, info);
     if (outer !== undefined) return outer;
-    const only = conditionOnly.get(info);
+    const only = this.facts.conditionOnly.get(info);
     if (only !== undefined) throw new StagingError(only.misuse);
     const home = this.madeIn.get(info);
     if (home !== undefined && !b.isWithin(home)) throw escapedTensor(home, b);
@@ -276,10 +270,6 @@ export class Tracer implements KernelListener {
     } finally {
       this.current = previous;
     }
-  }
-
-  specOf(t: tf.TensorInfo): TensorSpec {
-    return specOf(t);
   }
 }
 

@@ -37,15 +37,26 @@ export function isTensor(value: unknown): value is tf.Tensor {
  * A condition that is not a single number or boolean is an error naming the user's line.
  */
 export function readCondition(cond: tf.Tensor, opts: OperatorOptions | undefined): boolean {
+  const problem = conditionProblem(cond, describeOrigin(opts));
+  if (problem !== undefined) throw userError(new TypeError(problem));
+  return Boolean(cond.dataSync()[0]);
+}
+
+/**
+ * Why a tensor cannot be a condition (not a scalar; a string or complex dtype), or undefined if it
+ * can: the one check of the eager operators (readCondition) and the staging engine
+ * (backends/staged_values.ts conditionTensor), which each throw it as their own error. `where` is
+ * the formatted location (" (at file.ts:3:5)" eagerly, " (file.ts:3:5)" staged).
+ */
+export function conditionProblem(cond: tf.Tensor, where: string): string | undefined {
   if (cond.size !== 1) {
-    throw userError(new TypeError(`autograph-ts: a tensor used as a condition must be a scalar, got shape ` +
-      `[${cond.shape.join(', ')}]${describeOrigin(opts)}. Reduce it first (e.g. tf.any / tf.all).`));
+    return `autograph-ts: a tensor used as a condition must be a scalar, got shape ` +
+      `[${cond.shape.join(', ')}]${where}. Reduce it first (e.g. tf.any / tf.all).`;
   }
   if (cond.dtype === 'string' || cond.dtype === 'complex64') {
-    throw userError(new TypeError(`autograph-ts: a tensor of dtype ${cond.dtype} cannot be a condition` +
-      `${describeOrigin(opts)}; use a bool or numeric scalar.`));
+    return `autograph-ts: a tensor of dtype ${cond.dtype} cannot be a condition${where}; use a bool or numeric scalar.`;
   }
-  return Boolean(cond.dataSync()[0]);
+  return undefined;
 }
 
 /** The logical negation of a tensor, as a bool tensor: JS `!` of each element, so 0, -0 and NaN

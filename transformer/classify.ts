@@ -4,12 +4,29 @@
  *   staged  – it is a Tensor (or a TensorRange): becomes an operator call;
  *   dynamic – any, unknown, type parameters, unions that may hold a Tensor: an operator call, which
  *             dispatches on the value at run time.
- * Results are memoized per original node.
+ * Results are memoized per original node. The two entry points are `statement` (a control-flow
+ * statement's condition, iterable or discriminant) and `expression` (an expression in condition
+ * position); the plan (analysis/plan.ts) and the explanations (explain.ts) use only those, and the
+ * test-only `forceDynamic` is applied in one place, `forced`.
  */
 import type * as TS from 'typescript';
 import { ts } from './typescript';
 
 export type Classification = 'static' | 'staged' | 'dynamic';
+
+/** What a control-flow statement tests, and how that is classified. */
+export interface StatementClassification {
+  /** The condition, iterable, object (for...in) or discriminant. */
+  tested: TS.Expression;
+  role: 'condition' | 'iterable' | 'keys' | 'discriminant';
+  kind: Classification;
+  /**
+   * Whether `kind` alone makes the statement an operator call when it is not static: if, while,
+   * do-while, a for with a condition, for...of (not for await). A for...in or a switch is
+   * converted only when a lowered jump must leave it (analysis/plan.ts).
+   */
+  convertible: boolean;
+}
 
 const TENSOR_MEMBERS = ['dataSync', 'dtype', 'shape', 'rank', 'dataId'];
 
@@ -22,25 +39,48 @@ export class Classifier {
   constructor(private readonly checker: TS.TypeChecker, private readonly forceDynamic = false,
               private readonly program?: TS.Program) {}
 
+  /** The classification of a control-flow statement's tested expression; undefined for a
+   * statement that tests nothing (not control flow, or `for (;;)`). */
+  statement(node: TS.Node): StatementClassification | undefined {
+    if (ts.isIfStatement(node) || ts.isWhileStatement(node) || ts.isDoStatement(node)) {
+      return { tested: node.expression, role: 'condition', kind: this.expression(node.expression), convertible: true };
+    }
+    if (ts.isForStatement(node)) {
+      return node.condition === undefined ? undefined
+        : { tested: node.condition, role: 'condition', kind: this.expression(node.condition), convertible: true };
+    }
+    if (ts.isForOfStatement(node)) {
+      return { tested: node.expression, role: 'iterable', kind: this.iterable(node.expression), convertible: node.awaitModifier === undefined };
+    }
+    if (ts.isForInStatement(node)) {
+      return { tested: node.expression, role: 'keys', kind: this.iterable(node.expression), convertible: false };
+    }
+    if (ts.isSwitchStatement(node)) {
+      return { tested: node.expression, role: 'discriminant', kind: this.expression(node.expression), convertible: false };
+    }
+    return undefined;
+  }
+
+  /** An expression in condition position (of a statement, or the operand of `!`, `&&`, `||`,
+   * `?:`, an assert). */
+  expression(expr: TS.Expression): Classification {
+    return this.forced(this.predicate(expr));
+  }
+
+  /** The test-only `forceDynamic`: every static classification becomes dynamic, so that all
+   * control flow goes through the operators; staged stays staged. */
+  private forced(kind: Classification): Classification {
+    return this.forceDynamic && kind !== 'staged' ? 'dynamic' : kind;
+  }
+
   /** A condition: also looks through `!`, `&&`, `||`, `?:`, parentheses and commas, whose own
    * static types hide a Tensor operand (`!t` is typed boolean, `t && true` is typed true). */
-  predicate(expr: TS.Expression): Classification {
+  private predicate(expr: TS.Expression): Classification {
     const cached = this.nodeCache.get(expr);
     if (cached !== undefined) return cached;
     const result = this.computePredicate(expr);
     this.nodeCache.set(expr, result);
     return result;
-  }
-
-  /** The classification of a statement's condition, as the plan sees it (forced dynamic when
-   * testing the plain-value paths). */
-  condition(expr: TS.Expression): Classification {
-    const kind = this.predicate(expr);
-    return this.forceDynamic && kind !== 'staged' ? 'dynamic' : kind;
-  }
-
-  isStatic(expr: TS.Expression): boolean {
-    return !this.forceDynamic && this.predicate(expr) === 'static';
   }
 
   /** A condition typed `Tensor | null | undefined`: in TypeScript `if (t)` usually means "is it
@@ -72,10 +112,10 @@ export class Classifier {
     return (this.checker.getTypeAtLocation(expr).flags & ts.TypeFlags.BooleanLike) !== 0;
   }
 
-  /** The iterable of a for...of: a Tensor or TensorRange is staged, an array is static. */
-  iterable(expr: TS.Expression): Classification {
-    if (this.forceDynamic) return 'dynamic';
-    return this.type(this.checker.getTypeAtLocation(expr));
+  /** An iterable (or for...in object), by its type: a Tensor or TensorRange is staged, an array
+   * is static. */
+  private iterable(expr: TS.Expression): Classification {
+    return this.forced(this.type(this.checker.getTypeAtLocation(expr)));
   }
 
   private computePredicate(expr: TS.Expression): Classification {

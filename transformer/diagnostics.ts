@@ -1,8 +1,9 @@
 /**
  * The one table of diagnostics the transformer reports. Codes are stable (users search for them);
  * messages say what to change. A ConversionError raised anywhere during the conversion of a
- * function becomes one diagnostic at the offending node (see pipeline.ts); every other exception
- * is a bug in the transformer and is rethrown.
+ * function becomes one diagnostic at the offending node (file_transformer.ts); any other exception
+ * is a bug in the transformer and becomes an InternalError diagnostic on the function, which stays
+ * as written: the compiler never crashes. Warnings (severity 'warning') come back from the plan.
  */
 import type * as TS from 'typescript';
 import { ts } from './typescript';

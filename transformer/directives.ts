@@ -29,7 +29,6 @@ export function hasDirective(statements: readonly TS.Statement[]): boolean {
   return false;
 }
 
-/** The statements without the 'use autograph' directive. */
 /** The statements without the 'use autograph' directive; its comments (a license header above a
  * file directive, a note beside it) stay where they were. */
 export function withoutDirective(statements: readonly TS.Statement[]): TS.Statement[] {

@@ -5,6 +5,7 @@
  */
 import type * as TS from 'typescript';
 import type { OperatorName } from '../runtime/names';
+import type { OperatorOptions } from '../runtime/options';
 import { transparentFunctions } from './analysis/references';
 import { ts } from './typescript';
 
@@ -116,16 +117,27 @@ export function setStateClosure(ctx: EmitContext, names: string[]): TS.ArrowFunc
   return closure(ts.factory.createBlock([assignStatement(target, id(values))], false), [param(values)]);
 }
 
+/** `key: value` in an operator's options object: the key is checked against the runtime's
+ * OperatorOptions (runtime/options.ts), so the two cannot drift apart. */
+export function optionProperty(key: keyof OperatorOptions, value: TS.Expression): TS.PropertyAssignment {
+  return ts.factory.createPropertyAssignment(key, value);
+}
+
+/** `key: value` in the `state` option (OperatorOptions['state']). */
+function stateProperty(key: keyof NonNullable<OperatorOptions['state']>, value: TS.Expression): TS.PropertyAssignment {
+  return ts.factory.createPropertyAssignment(key, value);
+}
+
 /** `{ origin: 'file.ts:3:5', flags: ['break_'] }` */
 export function optionsObject(origin: string, flags: string[] = [], composites: string[] = []): TS.ObjectLiteralExpression {
-  const props = [ts.factory.createPropertyAssignment('origin', ts.factory.createStringLiteral(origin))];
-  if (flags.length > 0) props.push(ts.factory.createPropertyAssignment('flags', stringArray(flags)));
+  const props = [optionProperty('origin', ts.factory.createStringLiteral(origin))];
+  if (flags.length > 0) props.push(optionProperty('flags', stringArray(flags)));
   if (composites.length > 0) {
     // `composites: () => ({ xs, "this.items": this.items })`: the objects the body changes in place.
     const entries = composites.map((name) => (name.includes('.')
       ? ts.factory.createPropertyAssignment(ts.factory.createStringLiteral(name), qualifiedExpression(name))
       : ts.factory.createShorthandPropertyAssignment(name)));
-    props.push(ts.factory.createPropertyAssignment('composites',
+    props.push(optionProperty('composites',
       closure(ts.factory.createParenthesizedExpression(ts.factory.createObjectLiteralExpression(entries, false)))));
   }
   return ts.factory.createObjectLiteralExpression(props, false);
@@ -139,11 +151,11 @@ export function withExpressionState(ctx: EmitContext, options: TS.ObjectLiteralE
                                     names: string[]): TS.ObjectLiteralExpression {
   if (names.length === 0) return options;
   const state = ts.factory.createObjectLiteralExpression([
-    ts.factory.createPropertyAssignment('names', stringArray(names)),
-    ts.factory.createPropertyAssignment('get', getStateClosure(names)),
-    ts.factory.createPropertyAssignment('set', setStateClosure(ctx, names)),
+    stateProperty('names', stringArray(names)),
+    stateProperty('get', getStateClosure(names)),
+    stateProperty('set', setStateClosure(ctx, names)),
   ], false);
-  return ts.factory.createObjectLiteralExpression([...options.properties, ts.factory.createPropertyAssignment('state', state)], false);
+  return ts.factory.createObjectLiteralExpression([...options.properties, optionProperty('state', state)], false);
 }
 
 /** A block from a statement (keeping a block as it is). */

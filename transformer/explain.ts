@@ -23,16 +23,16 @@ export function explainStatements(fn: ConvertibleFunction, classifier: Classifie
   const lines: string[] = [];
   const visit = (node: TS.Node): void => {
     if (node !== fn && ts.isFunctionLike(node)) return;
-    const tested = testedExpression(node);
-    if (tested !== undefined) {
-      const kind = ts.isForOfStatement(node) ? classifier.iterable(tested) : classifier.predicate(tested);
+    const classified = classifier.statement(node);
+    if (classified !== undefined) {
+      const { tested, kind } = classified;
       const type = checker.typeToString(checker.getTypeAtLocation(tested));
       const verdict = plan.converted.has(node) ? (kind === 'static' ? 'converted (a lowered jump must leave it)' : kind)
         : kind === 'static' ? 'static' : `${kind}, kept native`;
-      const role = ts.isForOfStatement(node) || ts.isForInStatement(node) ? 'iterable' : ts.isSwitchStatement(node) ? 'discriminant' : 'condition';
-      lines.push(`${where(source, node)}  ${headOf(node, source)}  → ${verdict} (${role} type: ${type})`);
+      const role = classified.role === 'keys' ? 'iterable' : classified.role;
+      lines.push(`${where(source, node)}  ${headOf(node, tested, source)}  → ${verdict} (${role} type: ${type})`);
     } else if (plan.expressions.has(node as TS.Expression)) {
-      lines.push(`${where(source, node)}  ${snippet(node, source)}  → operator call (${classifier.predicate(node as TS.Expression)})`);
+      lines.push(`${where(source, node)}  ${snippet(node, source)}  → operator call (${classifier.expression(node as TS.Expression)})`);
     }
     ts.forEachChild(node, visit);
   };
@@ -40,15 +40,8 @@ export function explainStatements(fn: ConvertibleFunction, classifier: Classifie
   return lines;
 }
 
-function testedExpression(node: TS.Node): TS.Expression | undefined {
-  if (ts.isIfStatement(node) || ts.isWhileStatement(node) || ts.isDoStatement(node)) return node.expression;
-  if (ts.isForStatement(node)) return node.condition;
-  if (ts.isForOfStatement(node) || ts.isForInStatement(node) || ts.isSwitchStatement(node)) return node.expression;
-  return undefined;
-}
-
-function headOf(node: TS.Node, source: TS.SourceFile): string {
-  const tested = snippet(testedExpression(node)!, source);
+function headOf(node: TS.Node, testedNode: TS.Expression, source: TS.SourceFile): string {
+  const tested = snippet(testedNode, source);
   if (ts.isForOfStatement(node)) return `for (… of ${tested})`;
   if (ts.isForInStatement(node)) return `for (… in ${tested})`;
   const keyword = ts.isIfStatement(node) ? 'if' : ts.isDoStatement(node) ? 'do … while' : ts.isSwitchStatement(node) ? 'switch'

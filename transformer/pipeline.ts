@@ -28,13 +28,13 @@ import { EmitContext } from './emit';
 import { ts } from './typescript';
 import { convertExpressions } from './converters/expressions';
 import { hoistDeclarations } from './converters/declarations';
-import { createLoweringState } from './converters/guards';
+import { createLoweringState } from './lowering/guards';
 import { lowerSwitches } from './converters/switch_statements';
 import { lowerBreaks } from './converters/break_statements';
 import { lowerContinues } from './converters/continue_statements';
 import { lowerReturns } from './converters/return_statements';
 import { convertControlFlow } from './converters/control_flow';
-import { resolveFinallyOverrides } from './converters/finally_overrides';
+import { resolveFinallyOverrides } from './lowering/finally_overrides';
 
 export interface ConvertedBody {
   body: TS.ConciseBody;

@@ -13,7 +13,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { GraphBuilder } from '../builder';
 import { StagingError } from '../errors';
 import type { Graph, KernelNode, Node, TensorSpec, ValueRef } from '../graph';
-import { placeholderLike } from '../staged_if';
+import { placeholderLike } from '../staged_values';
 import type { Tracer } from '../tracer';
 import { bindInits, insertNodes, isDifferentiable, readVariables, refKey, specOfRef, subgraphs } from './ir';
 import { prepareControlFlow, PreparedGradient } from './prepared';

@@ -8,7 +8,7 @@
 import type * as tf from '@tensorflow/tfjs-core';
 import { GraphBuilder } from '../builder';
 import type { Graph, IfNode, TensorSpec, ValueRef } from '../graph';
-import { placeholderLike } from '../staged_if';
+import { placeholderLike } from '../staged_values';
 import type { Tracer } from '../tracer';
 import { BackwardParams, bindPlaceholder, differentiateGraph, GraphGradients, zerosTensor } from './differentiate';
 import { GraphWriter, isDifferentiable, pruneUnusedParams, refKey, specOfRef, zeroNode } from './ir';

@@ -16,8 +16,7 @@ import { eliminateCommonSubexpressions } from '../optimize/cse';
 import { foldConstants } from '../optimize/constant_folding';
 import { eliminateDeadNodes } from '../optimize/dead_code';
 import { hoistLoopInvariants } from '../optimize/loop_invariant';
-import { withRecording } from '../recording_backend';
-import { installTracePatches } from '../trace_patches';
+import { runTrace } from '../trace_context';
 import { Tracer } from '../tracer';
 import { BackwardParams, bindPlaceholder, differentiateGraph, zerosTensor } from './differentiate';
 import { assignedVariable, isDifferentiable, pruneUnusedParams, readVariables, refKey, specOfRef, subgraphs } from './ir';
@@ -107,9 +106,8 @@ function buildGradient(program: Program): ProgramGradient | null {
   const constants = new Map<number, ValueRef>();
 
   tf.engine().startScope('autograph-ts gradient of a staged function');
-  const undo = installTracePatches(tracer);
   try {
-    withoutTape(() => withRecording(tracer, () => {
+    runTrace(tracer, () => withoutTape(() => {
       const seeds = results.flatMap((spec, k) => (isDifferentiable(spec)
         ? [{ result: k, dy: bindPlaceholder(tracer, params.get(`dy${k}`, spec, () => ({ kind: 'dy', result: k })), spec) }]
         : []));
@@ -141,7 +139,6 @@ function buildGradient(program: Program): ProgramGradient | null {
   } catch {
     return null; // engine mode: the tape reports what cannot be differentiated, as eagerly
   } finally {
-    undo();
     tf.engine().endScope();
   }
   const backwardGraph = tracer.root.graph;

@@ -14,7 +14,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { GraphBuilder } from '../builder';
 import { StagingError } from '../errors';
 import type { KernelNode, Node, TensorSpec, ValueRef, WhileNode } from '../graph';
-import { placeholderLike } from '../staged_if';
+import { placeholderLike } from '../staged_values';
 import type { Tracer } from '../tracer';
 import { BackwardParams, bindPlaceholder, differentiateGraph, liveParams, zerosTensor } from './differentiate';
 import {

@@ -5,14 +5,11 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { Graph, Program } from '../graph';
+import { engineInternals } from '../engine_internals';
 import { forEachGraph, rewriteGraph } from './rewrite';
 
 /** Results larger than this stay computed at run time (memory over a few saved kernel calls). */
 const MAX_FOLDED_SIZE = 1 << 20;
-
-interface EngineInternals {
-  makeTensorFromTensorInfo(info: tf.TensorInfo, backend?: tf.KernelBackend): tf.Tensor;
-}
 
 export function foldConstants(program: Program): void {
   const backend = tf.engine().backend;
@@ -41,7 +38,7 @@ export function foldConstants(program: Program): void {
         : Object.fromEntries(node.inputNames.map((name, i) => [name, values[i]]));
       const out = kernel.kernelFunc({ inputs: kernelInputs as tf.NamedTensorInfoMap,
         attrs: node.attrs as tf.NamedAttrMap, backend }) as tf.TensorInfo;
-      const t = tf.keep((tf.engine() as unknown as EngineInternals).makeTensorFromTensorInfo(out, backend));
+      const t = tf.keep(engineInternals().makeTensorFromTensorInfo(out, backend));
       const constant = program.constants.push(t) - 1;
       const at = r.emit({ kind: 'Constant', constant, outputs: node.outputs });
       constantOf.set(at, constant);

@@ -1,7 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { expect } from 'chai';
 import { stage } from '../../backends/stage';
-import { collatzSteps, firstAbove, signedSum } from './programs';
 
 const values = (t: unknown): number[] => Array.from((t as tf.Tensor).dataSync());
 
@@ -52,35 +51,5 @@ describe('stage(): straight-line code', () => {
     for (let i = 0; i < 1000; i++) tf.dispose(staged(x, w));
     expect(tf.memory().numTensors).to.equal(before);
     expect(tf.engine().backend.numDataIds()).to.equal(buffersBefore);
-  });
-});
-
-describe('stage(): tensor control flow', () => {
-  it('stages collatz: a while with a nested if, reused across trip counts', () => {
-    const staged = stage(collatzSteps);
-    for (const [n, steps] of [[27, 111], [1, 0], [6, 8], [7, 16]]) {
-      expect(values(staged(tf.scalar(n)))).to.deep.equal([steps]);
-    }
-    expect(staged.traceCount).to.equal(1);
-    const info = staged.inspect(tf.scalar(3));
-    expect(info.stats.whiles).to.equal(1);
-    expect(info.stats.ifs).to.equal(1);
-  });
-
-  it('stages an if: both branches right with one trace', () => {
-    const staged = stage(signedSum);
-    expect(values(staged(tf.tensor1d([1, 2])))).to.deep.equal([6]);
-    expect(values(staged(tf.tensor1d([-1, -2])))).to.deep.equal([103]);
-    expect(staged.traceCount).to.equal(1);
-  });
-
-  it('stages for...of over a tensor with a lowered return', () => {
-    const staged = stage(firstAbove);
-    const limit = tf.scalar(2);
-    expect(values(staged(tf.tensor1d([1, 3, 5]), limit))).to.deep.equal([1]);
-    expect(values(staged(tf.tensor1d([0, 1, 2]), limit))).to.deep.equal([-1]);
-    expect(values(staged(tf.tensor1d([9, 1, 2]), limit))).to.deep.equal([0]);
-    expect(values(firstAbove(tf.tensor1d([1, 3, 5]), limit))).to.deep.equal([1]);
-    expect(staged.traceCount).to.equal(1);
   });
 });

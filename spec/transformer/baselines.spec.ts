@@ -1,12 +1,14 @@
 /**
  * Golden baselines: each spec/baselines/<name>.ts beside the JavaScript it must compile to
  * (<name>.js), reviewed as text like TypeScript's own baselines. Regenerate after an intended
- * change with `UPDATE_BASELINES=1 npm test` and review the diff.
+ * change with `UPDATE_BASELINES=1 npm test` and review the diff. One file per converter and lowering
+ * (its name says which); `// @types: node` at the top adds type packages.
  */
 import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as ts from 'typescript';
+import { baselineTypes } from '../harness/baselines';
 import { compile, formatDiagnostics } from '../harness/compile';
 
 const dir = path.resolve(__dirname, '../../../spec/baselines');
@@ -16,7 +18,7 @@ describe('emitted code baselines', () => {
     it(file, () => {
       const source = fs.readFileSync(path.join(dir, file), 'utf8');
       const result = compile({ [file]: source }, { runtimeModule: 'autograph-ts/runtime' },
-        { module: ts.ModuleKind.ES2022, sourceMap: false });
+        { module: ts.ModuleKind.ES2022, sourceMap: false, types: baselineTypes(source) });
       expect(formatDiagnostics(result.diagnostics)).to.equal('');
       const emitted = result.js[file];
       const expectedPath = path.join(dir, file.replace(/\.ts$/, '.js'));

@@ -3,6 +3,7 @@
  * condition treated as dynamic (all of its if/while/for/&&/||/?: go through the operators), it
  * must still produce byte-identical baselines.
  */
+import { baselineFileTypes } from '../harness/baselines';
 import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -42,7 +43,8 @@ describe('self-hosting: the transformer converted by itself', () => {
     this.timeout(60000);
     const dir = path.join(ROOT, 'spec/baselines');
     const files = fs.readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => path.join(dir, f));
-    const options = { ...defaultOptions, module: ts.ModuleKind.ES2022, sourceMap: false, outDir: path.join(outDir, 'out') };
+    const options = { ...defaultOptions, module: ts.ModuleKind.ES2022, sourceMap: false, outDir: path.join(outDir, 'out'),
+      types: baselineFileTypes(files) };
     const host = ts.createCompilerHost(options);
     host.getCurrentDirectory = () => dir;
     const program = ts.createProgram(files, options, host);

@@ -2,6 +2,7 @@
  * The transformer works with the compiler that runs it (ts-patch hands it `extras.ts`): the
  * baselines come out byte-identical under TypeScript 5.9, the oldest version we support.
  */
+import { baselineFileTypes } from '../harness/baselines';
 import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -20,7 +21,7 @@ describe('TypeScript 5.9', () => {
     const files = fs.readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => path.join(dir, f));
     const options: TS.CompilerOptions = {
       target: ts59.ScriptTarget.ES2022, module: ts59.ModuleKind.ES2022, moduleResolution: ts59.ModuleResolutionKind.Node10,
-      strict: true, esModuleInterop: true, skipLibCheck: true, types: [], lib: ['lib.es2022.d.ts'],
+      strict: true, esModuleInterop: true, skipLibCheck: true, types: baselineFileTypes(files), lib: ['lib.es2022.d.ts'],
       outDir: path.join(ROOT, 'dist', 'ts59-out'),
     };
     const host = ts59.createCompilerHost(options);

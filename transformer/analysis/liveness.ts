@@ -7,6 +7,7 @@
  */
 import type * as TS from 'typescript';
 import { ts } from '../typescript';
+import { isLoop } from './loops';
 import { visitReferences } from './references';
 
 type Names = Set<string>;
@@ -170,10 +171,6 @@ function loopDeclared(s: TS.ForOfStatement | TS.ForInStatement): Names {
     names.add(s.initializer.text);
   }
   return names;
-}
-
-function isLoop(s: TS.Statement): boolean {
-  return ts.isIterationStatement(s, false);
 }
 
 export function union(...sets: Names[]): Names {

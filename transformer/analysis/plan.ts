@@ -17,6 +17,7 @@
 import type * as TS from 'typescript';
 import { Classifier } from '../classify';
 import { ConversionError } from '../diagnostics';
+import { isLoop, loopOf } from './loops';
 import { visitReferences } from './references';
 import { ts } from '../typescript';
 
@@ -172,7 +173,7 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
   const switchDiscriminants = new Set<TS.Expression>();
   for (const { node } of controls) {
     if (!ts.isSwitchStatement(node)) continue;
-    const kind = classifier.condition(node.expression);
+    const kind = classifier.statement(node)!.kind;
     if (kind === 'staged') throw new ConversionError('TensorSwitch', node.expression);
     if (kind === 'dynamic') switchDiscriminants.add(node.expression);
   }
@@ -239,7 +240,8 @@ function statementList(parent: TS.Node): readonly TS.Statement[] | undefined {
 function demoteDynamic(converted: Set<TS.Node>, expressions: Set<TS.Expression>, sites: Site<TS.Node>[],
                        classifier: Classifier): void {
   const demote = (node: TS.Node): void => {
-    if (conditionKind(node, classifier) === 'dynamic') converted.delete(node);
+    const tested = classifier.statement(node);
+    if ((tested?.role === 'condition' || tested?.role === 'iterable') && tested.kind === 'dynamic') converted.delete(node);
   };
   // In a generator or async function whose body yields or awaits, a converted dynamic statement
   // anywhere could end up around a yield/await once jumps are lowered (its loop becomes a
@@ -249,7 +251,7 @@ function demoteDynamic(converted: Set<TS.Node>, expressions: Set<TS.Expression>,
     (ts.isForOfStatement(node) && node.awaitModifier !== undefined));
   if (suspends) {
     [...converted].forEach(demote);
-    for (const e of [...expressions]) if (classifier.predicate(operandOf(e)) !== 'staged') expressions.delete(e);
+    for (const e of [...expressions]) if (classifier.expression(operandOf(e)) !== 'staged') expressions.delete(e);
   }
   // A direct eval declares its `var`s in the function it runs in, and a closure would become that
   // function; `with` makes scoping dynamic. Dynamic statements around them stay native.
@@ -257,7 +259,7 @@ function demoteDynamic(converted: Set<TS.Node>, expressions: Set<TS.Expression>,
     if (!ts.isWithStatement(node) && !isDirectEval(node) && !ts.isFunctionDeclaration(node)) continue;
     ancestors.forEach(demote);
     for (const e of [...expressions]) {
-      if (contains(e, node) && classifier.predicate(operandOf(e)) !== 'staged') expressions.delete(e);
+      if (contains(e, node) && classifier.expression(operandOf(e)) !== 'staged') expressions.delete(e);
     }
   }
 }
@@ -304,7 +306,7 @@ function bindingNames(name: TS.BindingName): TS.Identifier[] {
 function booleanTypedTensors(expressions: Set<TS.Expression>, classifier: Classifier): ConversionError[] {
   const warnings: ConversionError[] = [];
   for (const e of expressions) {
-    if (classifier.predicate(operandOf(e)) !== 'staged' || ts.isConditionalExpression(e)) continue;
+    if (classifier.expression(operandOf(e)) !== 'staged' || ts.isConditionalExpression(e)) continue;
     if (!classifier.isBooleanTyped(e)) continue;
     let parent = e.parent;
     while (ts.isParenthesizedExpression(parent)) parent = parent.parent;
@@ -322,10 +324,9 @@ function optionalTensorConditions(controls: Site<TS.Statement>[], converted: Set
                                   classifier: Classifier): ConversionError[] {
   const warnings: ConversionError[] = [];
   for (const { node } of controls) {
-    const cond = ts.isIfStatement(node) || ts.isWhileStatement(node) || ts.isDoStatement(node) ? node.expression
-      : ts.isForStatement(node) ? node.condition : undefined;
-    if (cond && converted.has(node) && classifier.isOptionalTensor(cond)) {
-      warnings.push(new ConversionError('OptionalTensorCondition', cond, undefined, 'warning'));
+    const tested = classifier.statement(node);
+    if (tested?.role === 'condition' && converted.has(node) && classifier.isOptionalTensor(tested.tested)) {
+      warnings.push(new ConversionError('OptionalTensorCondition', tested.tested, undefined, 'warning'));
     }
   }
   return warnings;
@@ -341,13 +342,6 @@ function isDirectEval(node: TS.Node): boolean {
   return ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'eval';
 }
 
-function conditionKind(node: TS.Node, classifier: Classifier) {
-  if (ts.isIfStatement(node) || ts.isWhileStatement(node) || ts.isDoStatement(node)) return classifier.condition(node.expression);
-  if (ts.isForStatement(node) && node.condition) return classifier.condition(node.condition);
-  if (ts.isForOfStatement(node)) return classifier.iterable(node.expression);
-  return 'static';
-}
-
 function operandOf(e: TS.Expression): TS.Expression {
   if (ts.isCallExpression(e)) return e.arguments[0];
   if (ts.isBinaryExpression(e)) return e.left;
@@ -360,25 +354,9 @@ function isControlStatement(node: TS.Node): node is TS.Statement {
   return ts.isIfStatement(node) || isLoop(node) || ts.isSwitchStatement(node) || ts.isLabeledStatement(node);
 }
 
-export function isLoop(node: TS.Node): node is TS.IterationStatement {
-  return ts.isWhileStatement(node) || ts.isDoStatement(node) || ts.isForStatement(node) ||
-    ts.isForOfStatement(node) || ts.isForInStatement(node);
-}
-
-/** The loop a labeled statement labels (possibly through nested labels), else the statement. */
-export function loopOf(target: TS.Statement): TS.Statement {
-  let s = target;
-  while (ts.isLabeledStatement(s)) s = s.statement;
-  return isLoop(s) ? s : target;
-}
-
 function hasTensorCondition(node: TS.Statement, classifier: Classifier): boolean {
-  if (ts.isIfStatement(node) || ts.isWhileStatement(node) || ts.isDoStatement(node)) {
-    return !classifier.isStatic(node.expression);
-  }
-  if (ts.isForStatement(node)) return node.condition !== undefined && !classifier.isStatic(node.condition);
-  if (ts.isForOfStatement(node)) return node.awaitModifier === undefined && classifier.iterable(node.expression) !== 'static';
-  return false;
+  const tested = classifier.statement(node);
+  return tested !== undefined && tested.convertible && tested.kind !== 'static';
 }
 
 function isConvertedExpression(node: TS.Node, classifier: Classifier): boolean {
@@ -386,16 +364,16 @@ function isConvertedExpression(node: TS.Node, classifier: Classifier): boolean {
     const op = node.operatorToken.kind;
     if (op === ts.SyntaxKind.AmpersandAmpersandToken || op === ts.SyntaxKind.BarBarToken ||
         op === ts.SyntaxKind.AmpersandAmpersandEqualsToken || op === ts.SyntaxKind.BarBarEqualsToken) {
-      return !classifier.isStatic(node.left);
+      return classifier.expression(node.left) !== 'static';
     }
     return false;
   }
   if (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.ExclamationToken) {
-    return !classifier.isStatic(node.operand);
+    return classifier.expression(node.operand) !== 'static';
   }
-  if (ts.isConditionalExpression(node)) return !classifier.isStatic(node.condition);
+  if (ts.isConditionalExpression(node)) return classifier.expression(node.condition) !== 'static';
   if (ts.isCallExpression(node) && node.arguments.length > 0 && !ts.isSpreadElement(node.arguments[0])) {
-    return classifier.assertKind(node) !== undefined && !classifier.isStatic(node.arguments[0]);
+    return classifier.assertKind(node) !== undefined && classifier.expression(node.arguments[0]) !== 'static';
   }
   return false;
 }

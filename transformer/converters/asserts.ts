@@ -6,7 +6,7 @@
  * a node of the graph that runs on every call (the paper's assert → tf.Assert).
  */
 import type * as TS from 'typescript';
-import { closure, operatorCall, optionsObject, param, EmitContext, id } from '../emit';
+import { closure, operatorCall, optionProperty, optionsObject, param, EmitContext, id } from '../emit';
 import { ts } from '../typescript';
 
 export function convertAssert(node: TS.CallExpression, kind: 'node' | 'console',
@@ -22,7 +22,7 @@ export function convertAssert(node: TS.CallExpression, kind: 'node' | 'console',
   if (kind === 'console') {
     return operatorCall(emit, 'assert', [cond, ts.factory.createArrayLiteralExpression(rest), check,
       ts.factory.updateObjectLiteralExpression(options, [...options.properties,
-        ts.factory.createPropertyAssignment('kind', ts.factory.createStringLiteral('console'))])]);
+        optionProperty('kind', ts.factory.createStringLiteral('console'))])]);
   }
   return operatorCall(emit, 'assert', [cond, ts.factory.createArrayLiteralExpression(rest), check, options]);
 }

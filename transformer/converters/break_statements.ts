@@ -4,10 +4,10 @@
  * the target loop included — checking `break_` in its test.
  */
 import type * as TS from 'typescript';
-import { isLoop } from '../analysis/plan';
+import { isLoop } from '../analysis/loops';
 import { ts } from '../typescript';
-import { guardLists, LoweringState } from './guards';
-import { lowerLoopJumps } from './loop_jumps';
+import { guardLists, LoweringState } from '../lowering/guards';
+import { lowerLoopJumps } from '../lowering/loop_jumps';
 
 export function lowerBreaks(body: TS.Block, state: LoweringState, context: TS.TransformationContext): TS.Block {
   return lowerLoopJumps(body, state, context, {

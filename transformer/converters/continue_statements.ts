@@ -6,8 +6,8 @@
 import type * as TS from 'typescript';
 import { assignStatement, id, statementsOf } from '../emit';
 import { ts } from '../typescript';
-import { guardLists, LoweringState } from './guards';
-import { lowerLoopJumps } from './loop_jumps';
+import { guardLists, LoweringState } from '../lowering/guards';
+import { lowerLoopJumps } from '../lowering/loop_jumps';
 
 export function lowerContinues(body: TS.Block, state: LoweringState, context: TS.TransformationContext): TS.Block {
   return lowerLoopJumps(body, state, context, {

@@ -8,34 +8,14 @@ import type * as TS from 'typescript';
 import { activityOf, compositeTargetsOf } from '../analysis/activity';
 import { Liveness } from '../analysis/liveness';
 import { visitReferences } from '../analysis/references';
-export { union } from '../analysis/liveness';
-import { EmitContext } from '../emit';
 import { ts } from '../typescript';
-import { LoweringState } from './guards';
+import { LoweringState } from '../lowering/guards';
+import type { ControlFlowContext } from './control_flow_context';
 import { convertIf } from './if_statements';
 import { convertWhile, convertDoWhile } from './while_statements';
 import { convertFor } from './for_statements';
-import { convertForOf, convertForIn } from './for_of_statements';
-
-export interface ControlFlowContext {
-  readonly state: LoweringState;
-  readonly emit: EmitContext;
-  readonly liveness: Liveness;
-  readonly context: TS.TransformationContext;
-  visit(node: TS.Statement): TS.Statement;
-  /** The state of a converted statement: names modified in `parts` that are live where it
-   * matters (`live`), plus the synthesized flags it modifies. */
-  stateOf(parts: (TS.Node | undefined)[], live: Set<string>): string[];
-  /** The composite targets (`xs` of `xs[i] = v`, `xs.push(v)`) that `parts` of `node` change in
-   * place (opts.composites). */
-  compositesOf(node: TS.Node, parts: (TS.Node | undefined)[]): string[];
-  /** The flags a converted loop must check (from the jump-lowering converters). */
-  loopFlags(loop: TS.Node): string[];
-  /** The flags among `names` (for opts.flags). */
-  flagsIn(names: string[]): string[];
-  /** Whether a statement of the lowered tree becomes an operator call. */
-  isConverted(node: TS.Node): boolean;
-}
+import { convertForOf } from './for_of_statements';
+import { convertForIn } from './for_in_statements';
 
 export function convertControlFlow(body: TS.Block, state: LoweringState, context: TS.TransformationContext): TS.Block {
   const liveness = Liveness.ofFunctionBody(body);

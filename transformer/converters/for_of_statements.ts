@@ -5,7 +5,7 @@
  *   ag__.forStmt(iterable, extra_test, loop_body, get_state, set_state, ['y'], { origin });
  * The head binds as a closure parameter, which gives every iteration its own binding as the
  * original `const`/`let` head does. A head that assigns an existing target (`for (x of xs)`)
- * assigns it first thing in the body. `for...in` is the same with ag__.forInStmt.
+ * assigns it first thing in the body. `for...in` is the same with ag__.forInStmt (for_in_statements.ts).
  */
 import type * as TS from 'typescript';
 import {
@@ -15,18 +15,16 @@ import {
 import { activityOf } from '../analysis/activity';
 import { visitReferences } from '../analysis/references';
 import { ts } from '../typescript';
-import { ControlFlowContext, union } from './control_flow';
-import { noFlagSet } from './guards';
+import { union } from '../analysis/liveness';
+import type { ControlFlowContext } from './control_flow_context';
+import { noFlagSet } from '../lowering/guards';
 
 export function convertForOf(node: TS.ForOfStatement, cf: ControlFlowContext): TS.Statement[] {
   return convertIteration(node, 'forStmt', cf);
 }
 
-export function convertForIn(node: TS.ForInStatement, cf: ControlFlowContext): TS.Statement[] {
-  return convertIteration(node, 'forInStmt', cf);
-}
-
-function convertIteration(node: TS.ForOfStatement | TS.ForInStatement, operator: 'forStmt' | 'forInStmt',
+/** for...of and for...in (for_in_statements.ts) alike: only the operator differs. */
+export function convertIteration(node: TS.ForOfStatement | TS.ForInStatement, operator: 'forStmt' | 'forInStmt',
                           cf: ControlFlowContext): TS.Statement[] {
   const { emit } = cf;
   const live = union(cf.liveness.inOf(node), cf.liveness.outOf(node));

@@ -5,8 +5,10 @@
  *   const loop_body = () => { body; update };     // update skipped once a lowered jump's flag is set
  *   ag__.whileStmt(loop_test, loop_body, ...);
  * A `let` loop variable that a closure in the loop captures gets JS's per-iteration binding back:
- * the body works on its own copy (`let i = i_1; ...; i_1 = i;`), so each iteration's closures
- * see that iteration's value, exactly as in the original loop (ES2015 CreatePerIterationEnvironment).
+ * the loop runs on an outer copy and the body works on its own (`let i = i_outer; ...;
+ * i_outer = i;`), so each iteration's closures see that iteration's value, exactly as in the
+ * original loop (ES2015 CreatePerIterationEnvironment); when the test or update captures it too,
+ * each of them gets its own scope (convertForWithIterationScopes).
  */
 import type * as TS from 'typescript';
 import { activityOf } from '../analysis/activity';
@@ -16,9 +18,9 @@ import {
   setStateClosure, statementsOf, stringArray, withOrigin, assignStatement,
 } from '../emit';
 import { ts } from '../typescript';
-import { ControlFlowContext, union } from './control_flow';
-import { noFlagSet } from './guards';
-import { testWithFlags } from './while_statements';
+import { union } from '../analysis/liveness';
+import { ControlFlowContext, testWithFlags } from './control_flow_context';
+import { noFlagSet } from '../lowering/guards';
 
 export function convertFor(node: TS.ForStatement, cf: ControlFlowContext): TS.Statement {
   const { emit } = cf;

@@ -24,7 +24,7 @@ import {
 } from '../emit';
 import { activityOf } from '../analysis/activity';
 import { ts } from '../typescript';
-import type { ControlFlowContext } from './control_flow';
+import type { ControlFlowContext } from './control_flow_context';
 
 const LONG_CHAIN = 16;
 

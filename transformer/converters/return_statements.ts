@@ -7,8 +7,8 @@ import type * as TS from 'typescript';
 import { id, letStatement, operatorCall, assignStatement, withOrigin } from '../emit';
 import { ts } from '../typescript';
 import { prologueLength } from './declarations';
-import { addLoopFlag, guardLists, LoweringState, setFlag } from './guards';
-import { createJumpWalker } from './jump_targets';
+import { addLoopFlag, guardLists, LoweringState, setFlag } from '../lowering/guards';
+import { createJumpWalker } from '../lowering/jump_targets';
 
 export function lowerReturns(body: TS.Block, state: LoweringState, context: TS.TransformationContext): TS.Block {
   const { plan, emit } = state;

@@ -19,7 +19,7 @@
 import type * as TS from 'typescript';
 import { constStatement, id, withOrigin, withPosition } from '../emit';
 import { ts } from '../typescript';
-import { LoweringState } from './guards';
+import { LoweringState } from '../lowering/guards';
 
 export function lowerSwitches(body: TS.Block, state: LoweringState, context: TS.TransformationContext): TS.Block {
   if (state.plan.loweredSwitches.size === 0) return body;

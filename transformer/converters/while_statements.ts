@@ -12,8 +12,8 @@ import {
   stringArray, withOrigin,
 } from '../emit';
 import { ts } from '../typescript';
-import { noFlagSet } from './guards';
-import { ControlFlowContext, union } from './control_flow';
+import { union } from '../analysis/liveness';
+import { ControlFlowContext, testWithFlags } from './control_flow_context';
 
 export function convertWhile(node: TS.WhileStatement, cf: ControlFlowContext): TS.Statement[] {
   return convertLoop(node, node.expression, node.statement, 'whileStmt', cf);
@@ -37,11 +37,4 @@ function convertLoop(node: TS.IterationStatement, test: TS.Expression, bodyState
       optionsObject(emit.origin(node), cf.flagsIn(names), cf.compositesOf(node, [test, bodyStatement])),
     ])), node),
   ];
-}
-
-/** The loop test, after the flags of lowered jumps: stop as soon as one is set. */
-export function testWithFlags(test: TS.Expression, flags: string[], origin: TS.Node,
-                              cf: ControlFlowContext): TS.Expression {
-  if (flags.length === 0) return test;
-  return operatorCall(cf.emit, 'and', [closure(noFlagSet(cf.state, flags, origin)), closure(test), optionsObject(cf.emit.origin(origin))]);
 }

@@ -3,7 +3,7 @@
  * each lowered jump must tell the loops it leaves to check its flag.
  */
 import type * as TS from 'typescript';
-import { isLoop } from '../analysis/plan';
+import { isLoop } from '../analysis/loops';
 import { ts } from '../typescript';
 
 export interface JumpWalker {
