@@ -40,7 +40,8 @@ export function resolveFinallyOverrides(body: TS.Block, state: LoweringState, co
     const pending = [...new Set([...settersIn(state, visited.tryBlock), ...settersIn(state, visited.catchClause)])]
       .filter((flag) => !local.has(flag));
     if (escaping.size === 0) {
-      return caught && pending.length > 0 ? withOrigin(clearDuringFinally(state, visited, pending), visited) : visited;
+      const cancels = caught || leavesNatively(visited.finallyBlock);
+      return cancels && pending.length > 0 ? withOrigin(clearDuringFinally(state, visited, pending), visited) : visited;
     }
     const jumped = state.emit.fresh('finally_jumped_');
     state.flagNames.add(jumped);
@@ -80,10 +81,27 @@ function flagsDeclaredIn(state: LoweringState, root: TS.Node): Set<string> {
   return flags;
 }
 
+/** Whether a native (not lowered) break or continue leaves `block`. */
+function leavesNatively(block: TS.Block): boolean {
+  const visit = (node: TS.Node, loop: boolean, breakable: boolean, labels: ReadonlySet<string>): boolean => {
+    if (ts.isFunctionLike(node) || ts.isClassLike(node)) return false;
+    if (ts.isBreakStatement(node) || ts.isContinueStatement(node)) {
+      if (node.label) return !labels.has(node.label.text);
+      return ts.isBreakStatement(node) ? !breakable : !loop;
+    }
+    if (ts.isLabeledStatement(node)) return visit(node.statement, loop, breakable, new Set([...labels, node.label.text]));
+    const isLoop = ts.isIterationStatement(node, false);
+    const isSwitch = ts.isSwitchStatement(node);
+    return ts.forEachChild(node, (child) => visit(child, loop || isLoop, breakable || isLoop || isSwitch, labels) || undefined) ?? false;
+  };
+  return visit(block, false, false, new Set());
+}
+
 /**
- * A finally block that throws cancels the pending jump too (`try { return 1; } finally { throw e; }`
- * throws e); when an enclosing catch clause goes on after it, the flags must read as cancelled. A
- * finally block without jumps keeps its native form and runs with the pending flags cleared:
+ * A finally block that leaves by a native break or continue, or by an exception that an enclosing
+ * catch clause handles, cancels the pending jump too (`try { return 1; } finally { throw e; }`
+ * throws e), and the code that runs next must read the flags as cancelled. A finally block without
+ * lowered jumps keeps its native form and runs with the pending flags cleared:
  *   try { A } finally { const pending_flag = flag; flag = false; F; flag = pending_flag; }
  */
 function clearDuringFinally(state: LoweringState, node: TS.TryStatement, pending: string[]): TS.TryStatement {

@@ -82,6 +82,10 @@ export const programs: Record<string, string> = {
       for (let i = 0; i < 3; i++) { try { try { if (i === 1) continue; } finally { if (i === 1) throw new Error('fin' + i); } } catch (e: any) { log.push(e.message); } log.push('i' + i); }
       return log;
     }`,
+  'finally: a native break out of finally cancels a lowered return and its value': `
+    function f(a: number) { const log: string[] = []; b: { try { if (a) return 'try'; } finally { log.push('fin'); break b; } } log.push('after'); return log; }
+    function g(a: number): any { b: { try { if (a) return 'try'; } finally { break b; } } }
+    export function run() { return [f(0), f(1), g(1)]; }`,
   'finally: labeled block break in finally swallows a throw': `
     export function run() {
       const log: string[] = [];

@@ -74,6 +74,15 @@ for (const [tryName, tryCode] of Object.entries(nativeJumps)) {
       }`;
   }
 }
+programs['a native break out of finally (switch, labeled block) cancels a converted return'] = `
+  const f = (x: any, k: number) => {
+    const log: unknown[] = [];
+    switch (k) { case 0: try { if (x) return 'ret0'; } finally { log.push('fin0'); break; } default: log.push('default'); }
+    b: { try { if (x) return 'ret1'; } finally { log.push('fin1'); if (k > 0) break b; } log.push('in b'); }
+    log.push('end');
+    return log;
+  };
+  export function run() { return [f(0, 0), f(1, 0), f(1, 1), f(0, 1)]; }`;
 programs['issue 6: continue in finally cancels an unconditional return in a for...of'] = `
   const g = (x: any) => { for (const k of [1, 2]) { try { return 'try' + k; } finally { if (x(k)) continue; } } return 'end'; };
   export function run() { return [g((k: number) => k === 1), g(() => true), g(() => false)]; }`;
