@@ -118,11 +118,15 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
         changed = true;
       }
     };
+    // A finally block that a lowered jump leaves no longer runs as a native finally (see
+    // converters/finally_overrides.ts): a jump out of its try or catch block must be lowered too,
+    // or it would leave without running it.
+    const jumpingFinallies = finallyBlocksLeftByLoweredJumps();
     for (const { node: jump, ancestors } of jumps) {
       const target = jumpTargets.get(jump)!;
       const between = ancestors.slice(ancestors.indexOf(target) + 1);
       const crosses = converted.has(loopOf(target)) || [...between, jump].some((s) => converted.has(s) || guarded.has(s)) ||
-        (ts.isSwitchStatement(target) && loweredSwitches.has(target));
+        (ts.isSwitchStatement(target) && loweredSwitches.has(target)) || between.some((s) => jumpingFinallies.has(s));
       if (!crosses) continue;
       if (!loweredJumps.has(jump)) {
         loweredJumps.add(jump);
@@ -132,7 +136,7 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
       for (const s of between) if (isLoop(s)) convert(s);
       if (ts.isBreakStatement(jump) && isLoop(loopOf(target))) convert(loopOf(target));
     }
-    if (!lowerReturns && returns.some(({ node, ancestors }) => [...ancestors, node].some((s) => converted.has(s) || guarded.has(s)))) {
+    if (!lowerReturns && returns.some(({ node, ancestors }) => [...ancestors, node].some((s) => converted.has(s) || guarded.has(s) || jumpingFinallies.has(s)))) {
       lowerReturns = true;
       changed = true;
     }
@@ -159,6 +163,18 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
   }
   function loweredSites(): Site<TS.Node>[] {
     return [...jumps.filter(({ node }) => loweredJumps.has(node)), ...(lowerReturns ? returns : [])];
+  }
+  /** The try statements whose finally block a lowered jump or return leaves. */
+  function finallyBlocksLeftByLoweredJumps(): Set<TS.Statement> {
+    const tries = new Set<TS.Statement>();
+    for (const { node, ancestors } of loweredSites()) {
+      const target = jumpTargets.get(node as Jump);
+      const from = target === undefined ? 0 : ancestors.indexOf(target) + 1;
+      for (const s of ancestors.slice(from)) {
+        if (ts.isTryStatement(s) && s.finallyBlock !== undefined && contains(s.finallyBlock, node)) tries.add(s);
+      }
+    }
+    return tries;
   }
 
   // What is left: lowered jumps and returns that leave one native switch with a native break.

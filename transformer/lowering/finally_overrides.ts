@@ -23,24 +23,40 @@ import { ts } from '../typescript';
 import { LoweringState } from './guards';
 
 export function resolveFinallyOverrides(body: TS.Block, state: LoweringState, context: TS.TransformationContext): TS.Block {
-  const visit = (node: TS.Node): TS.Node => {
+  // `caught`: an enclosing try block of this function catches (a catch clause, or a finally block
+  // that jumps, lowered to a catch), so code runs after an exception thrown by a finally block and
+  // must not see the flags that exception cancelled.
+  const visitor = (caught: boolean) => (node: TS.Node): TS.Node => {
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return node;
-    const visited = ts.visitEachChild(node, visit, context);
+    const catches = ts.isTryStatement(node) && (node.catchClause !== undefined || escapingFrom(state, node.finallyBlock).size > 0);
+    const visited = ts.isTryStatement(node)
+      ? ts.factory.updateTryStatement(node, ts.visitNode(node.tryBlock, visitor(caught || catches), ts.isBlock),
+        ts.visitNode(node.catchClause, visitor(caught), ts.isCatchClause), ts.visitNode(node.finallyBlock, visitor(caught), ts.isBlock))
+      : ts.visitEachChild(node, visitor(caught), context);
     if (!ts.isTryStatement(visited) || visited.finallyBlock === undefined) return visited;
-    // A flag of a jump whose target is inside F is declared inside F, before its target.
-    const inner = flagsDeclaredIn(state, visited.finallyBlock);
-    const escaping = new Set([...settersIn(state, visited.finallyBlock)].filter((flag) => !inner.has(flag)));
-    if (escaping.size === 0) return visited;
+    const escaping = escapingFrom(state, visited.finallyBlock);
     // Pending: flags of jumps that leave the try or catch block (the others are declared inside).
     const local = new Set([...flagsDeclaredIn(state, visited.tryBlock), ...(visited.catchClause ? flagsDeclaredIn(state, visited.catchClause) : [])]);
     const pending = [...new Set([...settersIn(state, visited.tryBlock), ...settersIn(state, visited.catchClause)])]
       .filter((flag) => !local.has(flag));
+    if (escaping.size === 0) {
+      const cancels = caught || leavesNatively(visited.finallyBlock);
+      return cancels && pending.length > 0 ? withOrigin(clearDuringFinally(state, visited, pending), visited) : visited;
+    }
     const jumped = state.emit.fresh('finally_jumped_');
     state.flagNames.add(jumped);
     const finallyBlock = markJumps(state, visited.finallyBlock, escaping, jumped, context);
     return withOrigin(catchForFinally(state, visited, finallyBlock, pending, jumped), visited);
   };
-  return ts.visitEachChild(body, visit, context);
+  return ts.visitEachChild(body, visitor(false), context);
+}
+
+/** Flags of the jumps in a finally block that leave it. */
+function escapingFrom(state: LoweringState, finallyBlock: TS.Block | undefined): Set<string> {
+  if (finallyBlock === undefined) return new Set();
+  // A flag of a jump whose target is inside F is declared inside F, before its target.
+  const inner = flagsDeclaredIn(state, finallyBlock);
+  return new Set([...settersIn(state, finallyBlock)].filter((flag) => !inner.has(flag)));
 }
 
 function settersIn(state: LoweringState, root: TS.Node | undefined): Set<string> {
@@ -65,20 +81,58 @@ function flagsDeclaredIn(state: LoweringState, root: TS.Node): Set<string> {
   return flags;
 }
 
+/** Whether a native (not lowered) break or continue leaves `block`. */
+function leavesNatively(block: TS.Block): boolean {
+  const visit = (node: TS.Node, loop: boolean, breakable: boolean, labels: ReadonlySet<string>): boolean => {
+    if (ts.isFunctionLike(node) || ts.isClassLike(node)) return false;
+    if (ts.isBreakStatement(node) || ts.isContinueStatement(node)) {
+      if (node.label) return !labels.has(node.label.text);
+      return ts.isBreakStatement(node) ? !breakable : !loop;
+    }
+    if (ts.isLabeledStatement(node)) return visit(node.statement, loop, breakable, new Set([...labels, node.label.text]));
+    const isLoop = ts.isIterationStatement(node, false);
+    const isSwitch = ts.isSwitchStatement(node);
+    return ts.forEachChild(node, (child) => visit(child, loop || isLoop, breakable || isLoop || isSwitch, labels) || undefined) ?? false;
+  };
+  return visit(block, false, false, new Set());
+}
+
+/**
+ * A finally block that leaves by a native break or continue, or by an exception that an enclosing
+ * catch clause handles, cancels the pending jump too (`try { return 1; } finally { throw e; }`
+ * throws e), and the code that runs next must read the flags as cancelled. A finally block without
+ * lowered jumps keeps its native form and runs with the pending flags cleared:
+ *   try { A } finally { const pending_flag = flag; flag = false; F; flag = pending_flag; }
+ */
+function clearDuringFinally(state: LoweringState, node: TS.TryStatement, pending: string[]): TS.TryStatement {
+  const saved = savedPending(state, pending);
+  const finallyBlock = ts.factory.updateBlock(node.finallyBlock!, [
+    ...saved.flatMap(([name, copy, cleared]) => [constStatement(copy, id(name)), assignStatement(id(name), cleared)]),
+    ...node.finallyBlock!.statements,
+    ...saved.map(([name, copy]) => assignStatement(id(name), id(copy))),
+  ]);
+  return ts.factory.updateTryStatement(node, node.tryBlock, node.catchClause, finallyBlock);
+}
+
+/** Each pending flag (and a pending return's value) with the name of its saved copy and its cleared value. */
+function savedPending(state: LoweringState, pending: string[]): [string, string, TS.Expression][] {
+  // A pending return also has its value: a finally block that jumps cancels it (the function
+  // then returns what a later return says, or undefined), so the value is saved and cleared too.
+  const returns = state.returns;
+  const pendingValues = returns !== undefined && pending.includes(returns.flag) ? [returns.value] : [];
+  const cleared = (name: string): TS.Expression => (name === returns?.value
+    ? ts.factory.createPropertyAccessExpression(ts.factory.createPropertyAccessExpression(state.emit.runtime, 'UndefinedReturnValue'), 'instance')
+    : ts.factory.createFalse());
+  return [...pending, ...pendingValues].map((name) => [name, state.emit.fresh(`pending_${name}`), cleared(name)]);
+}
+
 function catchForFinally(state: LoweringState, node: TS.TryStatement, finallyBlock: TS.Block, pending: string[],
                          jumped: string): TS.Block {
   const f = ts.factory;
   const threw = state.emit.fresh('threw_');
   const error = state.emit.fresh('error_');
   const caught = state.emit.fresh('error');
-  // A pending return also has its value: a finally block that jumps cancels it (the function
-  // then returns what a later return says, or undefined), so the value is saved and cleared too.
-  const returns = state.returns;
-  const pendingValues = returns !== undefined && pending.includes(returns.flag) ? [returns.value] : [];
-  const saved = [...pending, ...pendingValues].map((name) => [name, state.emit.fresh(`pending_${name}`)]);
-  const cleared = (name: string): TS.Expression => (name === returns?.value
-    ? ts.factory.createPropertyAccessExpression(ts.factory.createPropertyAccessExpression(state.emit.runtime, 'UndefinedReturnValue'), 'instance')
-    : ts.factory.createFalse());
+  const saved = savedPending(state, pending);
   // A converted if (a guard), since the finally block may have jumped under a tensor condition.
   const restore = ts.factory.createIfStatement(operatorCall(state.emit, 'not', [id(jumped)]),
     ts.factory.createBlock(saved.map(([flag, copy]) => assignStatement(id(flag), id(copy))), true));
@@ -95,7 +149,7 @@ function catchForFinally(state: LoweringState, node: TS.TryStatement, finallyBlo
     f.createTryStatement(guarded, f.createCatchClause(caught, f.createBlock([
       assignStatement(id(threw), f.createTrue()), assignStatement(id(error), id(caught)),
     ], false)), undefined),
-    ...saved.flatMap(([name, copy]) => [constStatement(copy, id(name)), assignStatement(id(name), cleared(name))]),
+    ...saved.flatMap(([name, copy, cleared]) => [constStatement(copy, id(name)), assignStatement(id(name), cleared)]),
     finallyBlock,
     ...(saved.length > 0 ? [restore] : []),
     f.createIfStatement(f.createLogicalAnd(id(threw), f.createLogicalNot(id(jumped))), f.createThrowStatement(id(error))),

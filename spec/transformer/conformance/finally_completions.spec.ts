@@ -62,6 +62,30 @@ export const programs: Record<string, string> = {
       try { for (let i = 0; i < 3; i++) { try { if (i === 1) break; } finally { if (i === 1) throw new Error('from finally'); } log.push('i' + i); } } catch (e: any) { log.push(e.message); }
       return log;
     }`,
+  'finally: exception in finally cancels a pending return, code after the catch runs': `
+    function f(a: number) { const log: string[] = []; try { try { if (a) return 'try'; } finally { throw new Error('fin'); } } catch (e: any) { log.push(e.message); } log.push('after'); return log; }
+    function g(a: number): any { try { try { if (a) return 'try'; } finally { throw new Error('fin'); } } catch (e: any) { } }
+    export function run() { return [f(0), f(1), g(1)]; }`,
+  'finally: exception in an inner finally cancels the return, an outer finally that jumps catches it': `
+    function f(a: number) {
+      const log: string[] = [];
+      for (let i = 0; i < 2; i++) {
+        try { try { if (a) return 'try' + i; } finally { log.push('inner' + i); if (a > 1) throw new Error('fin'); } } finally { log.push('outer' + i); if (i === 0) continue; }
+        log.push('end' + i);
+      }
+      return log;
+    }
+    export function run() { return [f(0), f(1), f(2)]; }`,
+  'finally: exception in finally cancels a pending continue inside a loop': `
+    export function run() {
+      const log: string[] = [];
+      for (let i = 0; i < 3; i++) { try { try { if (i === 1) continue; } finally { if (i === 1) throw new Error('fin' + i); } } catch (e: any) { log.push(e.message); } log.push('i' + i); }
+      return log;
+    }`,
+  'finally: a native break out of finally cancels a lowered return and its value': `
+    function f(a: number) { const log: string[] = []; b: { try { if (a) return 'try'; } finally { log.push('fin'); break b; } } log.push('after'); return log; }
+    function g(a: number): any { b: { try { if (a) return 'try'; } finally { break b; } } }
+    export function run() { return [f(0), f(1), g(1)]; }`,
   'finally: labeled block break in finally swallows a throw': `
     export function run() {
       const log: string[] = [];

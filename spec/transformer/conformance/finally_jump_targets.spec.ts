@@ -46,6 +46,47 @@ for (const [tryName, tryCode] of Object.entries(tries)) {
   }
 }
 
+// A native jump (static condition) out of the try or catch block, a converted jump out of finally:
+// the finally block is no longer a native finally, so the try block's jump is lowered too.
+const nativeJumps: Record<string, string> = {
+  'return in try': `try { if (i > 0) return 'try' + i; log.push('t' + i); } finally { FINALLY }`,
+  'break in try': `try { if (i > 1) break; log.push('t' + i); } finally { FINALLY }`,
+  'labeled continue in try': `try { for (const k of [0, 1]) { if (k > 0) continue outer; log.push('k' + k); } } finally { FINALLY }`,
+  'return in catch': `try { throw new Error('e' + i); } catch (e: any) { return e.message; } finally { FINALLY }`,
+};
+const convertedFinallyJumps: Record<string, string> = {
+  'continue out': `if (d(i)) continue; log.push('f' + i);`,
+  'break out': `if (d(i)) break; log.push('f' + i);`,
+  'return out': `if (d(i)) return 'fin' + i; log.push('f' + i);`,
+};
+for (const [tryName, tryCode] of Object.entries(nativeJumps)) {
+  for (const [finName, finCode] of Object.entries(convertedFinallyJumps)) {
+    programs[`${tryName} (native), finally ${finName} (any condition)`] = `
+      export function run() {
+        const log: unknown[] = [];
+        const d = (k: number): any => k % 2 === 1;
+        const f = (): unknown => {
+          outer: for (const i of [0, 1, 2, 3]) { ${tryCode.replace('FINALLY', finCode)} log.push('end' + i); }
+          return 'done';
+        };
+        log.push(f());
+        return log;
+      }`;
+  }
+}
+programs['a native break out of finally (switch, labeled block) cancels a converted return'] = `
+  const f = (x: any, k: number) => {
+    const log: unknown[] = [];
+    switch (k) { case 0: try { if (x) return 'ret0'; } finally { log.push('fin0'); break; } default: log.push('default'); }
+    b: { try { if (x) return 'ret1'; } finally { log.push('fin1'); if (k > 0) break b; } log.push('in b'); }
+    log.push('end');
+    return log;
+  };
+  export function run() { return [f(0, 0), f(1, 0), f(1, 1), f(0, 1)]; }`;
+programs['issue 6: continue in finally cancels an unconditional return in a for...of'] = `
+  const g = (x: any) => { for (const k of [1, 2]) { try { return 'try' + k; } finally { if (x(k)) continue; } } return 'end'; };
+  export function run() { return [g((k: number) => k === 1), g(() => true), g(() => false)]; }`;
+
 programs['issue 6: a continue to a do-while inside finally does not swallow the exception'] = `
   export function run() {
     const log: unknown[] = [];
