@@ -1,0 +1,90 @@
+/**
+ * exportGraphModel: the written model loads with tf.loadGraphModel and executeAsync gives the
+ * staged function's results, under the function's parameter and result names.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { expect } from 'chai';
+import * as tf from '@tensorflow/tfjs';
+import { stage } from '../../backends/stage';
+import { exportGraphModel } from '../../backends/graphmodel/export';
+import { expectSameTensor, loadSample } from '../onnx/support';
+import { compile, formatDiagnostics, load } from '../harness/compile';
+import { loadExported } from './support';
+
+/** Runs the model on `feeds` (by input name); results by output name. */
+async function run(model: tf.GraphModel, feeds: Record<string, tf.Tensor>): Promise<Record<string, tf.Tensor>> {
+  const outputs = model.outputNodes;
+  const result = await model.executeAsync(feeds, outputs);
+  const list = Array.isArray(result) ? result : [result];
+  return Object.fromEntries(outputs.map((o, i) => [o, list[i]]));
+}
+
+describe('graph model: exportGraphModel', () => {
+  let dir: string;
+  before(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'autograph-graphmodel-')); });
+  after(() => dir !== undefined && fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('a straight-line function: model.json names inputs and outputs; executeAsync gives its results', async () => {
+    function affine(x: tf.Tensor, scale: tf.Tensor): { y: tf.Tensor; total: tf.Tensor } {
+      const y = tf.tanh(x.matMul(scale).add(0.5)).reshape([-1]);
+      return { y, total: y.sum().mul(tf.scalar(2)) };
+    }
+    const x = tf.tensor2d([[1, 2], [3, -4]]);
+    const scale = tf.tensor2d([[0.5, -1], [0.25, 2]]);
+    const out = path.join(dir, 'affine');
+    const exported = await exportGraphModel(stage(affine), [x, scale], out);
+    expect(exported.inputs).to.deep.equal(['x', 'scale']);
+    expect(exported.outputs).to.deep.equal(['y', 'total']);
+    const json = JSON.parse(fs.readFileSync(path.join(out, 'model.json'), 'utf8'));
+    expect(json.format).to.equal('graph-model');
+    const model = await loadExported(out);
+    expect(model.inputNodes).to.deep.equal(['x', 'scale']);
+    const got = await run(model, { x, scale });
+    const want = affine(x, scale);
+    expectSameTensor(got.y, want.y, 1e-6);
+    expectSameTensor(got.total, want.total, 1e-6);
+  });
+
+  it('collatz (sample): a StatelessWhile with a StatelessIf in its body, one model for every n', async () => {
+    const { collatzSteps } = loadSample('collatz/src/collatz.ts');
+    const out = path.join(dir, 'collatz');
+    await exportGraphModel(stage(collatzSteps), [tf.scalar(27)], out);
+    const json = fs.readFileSync(path.join(out, 'model.json'), 'utf8');
+    expect(json).to.include('"StatelessWhile"').and.include('"StatelessIf"');
+    const model = await loadExported(out);
+    for (const n of [27, 97, 1, 6]) {
+      const got = await run(model, { n: tf.scalar(n) });
+      expectSameTensor(got.output, collatzSteps(tf.scalar(n)));
+    }
+  });
+
+  it('the RNN sample: rnn and greedyDecode (a loop with a break) with their names', async () => {
+    const { rnn, greedyDecode, fixedWeights } = loadSample('rnn/src/rnn.ts');
+    const w = fixedWeights(4, 8, 6);
+    const inputs = tf.sin(tf.range(0, 5 * 2 * 4).mul(0.21)).reshape([5, 2, 4]);
+    const h0 = tf.zeros([2, 8]);
+    const out = path.join(dir, 'rnn');
+    const exported = await exportGraphModel(stage(rnn), [inputs, h0, w], out);
+    expect(exported.inputs).to.deep.equal(['inputs', 'h0', 'w_wx', 'w_wh', 'w_b', 'w_embedding', 'w_wo']);
+    const feeds = { inputs, h0, w_wx: w.wx, w_wh: w.wh, w_b: w.b, w_embedding: w.embedding, w_wo: w.wo };
+    const model = await loadExported(out);
+    const got = await run(model, Object.fromEntries(model.inputNodes.map((n) => [n, feeds[n as keyof typeof feeds]])));
+    expectSameTensor(got.output, rnn(inputs, h0, w), 1e-5);
+
+    const decodeDir = path.join(dir, 'decode');
+    const args = [tf.scalar(0, 'int32'), tf.scalar(10, 'int32'), 3, w];
+    const decode = await exportGraphModel(stage(greedyDecode), args, decodeDir);
+    expect(decode.outputs).to.deep.equal(['length', 'checksum']);
+    const byName: Record<string, tf.Tensor> = { start: args[0] as tf.Tensor, maxLength: args[1] as tf.Tensor,
+      w_wx: w.wx, w_wh: w.wh, w_b: w.b, w_embedding: w.embedding, w_wo: w.wo };
+    const decoder = await loadExported(decodeDir);
+    for (const start of [0, 2, 5]) {
+      const got = await run(decoder, Object.fromEntries(decoder.inputNodes.map((n) => [n, n === 'start' ? tf.scalar(start, 'int32') : byName[n]])));
+      const want = greedyDecode(tf.scalar(start, 'int32'), args[1], 3, w);
+      expectSameTensor(got.length, want.length);
+      expectSameTensor(got.checksum, want.checksum);
+    }
+  });
+});
