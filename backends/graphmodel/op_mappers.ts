@@ -51,7 +51,46 @@ const TF_OP_OF_KERNEL: Record<string, string> = {
 const PARAM_OF_KERNEL_ATTR: Record<string, Record<string, string>> = {
   FusedBatchNorm: { varianceEpsilon: 'epsilon' },
   Max: { reductionIndices: 'axis' },
+  Reverse: { dims: 'axis' },
+  PadV2: { paddings: 'padding' },
+  MaxPool: { filterSize: 'kernelSize' },
+  AvgPool: { filterSize: 'kernelSize' },
 };
+
+/**
+ * Attrs TF spells differently from tfjs, by what the mapper reads (not op by op):
+ * - window attrs of convolution ops (strides, dilations, ksize): TF lists all 4 NHWC dims, tfjs
+ *   only height and width (or one number for both);
+ * - padding: TF's 'SAME' / 'VALID' (explicit tfjs pad numbers have no such form);
+ * - fused ops (a mapper reading `fusedOps`): tfjs's `activation` with a bias input is TF's
+ *   fused_ops ['BiasAdd', activation] over the extra inputs (num_args of them).
+ */
+function translateAttrs(node: KernelNode, mapper: OpMapper, attrs: Map<string, IrAttr>): string | undefined {
+  const reads = (name: string): boolean => (mapper.attrs ?? []).some((a) => a.name === name);
+  if (mapper.category === 'convolution') {
+    const format = attrs.get('dataFormat');
+    if (format !== undefined && format !== null && format !== 'NHWC' && format !== 'channelsLast') return `data format ${format}`;
+    for (const name of ['strides', 'dilations', 'kernelSize']) {
+      const v = attrs.get(name);
+      if (v === undefined || v === null || !reads(name)) continue;
+      const [h, w] = typeof v === 'number' ? [v, v] : (v as number[]);
+      attrs.set(name, [1, h, w ?? h, 1]);
+    }
+    const pad = attrs.get('pad');
+    if (pad !== undefined && pad !== null) {
+      if (typeof pad !== 'string') return `explicit padding ${JSON.stringify(pad)}`;
+      attrs.set('pad', pad.toUpperCase());
+    }
+  }
+  if (reads('fusedOps')) {
+    const activation = attrs.get('activation');
+    attrs.delete('activation');
+    if (!node.inputNames.includes('bias')) return 'a fused op without a bias (TF fuses BiasAdd first)';
+    attrs.set('fusedOps', activation && activation !== 'linear' ? ['BiasAdd', activation] : ['BiasAdd']);
+    attrs.set('numArgs', node.inputs.length - 2);
+  }
+  return undefined;
+}
 
 /** Kernel attrs tfjs-converter does not read because it fixes them: exported only at that value. */
 const FIXED_KERNEL_ATTRS: Record<string, Record<string, (value: IrAttr, node: KernelNode) => boolean>> = {
@@ -87,6 +126,8 @@ export function mapKernel(node: KernelNode, inputSpecs: TensorSpec[]): MappingRe
     }
     attrValue.set(renamed[key] ?? key, value);
   }
+  const untranslatable = translateAttrs(node, mapper, attrValue);
+  if (untranslatable) return { ok: false, reason: `${untranslatable} has no TF ${op} form` };
   const params = mapper.inputs ?? [];
   const tensorParams = params.filter(isTensorParam);
   const variadic = tensorParams.find((p) => p.type === 'tensors');
