@@ -10,7 +10,6 @@ import * as tf from '@tensorflow/tfjs';
 import { stage } from '../../backends/stage';
 import { exportGraphModel } from '../../backends/graphmodel/export';
 import { expectSameTensor, loadSample } from '../onnx/support';
-import { compile, formatDiagnostics, load } from '../harness/compile';
 import { loadExported } from './support';
 
 /** Runs the model on `feeds` (by input name); results by output name. */
@@ -41,7 +40,9 @@ describe('graph model: exportGraphModel', () => {
     expect(json.format).to.equal('graph-model');
     const model = await loadExported(out);
     expect(model.inputNodes).to.deep.equal(['x', 'scale']);
-    const got = await run(model, { x, scale });
+    // No control flow: the synchronous execute() runs it too.
+    const [y, total] = model.execute({ x, scale }, model.outputNodes) as tf.Tensor[];
+    const got = { y, total };
     const want = affine(x, scale);
     expectSameTensor(got.y, want.y, 1e-6);
     expectSameTensor(got.total, want.total, 1e-6);
@@ -86,5 +87,56 @@ describe('graph model: exportGraphModel', () => {
       expectSameTensor(got.length, want.length);
       expectSameTensor(got.checksum, want.checksum);
     }
+  });
+
+  it('the control sample: return from a loop, break in a nested loop, ?:, a fixed non-tensor argument', async () => {
+    const control = loadSample('control/src/control.ts');
+    const runs: [string, unknown[], tf.Tensor[][]][] = [
+      ['firstNegative', [tf.tensor1d([3, 1, -4, -1])], [[tf.tensor1d([2, 5, 1, 0])], [tf.tensor1d([0, -0.5, -7, 2])]]],
+      ['rowPrefixSums', [tf.tensor2d([[1, -2, 3, 0, 5], [4, 0, 6, 7, 8], [-1, 2, 2, 2, 0]])],
+        [[tf.tensor2d([[0, 1, 1, 1, 1], [2, 2, 2, 2, 2], [3, 0, 0, 0, 9]])]]],
+      ['sign', [tf.scalar(-2.5)], [[tf.scalar(3)], [tf.scalar(0)]]],
+      ['powerIfPositive', [tf.scalar(2), 10], [[tf.scalar(-1.5)], [tf.scalar(1.1)]]],
+    ];
+    for (const [name, args, others] of runs) {
+      const out = path.join(dir, name);
+      const exported = await exportGraphModel(stage(control[name]), args, out);
+      const model = await loadExported(out);
+      // The traced arguments, then others of the same signature: one model for all.
+      const tensorArgs = args.filter((a): a is tf.Tensor => a instanceof tf.Tensor);
+      for (const tensors of [tensorArgs, ...others]) {
+        const got = await run(model, Object.fromEntries(exported.inputs.map((n, i) => [n, tensors[i]])));
+        const callArgs = args.map((a) => (a instanceof tf.Tensor ? tensors[tensorArgs.indexOf(a)] : a));
+        expectSameTensor(got.output, control[name](...callArgs), 0, `${name}(${tensors.map((t) => t.arraySync()).join('; ')})`);
+      }
+    }
+  });
+
+  it('a variable the function reads is a weight: its value at export', async () => {
+    const scale = tf.variable(tf.tensor1d([2, -3]), true, 'scale');
+    const scaled = (x: tf.Tensor): tf.Tensor => x.mul(scale);
+    const out = path.join(dir, 'variable');
+    const exported = await exportGraphModel(stage(scaled), [tf.tensor1d([1, 2])], out);
+    expect(exported.inputs).to.deep.equal(['x']);
+    scale.assign(tf.tensor1d([10, 10]));
+    const model = await loadExported(out);
+    const got = model.execute({ x: tf.tensor1d([1, 2]) }) as tf.Tensor;
+    expectSameTensor(got, tf.tensor1d([2, -6]));
+    scale.dispose();
+  });
+
+  it('refuses what a GraphModel cannot express, naming each node: random draws, host checks, variable assignments', async () => {
+    const failure = async (p: Promise<unknown>): Promise<string> => p.then(() => 'exported', (e: unknown) => String(e));
+    const noisy = (x: tf.Tensor): tf.Tensor => x.add(tf.randomUniform(x.shape));
+    expect(await failure(exportGraphModel(stage(noisy), [tf.ones([2])], path.join(dir, 'noisy'))))
+      .to.match(/noisy does not export to a GraphModel: Random randomUniform \(the function, node %\d+\): a random draw/);
+    const { checkedSqrt } = loadSample('control/src/control.ts');
+    expect(await failure(exportGraphModel(stage(checkedSqrt), [tf.scalar(4)], path.join(dir, 'checked'))))
+      .to.match(/checkedSqrt does not export to a GraphModel: Check \(the function, If .*\): a host check/);
+    const { fitUntil, linearModel } = loadSample('training/src/training.ts');
+    const xs = tf.tensor2d([-1, 0, 1, 2, 3], [5, 1]);
+    expect(await failure(exportGraphModel(stage(fitUntil), [linearModel(), xs, xs.mul(2), 1e-4, 500], path.join(dir, 'fit'))))
+      .to.match(/fitUntil does not export to a GraphModel: AssignVariable \(.*\): assigns variable '.*' \(a GraphModel has no state\)/);
+    expect(fs.existsSync(path.join(dir, 'noisy'))).to.equal(false);
   });
 });
