@@ -172,6 +172,11 @@ export function mapKernel(node: KernelNode, inputSpecs: TensorSpec[]): MappingRe
     attrValue.delete(param.name);
     if (param.notSupported) continue;
     if (value === undefined || value === null) continue;
+    // tfjs-converter lowercases string attrs (padding and data formats it re-cases itself).
+    if (param.type === 'string' && typeof value === 'string' && value !== value.toLowerCase() &&
+        param.name !== 'pad' && param.name !== 'dataFormat') {
+      return { ok: false, reason: `tfjs-converter would read attr ${param.name}=${JSON.stringify(value)} lowercased` };
+    }
     attrs.push({ tfName: param.tfName, type: param.type, value });
   }
   // A kernel attr tfjs-converter would not read back: the loaded model would differ.
