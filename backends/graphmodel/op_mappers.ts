@@ -52,6 +52,7 @@ const PARAM_OF_KERNEL_ATTR: Record<string, Record<string, string>> = {
   FusedBatchNorm: { varianceEpsilon: 'epsilon' },
   Max: { reductionIndices: 'axis' },
   Reverse: { dims: 'axis' },
+  ExpandDims: { dim: 'axis' },
   PadV2: { paddings: 'padding' },
   MaxPool: { filterSize: 'kernelSize' },
   AvgPool: { filterSize: 'kernelSize' },

@@ -112,6 +112,20 @@ describe('graph model: exportGraphModel', () => {
     }
   });
 
+  it('the newton sample: three nested data-dependent loops (Newton-CG) give the eager results', async () => {
+    const { newtonCG, syntheticProblem } = loadSample('newton/src/newton.ts');
+    const problem = syntheticProblem(60, 4);
+    const args = [problem.x, problem.y, 1e-3, 1e-5, 10];
+    const out = path.join(dir, 'newton');
+    const exported = await exportGraphModel(stage(newtonCG), args, out);
+    expect(exported.inputs).to.deep.equal(['x', 'y']);
+    expect(exported.outputs).to.deep.equal(['w', 'loss', 'newtonSteps', 'cgSteps']);
+    const model = await loadExported(out);
+    const got = await run(model, { x: problem.x, y: problem.y });
+    const want = newtonCG(...args);
+    for (const key of exported.outputs) expectSameTensor(got[key], want[key], 1e-5, key);
+  });
+
   it('a variable the function reads is a weight: its value at export', async () => {
     const scale = tf.variable(tf.tensor1d([2, -3]), true, 'scale');
     const scaled = (x: tf.Tensor): tf.Tensor => x.mul(scale);
