@@ -171,8 +171,12 @@ export function mapKernel(node: KernelNode, inputSpecs: TensorSpec[]): MappingRe
     if (!attrValue.has(param.name)) continue;
     const value = attrValue.get(param.name);
     attrValue.delete(param.name);
-    if (param.notSupported) continue;
     if (value === undefined || value === null) continue;
+    // An attr tfjs-converter ignores: only types it infers, and data formats checked above.
+    if (param.notSupported) {
+      if (param.type === 'dtype' || param.name === 'dataFormat') continue;
+      return { ok: false, reason: `tfjs-converter's ${op} ignores attr ${param.name}` };
+    }
     // tfjs-converter lowercases string attrs (padding and data formats it re-cases itself).
     if (param.type === 'string' && typeof value === 'string' && value !== value.toLowerCase() &&
         param.name !== 'pad' && param.name !== 'dataFormat') {
