@@ -139,7 +139,7 @@ describe('graph model: exportGraphModel', () => {
     scale.dispose();
   });
 
-  it('refuses what a GraphModel cannot express, naming each node: random draws, host checks, variable assignments', async () => {
+  it('refuses what a GraphModel cannot express, naming each node: random draws, host checks and prints, variable assignments', async () => {
     const failure = async (p: Promise<unknown>): Promise<string> => p.then(() => 'exported', (e: unknown) => String(e));
     const noisy = (x: tf.Tensor): tf.Tensor => x.add(tf.randomUniform(x.shape));
     expect(await failure(exportGraphModel(stage(noisy), [tf.ones([2])], path.join(dir, 'noisy'))))
@@ -151,6 +151,9 @@ describe('graph model: exportGraphModel', () => {
     const xs = tf.tensor2d([-1, 0, 1, 2, 3], [5, 1]);
     expect(await failure(exportGraphModel(stage(fitUntil), [linearModel(), xs, xs.mul(2), 1e-4, 500], path.join(dir, 'fit'))))
       .to.match(/fitUntil does not export to a GraphModel: AssignVariable \(.*\): assigns variable '.*' \(a GraphModel has no state\)/);
+    const chatty = (x: tf.Tensor): tf.Tensor => { x.print(); return x.add(1); };
+    expect(await failure(exportGraphModel(stage(chatty), [tf.ones([2])], path.join(dir, 'chatty'))))
+      .to.match(/chatty does not export to a GraphModel: Print \(the function, node %\d+\): a host callback/);
     expect(fs.existsSync(path.join(dir, 'noisy'))).to.equal(false);
   });
 });
