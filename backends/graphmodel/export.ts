@@ -34,7 +34,8 @@ export async function exportGraphModel(staged: AnyStaged, args: unknown[], dir: 
   const written = toGraphDef(info.program, { scope: name, inputs, outputs });
   if (!written.ok) throw new Error(`autograph-ts: ${name} does not export to a GraphModel: ${describeProblems(written.problems)}`);
   const model = written.export;
-  const { data, specs } = await tf.io.encodeWeights(model.weights.map((w) => ({ name: w.name, tensor: w.tensor })));
+  const { data, specs } = await tf.io.encodeWeights(model.weights.map((w) => ({ name: w.name, tensor: w.tensor })))
+    .finally(() => tf.dispose(model.weights.filter((w) => w.made).map((w) => w.tensor)));
   const modelJson = {
     format: 'graph-model',
     generatedBy: `autograph-ts: ${name} for ${info.signature}`,

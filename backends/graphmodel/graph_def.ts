@@ -38,8 +38,8 @@ export interface TensorInfo { name: string; dtype: string; tensorShape: TensorSh
 
 export interface GraphDefExport {
   graphDef: GraphDef;
-  /** Const values by node name. */
-  weights: { name: string; tensor: tf.Tensor }[];
+  /** Const values by node name; `made` ones were made for the export (the caller disposes them). */
+  weights: { name: string; tensor: tf.Tensor; made: boolean }[];
   inputs: Record<string, TensorInfo>;
   outputs: Record<string, TensorInfo>;
 }
@@ -62,6 +62,7 @@ class GraphDefWriter {
   private readonly used = new Set<string>();
   private readonly functions: FunctionDef[] = [];
   private readonly weights = new Map<string, tf.Tensor>();
+  private readonly made = new Set<tf.Tensor>();
   private readonly constantNames = new Map<string, string>();
   private readonly problems: LoweringProblem[] = [];
   private functionCount = 0;
@@ -87,13 +88,16 @@ class GraphDefWriter {
       nodes.push({ name, op: 'Identity', input: [results[i]], attr: { T: { type: tfDtype(spec.dtype) } } });
       outputs[outputNames[i]] = { name: `${name}:0`, dtype: tfDtype(spec.dtype), tensorShape: shapeOf(spec.shape) };
     });
-    if (this.problems.length) return { ok: false, problems: this.problems };
+    if (this.problems.length) {
+      tf.dispose([...this.made]);
+      return { ok: false, problems: this.problems };
+    }
     return {
       ok: true,
       export: {
         // producer: the GraphDef version of the TF release whose op set this uses (TF 2.x).
         graphDef: { node: nodes, library: { function: this.functions }, versions: { producer: 1395 } },
-        weights: [...this.weights.entries()].map(([name, tensor]) => ({ name, tensor })),
+        weights: [...this.weights.entries()].map(([name, tensor]) => ({ name, tensor, made: this.made.has(tensor) })),
         inputs, outputs,
       },
     };
@@ -246,8 +250,11 @@ class GraphDefWriter {
     const name = this.fresh(`${prefix}${op}`);
     const input = inputs.map((slot) => {
       if ('kernelInput' in slot) return value(node.inputs[slot.kernelInput]);
-      const tensor = attrTensor(slot.constant, slot.param.type);
-      return constNode(`${name}/${slot.param.name}`, `${name}/${slot.param.name}`, () => tensor);
+      return constNode(`${name}/${slot.param.name}`, `${name}/${slot.param.name}`, () => {
+        const tensor = attrTensor(slot.constant, slot.param.type);
+        this.made.add(tensor);
+        return tensor;
+      });
     });
     const attr: Record<string, AttrValue> = {};
     for (const a of attrs) attr[a.tfName] = attrValue(a.value, a.type);
