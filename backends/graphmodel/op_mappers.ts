@@ -74,8 +74,9 @@ function translateAttrs(node: KernelNode, mapper: OpMapper, attrs: Map<string, I
     for (const name of ['strides', 'dilations', 'kernelSize']) {
       const v = attrs.get(name);
       if (v === undefined || v === null || !reads(name)) continue;
+      if (Array.isArray(v) && v.length !== 2) return `${name} ${JSON.stringify(v)} (only 2-D windows are translated)`;
       const [h, w] = typeof v === 'number' ? [v, v] : (v as number[]);
-      attrs.set(name, [1, h, w ?? h, 1]);
+      attrs.set(name, [1, h, w, 1]);
     }
     const pad = attrs.get('pad');
     if (pad !== undefined && pad !== null) {
