@@ -5,6 +5,7 @@
  *   - `range(...)`: Python's range, a staged counted loop over tensor bounds (runtime/);
  *   - `StagingError`: what stage() throws when code cannot be staged exactly;
  *   - `exportOnnx(staged, args, path)`: the traced graph as an ONNX model; `onnxRuntimeAvailable()`;
+ *   - `exportGraphModel(staged, args, dir)`: the traced graph as a TensorFlow.js GraphModel;
  *   - the typing (and behaviour) of `for (const row of tensor)`.
  * Emitted code imports the operators from 'autograph-ts/runtime' (runtime/operators.ts) instead.
  */
@@ -16,4 +17,5 @@ export { stage } from './backends/stage';
 export type { Staged, StageOptions, StagedGraphInfo } from './backends/stage';
 export { StagingError } from './backends/errors';
 export { exportOnnx } from './backends/onnx/export';
+export { exportGraphModel } from './backends/graphmodel/export';
 export { onnxRuntimeAvailable } from './backends/onnx/runtime';

@@ -10,7 +10,7 @@
  */
 import * as fs from 'fs';
 import * as tf from '@tensorflow/tfjs-core';
-import type { Staged } from '../stage';
+import type { Staged, StagedGraphInfo } from '../stage';
 import type { LoweredModel } from './lower';
 import { lowerProgram } from './lower';
 import { describeProblems } from './engine';
@@ -20,9 +20,34 @@ export interface OnnxExport {
   model: LoweredModel;
 }
 
-type AnyStaged = Staged<(...args: never[]) => unknown>;
+export type AnyStaged = Staged<(...args: never[]) => unknown>;
 
 export function exportOnnx(staged: AnyStaged, args: unknown[], path: string): OnnxExport {
+  const { name, info, inputs, outputs } = exportNames(staged, args);
+  const lowered = lowerProgram(info.program, {
+    graph: name, inputs, outputs, doc: `${name}, staged by autograph-ts for ${info.signature}`,
+  });
+  if (!lowered.ok) throw new Error(`autograph-ts: ${name} does not export to ONNX: ${describeProblems(lowered.problems)}`);
+  fs.writeFileSync(path, lowered.model.bytes);
+  return { path, model: lowered.model };
+}
+
+export interface ExportNames {
+  /** The function's name. */
+  name: string;
+  info: StagedGraphInfo;
+  /** One per root parameter of the traced program. */
+  inputs: string[];
+  /** One per result of the traced program. */
+  outputs: string[];
+}
+
+/**
+ * The traced graph of `staged` for `args`, with the names an exported model gives it: the
+ * function's, its parameters' and its returned structure's (built around markers: the function
+ * does not run). Shared by every exporter.
+ */
+export function exportNames(staged: AnyStaged, args: unknown[]): ExportNames {
   const info = staged.inspect(...(args as never[]));
   const fn = staged.original as (...a: unknown[]) => unknown;
   const name = fn.name || 'staged';
@@ -30,16 +55,9 @@ export function exportOnnx(staged: AnyStaged, args: unknown[], path: string): On
   if (inputs.length !== info.program.graph.numParams) {
     throw new Error(`autograph-ts internal: ${inputs.length} tensor arguments named, the graph has ${info.program.graph.numParams}`);
   }
-  // The returned structure names the outputs (built around markers: the function does not run).
   const markers = info.program.graph.results.map(() => new ResultMarker());
   const outputs = leafPaths(info.rebuild(markers), 'output', (v) => v instanceof ResultMarker);
-  const lowered = lowerProgram(info.program, {
-    graph: name, inputs, outputs: unique(outputs.map((o) => o.name)),
-    doc: `${name}, staged by autograph-ts for ${info.signature}`,
-  });
-  if (!lowered.ok) throw new Error(`autograph-ts: ${name} does not export to ONNX: ${describeProblems(lowered.problems)}`);
-  fs.writeFileSync(path, lowered.model.bytes);
-  return { path, model: lowered.model };
+  return { name, info, inputs, outputs: unique(outputs.map((o) => o.name)) };
 }
 
 /** Names of the distinct tensor arguments, in the order stage() binds them as graph parameters. */

@@ -1,0 +1,162 @@
+/**
+ * The op check cases shared by the engines and exporters: each kernel with inputs covering its
+ * dtypes and edge values (NaN, ±Infinity, ±0, negative operands of mod and floor division, zero
+ * divisors), to compare against tfjs eager.
+ */
+import * as tf from '@tensorflow/tfjs';
+
+export type Fn = (...args: tf.Tensor[]) => tf.Tensor | tf.Tensor[];
+
+export interface OpCase {
+  kernel: string;
+  /** What the case covers, beyond the kernel name. */
+  note?: string;
+  fn: Fn;
+  args: () => tf.Tensor[];
+  /** Relative tolerance for float results (0: exact, signed zeros included). */
+  tol?: number;
+  /** Run on this tfjs backend (edge values where backends differ, kernels wasm lacks). */
+  backend?: string;
+}
+
+const EDGE = [-3.5, -2, -1, -0.5, -0, 0, 0.5, 1, 2, 7.25, NaN, Infinity, -Infinity];
+const POSITIVE = [0.1, 0.5, 1, 2, 3.7, 100];
+const UNIT = [-0.9, -0.5, 0, 0.25, 0.9];
+const f = (values: number[], shape?: number[]): tf.Tensor => tf.tensor(values, shape, 'float32');
+const i32 = (values: number[], shape?: number[]): tf.Tensor => tf.tensor(values, shape, 'int32');
+const b = (values: boolean[]): tf.Tensor => tf.tensor(values, undefined, 'bool');
+
+// Binary operands covering sign combinations, zeros and non-finite values.
+const A = [7, -7, 7, -7, 5.5, -5.5, 0, -0, 3, NaN, Infinity, 1, -4, 4];
+const B = [3, 3, -3, -3, 2, 2, 3, 3, 0, 2, 3, Infinity, 2, -2];
+const AI = [7, -7, 7, -7, 6, -6, 0, 0, 3, -1, 1, 9, -4, 4];
+const BI = [3, 3, -3, -3, 4, 4, 3, -3, 0, 0, 2, 7, 2, -2];
+const BI_NONZERO = BI.map((x) => x || 5);
+
+const unary = (kernel: string, op: (x: tf.Tensor) => tf.Tensor, values = EDGE, tol = 1e-6): OpCase =>
+  ({ kernel, fn: op, args: () => [f(values)], tol });
+const binaryF = (kernel: string, op: (a: tf.Tensor, b: tf.Tensor) => tf.Tensor, tol = 0): OpCase =>
+  ({ kernel, note: 'float32', fn: op, args: () => [f(A), f(B)], tol });
+const binaryI = (kernel: string, op: (a: tf.Tensor, b: tf.Tensor) => tf.Tensor): OpCase =>
+  ({ kernel, note: 'int32', fn: op, args: () => [i32(AI), i32(BI)] });
+
+export const cases: OpCase[] = [
+  // unary, float32
+  unary('Abs', tf.abs), unary('Neg', tf.neg), unary('Sign', tf.sign), unary('Floor', tf.floor), unary('Ceil', tf.ceil),
+  unary('Round', tf.round, [-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 3.7, NaN]),
+  unary('Exp', tf.exp), unary('Log', tf.log, [...POSITIVE, 0, -1, NaN]), unary('Sqrt', tf.sqrt, [...POSITIVE, 0, -1]),
+  unary('Rsqrt', tf.rsqrt, POSITIVE), unary('Reciprocal', tf.reciprocal, [...POSITIVE, -2]),
+  unary('Square', tf.square), unary('Tanh', tf.tanh), unary('Sigmoid', tf.sigmoid),
+  unary('Sin', tf.sin, UNIT), unary('Cos', tf.cos, UNIT), unary('Tan', tf.tan, UNIT), unary('Asin', tf.asin, UNIT),
+  unary('Acos', tf.acos, UNIT), unary('Atan', tf.atan), unary('Sinh', tf.sinh, UNIT), unary('Cosh', tf.cosh, UNIT),
+  unary('Asinh', tf.asinh, UNIT), unary('Atanh', tf.atanh, UNIT), unary('Acosh', tf.acosh, [1, 1.5, 3]),
+  unary('Erf', tf.erf, UNIT, 1e-5), unary('Expm1', tf.expm1, [-1, -0.5, 0.5, 1, 2], 1e-5),
+  unary('Log1p', tf.log1p, [-0.5, 0.5, 1, 2, 10], 1e-5),
+  unary('Relu', tf.relu), unary('Relu6', tf.relu6, [-1, 0, 3, 6, 7, NaN]), unary('Elu', tf.elu, [-2, -0.5, 0, 1.5]),
+  unary('Selu', tf.selu, [-2, -0.5, 0, 1.5]), unary('Softplus', tf.softplus, [-3, 0, 2, 30]),
+  unary('LeakyRelu', (x) => tf.leakyRelu(x, 0.3), [-2, -0.5, 0, 1.5]),
+  unary('Step', (x) => tf.step(x, 0.25), [-2, 0, 1.5, NaN]),
+  unary('IsNan', tf.isNaN), unary('IsInf', tf.isInf), unary('IsFinite', tf.isFinite),
+  unary('ClipByValue', (x) => tf.clipByValue(x, -1, 2)),
+  // unary, int32
+  { kernel: 'Abs', note: 'int32', fn: tf.abs, args: () => [i32(AI)] },
+  { kernel: 'Neg', note: 'int32', fn: tf.neg, args: () => [i32(AI)] },
+  { kernel: 'Square', note: 'int32', fn: tf.square, args: () => [i32(AI)] },
+  { kernel: 'Relu', note: 'int32', fn: tf.relu, args: () => [i32(AI)] },
+  { kernel: 'LogicalNot', fn: tf.logicalNot, args: () => [b([true, false])] },
+  { kernel: 'Identity', note: 'returned as is, and used twice', fn: (x) => [tf.clone(x), tf.clone(x).mul(2)], args: () => [f([1, -0, NaN])] },
+  { kernel: 'Cast', note: 'to its own dtype', fn: (x) => x.cast('int32'), args: () => [i32([1, -2])] },
+  // casts: float -> int32 truncates toward zero (NaN -> 0), -> bool is x != 0
+  { kernel: 'Cast', note: 'float32 -> int32', fn: (x) => x.toInt(), args: () => [f([-2.7, -0.5, 0.5, 2.7, 1e6, NaN])] },
+  // (tfjs-wasm casts other floats to bool bytewise: -2 -> 254, 0.5 -> 0; cpu and ONNX give x != 0.)
+  { kernel: 'Cast', note: 'float32 -> bool', fn: (x) => x.toBool(), args: () => [f([0, -0, 1])] },
+  { kernel: 'Cast', note: 'float32 -> bool, cpu', fn: (x) => x.toBool(), args: () => [f([-2, 0, -0, 0.5, NaN])], backend: 'cpu' },
+  { kernel: 'Cast', note: 'int32 -> float32', fn: (x) => x.toFloat(), args: () => [i32([-3, 0, 16777217])] },
+  { kernel: 'Cast', note: 'bool -> int32', fn: (x) => x.toInt(), args: () => [b([true, false])] },
+  // binary
+  binaryF('Add', tf.add), binaryI('Add', tf.add), binaryF('Sub', tf.sub), binaryI('Sub', tf.sub),
+  binaryF('Multiply', tf.mul), binaryI('Multiply', tf.mul), binaryF('RealDiv', tf.div),
+  binaryF('FloorDiv', tf.floorDiv), binaryI('FloorDiv', tf.floorDiv), binaryI('FloorDiv', tf.div),
+  binaryF('Mod', tf.mod),
+  // (tfjs-wasm throws on an int32 modulo by zero; cpu gives 0.)
+  { kernel: 'Mod', note: 'int32', fn: tf.mod, args: () => [i32(AI), i32(BI_NONZERO)] },
+  { kernel: 'Mod', note: 'int32, cpu', fn: tf.mod, args: () => [i32(AI), i32(BI)], backend: 'cpu' },
+  { kernel: 'FloorDiv', note: 'int32, cpu', fn: tf.floorDiv, args: () => [i32(AI), i32(BI)], backend: 'cpu' },
+  { kernel: 'ClipByValue', note: 'cpu keeps NaN', fn: (x) => tf.clipByValue(x, -1, 2), args: () => [f(EDGE)], backend: 'cpu' },
+  binaryF('Maximum', tf.maximum), binaryI('Maximum', tf.maximum), binaryF('Minimum', tf.minimum), binaryI('Minimum', tf.minimum),
+  { kernel: 'Pow', note: 'float32', fn: tf.pow, args: () => [f([2, -2, 0.5, 0, 3, NaN]), f([3, 2, 2, 0, -1, 0])], tol: 1e-6 },
+  { kernel: 'Pow', note: 'int32', fn: tf.pow, args: () => [i32([2, -2, 5, 0, 3]), i32([3, 3, 2, 0, 1])] },
+  binaryF('SquaredDifference', tf.squaredDifference),
+  binaryF('Equal', tf.equal), binaryI('Equal', tf.equal), binaryF('NotEqual', tf.notEqual), binaryI('NotEqual', tf.notEqual),
+  binaryF('Greater', tf.greater), binaryI('Greater', tf.greater), binaryF('GreaterEqual', tf.greaterEqual),
+  binaryF('Less', tf.less), binaryI('Less', tf.less), binaryF('LessEqual', tf.lessEqual), binaryI('LessEqual', tf.lessEqual),
+  { kernel: 'Equal', note: 'bool', fn: tf.equal, args: () => [b([true, true, false]), b([true, false, false])] },
+  { kernel: 'LogicalAnd', fn: tf.logicalAnd, args: () => [b([true, true, false, false]), b([true, false, true, false])] },
+  { kernel: 'LogicalOr', fn: tf.logicalOr, args: () => [b([true, true, false, false]), b([true, false, true, false])] },
+  { kernel: 'Add', note: 'broadcast [2,3] + [3]', fn: tf.add, args: () => [f([1, 2, 3, 4, 5, 6], [2, 3]), f([10, 20, 30])] },
+  { kernel: 'Prelu', fn: tf.prelu, args: () => [f([-2, -1, 0, 1, 2, -3]), f([0.1, 0.2, 0.3, 0.4, 0.5, 0.6])] },
+  { kernel: 'AddN', fn: (x, y, z) => tf.addN([x, y, z]), args: () => [f([1, 2]), f([3, 4]), f([5, NaN])] },
+  { kernel: 'Select', note: 'signed zeros, NaN', fn: (c, x, y) => tf.where(c, x, y),
+    args: () => [b([true, false, true, false, true]), f([-0, 2, 0, 1, NaN]), f([-1, -0, -3, 0, 5])] },
+  // (tfjs-wasm's Select on bool values returns wrong values and then corrupts its heap: checked on cpu.)
+  { kernel: 'Select', note: 'bool, cpu', fn: (c, x, y) => tf.where(c, x, y), args: () => [b([true, false, true, false]), b([true, true, false, false]), b([false, false, true, true])], backend: 'cpu' },
+  { kernel: 'Select', note: 'int32', fn: (c, x, y) => tf.where(c, x, y), args: () => [b([false, true]), i32([1, 2]), i32([-1, -2])] },
+  // reductions
+  { kernel: 'Sum', fn: (x) => x.sum(1), args: () => [f([1, 2, 3, 4, 5, 6], [2, 3])], tol: 1e-6 },
+  { kernel: 'Sum', note: 'all axes, keepDims, int32', fn: (x) => x.sum(undefined, true), args: () => [i32([1, -2, 3, 4], [2, 2])] },
+  { kernel: 'Max', fn: (x) => x.max(0), args: () => [f([1, -2, 3, 4, 5, -6], [2, 3])] },
+  { kernel: 'Max', note: 'int32', fn: (x) => x.max(-1), args: () => [i32([1, -2, 3, 4, 5, -6], [2, 3])] },
+  { kernel: 'Min', fn: (x) => x.min(1, true), args: () => [f([1, -2, 3, 4, 5, -6], [2, 3])] },
+  { kernel: 'Prod', fn: (x) => x.prod(1), args: () => [f([1, -2, 3, 4, 5, -6], [2, 3])], tol: 1e-6 },
+  { kernel: 'Mean', fn: (x) => x.mean(0), args: () => [f([1, -2, 3, 4, 5, -6], [2, 3])], tol: 1e-6 },
+  { kernel: 'All', fn: (x) => x.all(1), args: () => [b([true, true, false, true])].map((t) => t.reshape([2, 2])) },
+  { kernel: 'Any', fn: (x) => x.any(0), args: () => [b([true, false, false, false])].map((t) => t.reshape([2, 2])) },
+  { kernel: 'ArgMax', fn: (x) => x.argMax(1), args: () => [f([1, 5, 5, 4, -1, -2], [2, 3])] },
+  { kernel: 'ArgMin', fn: (x) => x.argMin(0), args: () => [f([1, 5, 5, 4, -1, -2], [2, 3])] },
+  { kernel: 'Softmax', fn: (x) => tf.softmax(x), args: () => [f([1, 2, 3, -1, 0, 1], [2, 3])], tol: 1e-6 },
+  { kernel: 'Cumsum', fn: (x) => tf.cumsum(x, 1, true, true), args: () => [f([1, 2, 3, 4, 5, 6], [2, 3])] },
+  // shapes
+  { kernel: 'Reshape', fn: (x) => x.reshape([3, -1]), args: () => [f([1, 2, 3, 4, 5, 6], [2, 3])] },
+  { kernel: 'Reshape', note: 'a zero-size dim', fn: (x) => x.reshape([0, 3]), args: () => [f([], [0, 1, 3])] },
+  { kernel: 'Transpose', fn: (x) => x.transpose([1, 0]), args: () => [i32([1, 2, 3, 4, 5, 6], [2, 3])] },
+  { kernel: 'Concat', fn: (x, y) => tf.concat([x, y], -1), args: () => [f([1, 2], [2, 1]), f([3, 4, 5, 6], [2, 2])] },
+  { kernel: 'Pack', fn: (x, y) => tf.stack([x, y], 1), args: () => [i32([1, 2]), i32([3, 4])] },
+  { kernel: 'Unpack', fn: (x) => tf.unstack(x, 1), args: () => [f([1, 2, 3, 4, 5, 6], [2, 3])] },
+  { kernel: 'SplitV', fn: (x) => tf.split(x, [1, 2], 1), args: () => [f([1, 2, 3, 4, 5, 6], [2, 3])] },
+  { kernel: 'Slice', fn: (x) => x.slice([0, 1], [-1, 2]), args: () => [f([1, 2, 3, 4, 5, 6], [2, 3])] },
+  { kernel: 'StridedSlice', fn: (x) => tf.stridedSlice(x, [0, 2], [2, 0], [1, -1]), args: () => [f([1, 2, 3, 4, 5, 6], [2, 3])] },
+  { kernel: 'Reverse', fn: (x) => tf.reverse(x, 1), args: () => [f([1, 2, 3, 4, 5, 6], [2, 3])] },
+  { kernel: 'Tile', fn: (x) => tf.tile(x, [2, 1]), args: () => [f([1, 2, 3], [1, 3])] },
+  { kernel: 'PadV2', fn: (x) => tf.pad(x, [[1, 0], [0, 2]], 9), args: () => [f([1, 2, 3, 4], [2, 2])] },
+  { kernel: 'GatherV2', fn: (x, i) => tf.gather(x, i, 1), args: () => [f([1, 2, 3, 4, 5, 6], [2, 3]), i32([2, 0, 2])] },
+  { kernel: 'GatherNd', fn: (x, i) => tf.gatherND(x, i), args: () => [f([1, 2, 3, 4, 5, 6], [2, 3]), i32([1, 2, 0, 0], [2, 2])] },
+  { kernel: 'OneHot', note: 'negative and out-of-range indices', fn: (i) => tf.oneHot(i, 3), args: () => [i32([0, 2, -1, 3])] },
+  // matrix products
+  { kernel: 'BatchMatMul', fn: (x, y) => tf.matMul(x, y, true, false), args: () => [f([1, 2, 3, 4, 5, 6], [3, 2]), f([1, 0, 2, 1, -1, 3], [3, 2])], tol: 1e-6 },
+  { kernel: 'BatchMatMul', note: 'batched, transposeB', fn: (x, y) => tf.matMul(x, y, false, true),
+    args: () => [f([1, 2, 3, 4, 5, 6, 7, 8], [2, 2, 2]), f([1, 0, 2, 1, -1, 3, 0, 1], [2, 2, 2])], tol: 1e-6 },
+  { kernel: '_FusedMatMul', note: 'bias + relu', fn: (x, w, bias) => tf.fused.matMul({ a: x, b: w, bias, activation: 'relu' }),
+    args: () => [f([1, -2, 3, 4], [2, 2]), f([1, 2, -3, 4], [2, 2]), f([0.5, -20])], tol: 1e-6 },
+  { kernel: 'Einsum', fn: (x, y) => tf.einsum('ij,jk->ik', x, y), args: () => [f([1, 2, 3, 4], [2, 2]), f([5, 6, 7, 8], [2, 2])],
+    tol: 1e-6, backend: 'cpu' },
+  // convolutions and pooling (NHWC in tfjs, NCHW in ONNX)
+  { kernel: 'Conv2D', note: 'same, stride 2', fn: (x, w) => tf.conv2d(x as tf.Tensor4D, w as tf.Tensor4D, 2, 'same'),
+    args: () => [tf.randomNormal([2, 5, 5, 3]), tf.randomNormal([3, 3, 3, 4])], tol: 1e-5 },
+  { kernel: 'Conv2D', note: 'valid, dilated', fn: (x, w) => tf.conv2d(x as tf.Tensor4D, w as tf.Tensor4D, 1, 'valid', 'NHWC', 2),
+    args: () => [tf.randomNormal([1, 7, 6, 2]), tf.randomNormal([2, 2, 2, 3])], tol: 1e-5 },
+  { kernel: 'FusedConv2D', note: 'bias + relu', fn: (x, w, bias) => tf.fused.conv2d({ x: x as tf.Tensor4D, filter: w as tf.Tensor4D,
+    strides: 1, pad: 'same', bias, activation: 'relu' }), args: () => [tf.randomNormal([1, 4, 4, 2]), tf.randomNormal([3, 3, 2, 3]),
+    tf.randomNormal([3])], tol: 1e-5 },
+  { kernel: 'DepthwiseConv2dNative', note: 'multiplier 2', fn: (x, w) => tf.depthwiseConv2d(x as tf.Tensor4D, w as tf.Tensor4D, 1, 'same'),
+    args: () => [tf.randomNormal([1, 5, 5, 3]), tf.randomNormal([3, 3, 3, 2])], tol: 1e-5 },
+  { kernel: 'FusedDepthwiseConv2D', note: 'bias + relu6', fn: (x, w, bias) => tf.fused.depthwiseConv2d({ x: x as tf.Tensor4D,
+    filter: w as tf.Tensor4D, strides: 1, pad: 'valid', bias, activation: 'relu6' }),
+    args: () => [tf.randomNormal([1, 4, 4, 2]), tf.randomNormal([2, 2, 2, 1]), tf.randomNormal([2])], tol: 1e-5 },
+  { kernel: 'MaxPool', fn: (x) => tf.maxPool(x as tf.Tensor4D, 3, 2, 'same'), args: () => [tf.randomNormal([2, 5, 5, 3])] },
+  { kernel: 'AvgPool', fn: (x) => tf.avgPool(x as tf.Tensor4D, 3, 2, 'same'), args: () => [tf.randomNormal([2, 5, 5, 3])], tol: 1e-6 },
+  { kernel: 'FusedBatchNorm', fn: (x, m, v, o, sc) => tf.batchNorm(x, m, v, o, sc, 1e-3),
+    args: () => [tf.randomNormal([2, 3]), f([0.5, -1, 2]), f([1, 0.25, 4]), f([0, 1, -1]), f([2, 1, 0.5])], tol: 1e-5 },
+  { kernel: 'FusedBatchNorm', note: 'no offset or scale', fn: (x, m, v) => tf.batchNorm(x, m, v),
+    args: () => [tf.randomNormal([2, 2, 3]), f([0.5, -1, 2]), f([1, 0.25, 4])], tol: 1e-5 },
+  { kernel: 'TopK', fn: (x) => { const { values, indices } = tf.topk(x, 2); return [values, indices]; }, args: () => [f([1, 5, 3, 7, 2, 6], [2, 3])] },
+];
