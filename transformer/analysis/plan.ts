@@ -216,7 +216,7 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
  * The original statements that the jump-lowering converters will wrap in a guard: for each lowered
  * jump (or return), in every statement list on its way up to its target (the function body for a
  * return), the statements after the one that holds it — unless they are all inert (guards.ts
- * leaves a trailing `break;` or `;` unguarded). Lists inside a native switch are not guarded (a
+ * leaves a `;` unguarded, and a switch clause's trailing `break;`). Lists inside a native switch are not guarded (a
  * native break leaves the switch after the flag is set: plan.switchExits).
  */
 function guardedStatements(jumps: Site<Jump>[], returns: Site<TS.ReturnStatement>[],
@@ -233,7 +233,8 @@ function guardedStatements(jumps: Site<Jump>[], returns: Site<TS.ReturnStatement
       const laterClauses = ts.isCaseOrDefaultClause(clause) && loweredSwitches.has(clause.parent.parent)
         ? clause.parent.clauses.slice(clause.parent.clauses.indexOf(clause) + 1).flatMap((c) => [...c.statements]) : [];
       const rest = [...list.slice(list.indexOf(statement as TS.Statement) + 1), ...laterClauses];
-      if (rest.every((s) => ts.isEmptyStatement(s) || (ts.isBreakStatement(s) && s.label === undefined))) continue;
+      const caseClause = ts.isCaseOrDefaultClause(clause);
+      if (rest.every((s) => ts.isEmptyStatement(s) || (caseClause && ts.isBreakStatement(s) && s.label === undefined))) continue;
       rest.forEach((s) => guarded.add(s));
     }
   };
