@@ -153,7 +153,8 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
       const innermost = native[native.length - 1];
       native.slice(0, -1).forEach(lowerSwitch);
       const inner = between.slice(between.indexOf(innermost) + 1);
-      if ([...inner, node].some((s) => converted.has(s) || guarded.has(s))) lowerSwitch(innermost);
+      // A try statement whose finally block is lowered: the native break would skip that block.
+      if ([...inner, node].some((s) => converted.has(s) || guarded.has(s) || jumpingFinallies.has(s))) lowerSwitch(innermost);
     }
     const nowGuarded = guardedStatements(jumps.filter(({ node }) => loweredJumps.has(node)), lowerReturns ? returns : [],
       jumpTargets, loweredSwitches);
@@ -164,8 +165,8 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
     return [...jumps.filter(({ node }) => loweredJumps.has(node)), ...(lowerReturns ? returns : [])];
   }
   /** The try statements whose finally block a lowered jump or return leaves. */
-  function finallyBlocksLeftByLoweredJumps(): Set<TS.Statement> {
-    const tries = new Set<TS.Statement>();
+  function finallyBlocksLeftByLoweredJumps(): Set<TS.Node> {
+    const tries = new Set<TS.Node>();
     for (const { node, ancestors } of loweredSites()) {
       const target = jumpTargets.get(node as Jump);
       const from = target === undefined ? 0 : ancestors.indexOf(target) + 1;
