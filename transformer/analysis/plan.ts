@@ -154,7 +154,8 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
       const innermost = native[native.length - 1];
       native.slice(0, -1).forEach(lowerSwitch);
       const inner = between.slice(between.indexOf(innermost) + 1);
-      if ([...inner, node].some((s) => converted.has(s) || guarded.has(s))) lowerSwitch(innermost);
+      // A try statement whose finally block is lowered: the native break would skip that block.
+      if ([...inner, node].some((s) => converted.has(s) || guarded.has(s) || jumpingFinallies.has(s))) lowerSwitch(innermost);
     }
     const nowGuarded = guardedStatements(jumps.filter(({ node }) => loweredJumps.has(node)), lowerReturns ? returns : [],
       jumpTargets, loweredSwitches);
@@ -165,8 +166,8 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
     return [...jumps.filter(({ node }) => loweredJumps.has(node)), ...(lowerReturns ? returns : [])];
   }
   /** The try statements whose finally block a lowered jump or return leaves. */
-  function finallyBlocksLeftByLoweredJumps(): Set<TS.Statement> {
-    const tries = new Set<TS.Statement>();
+  function finallyBlocksLeftByLoweredJumps(): Set<TS.Node> {
+    const tries = new Set<TS.Node>();
     for (const { node, ancestors } of loweredSites()) {
       const target = jumpTargets.get(node as Jump);
       const from = target === undefined ? 0 : ancestors.indexOf(target) + 1;
@@ -217,7 +218,7 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
  * The original statements that the jump-lowering converters will wrap in a guard: for each lowered
  * jump (or return), in every statement list on its way up to its target (the function body for a
  * return), the statements after the one that holds it — unless they are all inert (guards.ts
- * leaves a trailing `break;` or `;` unguarded). Lists inside a native switch are not guarded (a
+ * leaves a `;` unguarded, and a switch clause's trailing `break;`). Lists inside a native switch are not guarded (a
  * native break leaves the switch after the flag is set: plan.switchExits).
  */
 function guardedStatements(jumps: Site<Jump>[], returns: Site<TS.ReturnStatement>[],
@@ -234,7 +235,8 @@ function guardedStatements(jumps: Site<Jump>[], returns: Site<TS.ReturnStatement
       const laterClauses = ts.isCaseOrDefaultClause(clause) && loweredSwitches.has(clause.parent.parent)
         ? clause.parent.clauses.slice(clause.parent.clauses.indexOf(clause) + 1).flatMap((c) => [...c.statements]) : [];
       const rest = [...list.slice(list.indexOf(statement as TS.Statement) + 1), ...laterClauses];
-      if (rest.every((s) => ts.isEmptyStatement(s) || (ts.isBreakStatement(s) && s.label === undefined))) continue;
+      const caseClause = ts.isCaseOrDefaultClause(clause);
+      if (rest.every((s) => ts.isEmptyStatement(s) || (caseClause && ts.isBreakStatement(s) && s.label === undefined))) continue;
       rest.forEach((s) => guarded.add(s));
     }
   };

@@ -68,29 +68,30 @@ export function guardLists<T extends TS.Node>(state: LoweringState, root: T, fla
     // Inside a native switch every flag setter is followed by a native break (plan.switchExits).
     if (ts.isFunctionLike(node) || ts.isClassLike(node) || ts.isSwitchStatement(node)) return node;
     const visited = ts.visitEachChild(node, visit, context);
-    if (ts.isBlock(visited)) return ts.factory.updateBlock(visited, guardList(state, visited.statements, flag));
+    if (ts.isBlock(visited)) return ts.factory.updateBlock(visited, guardList(state, visited.statements, flag, false));
     if (ts.isCaseClause(visited)) {
-      return ts.factory.updateCaseClause(visited, visited.expression, guardList(state, visited.statements, flag));
+      return ts.factory.updateCaseClause(visited, visited.expression, guardList(state, visited.statements, flag, true));
     }
-    if (ts.isDefaultClause(visited)) return ts.factory.updateDefaultClause(visited, guardList(state, visited.statements, flag));
+    if (ts.isDefaultClause(visited)) return ts.factory.updateDefaultClause(visited, guardList(state, visited.statements, flag, true));
     return visited;
   };
   return visit(root) as T;
 }
 
-function guardList(state: LoweringState, statements: readonly TS.Statement[], flag: string): TS.Statement[] {
+function guardList(state: LoweringState, statements: readonly TS.Statement[], flag: string,
+                   caseClause: boolean): TS.Statement[] {
   const out: TS.Statement[] = [];
   for (let i = 0; i < statements.length; i++) {
     const statement = statements[i];
     out.push(statement);
     const rest = statements.slice(i + 1);
     if (rest.length === 0 || !maySet(state, statement, flag)) continue;
-    if (rest.every(isInert)) {
+    if (rest.every((s) => isInert(s, caseClause))) {
       out.push(...rest);
       break;
     }
     const guard = ts.factory.createIfStatement(noFlagSet(state, [flag], rest[0]),
-      ts.factory.createBlock(guardList(state, rest, flag), true));
+      ts.factory.createBlock(guardList(state, rest, flag, caseClause), true));
     state.guards.add(withPosition(guard, rest[0]));
     out.push(guard);
     break;
@@ -98,7 +99,8 @@ function guardList(state: LoweringState, statements: readonly TS.Statement[], fl
   return out;
 }
 
-/** Statements with no effect to skip (a trailing `break;` of a switch clause must stay native). */
-function isInert(statement: TS.Statement): boolean {
-  return ts.isEmptyStatement(statement) || (ts.isBreakStatement(statement) && statement.label === undefined);
+/** Statements with no effect to skip (a trailing `break;` of a switch clause must stay native; in
+ * any other list it leaves a loop, and is guarded like any statement). */
+function isInert(statement: TS.Statement, caseClause: boolean): boolean {
+  return ts.isEmptyStatement(statement) || (caseClause && ts.isBreakStatement(statement) && statement.label === undefined);
 }

@@ -83,6 +83,16 @@ programs['a native break out of finally (switch, labeled block) cancels a conver
     return log;
   };
   export function run() { return [f(0, 0), f(1, 0), f(1, 1), f(0, 1)]; }`;
+programs['a return out of a native switch, through a finally that breaks under an any condition'] = `
+  const f = (a: any, k: number) => {
+    const log: unknown[] = [];
+    switch (k % 2) {
+      case 0: b: { try { return 'ret' + k; } finally { log.push('fin'); if (a) break b; } } log.push('after b');
+      default: log.push('default');
+    }
+    return log;
+  };
+  export function run() { return [f(0, 0), f(1, 0), f(1, 1)]; }`;
 programs['issue 6: continue in finally cancels an unconditional return in a for...of'] = `
   const g = (x: any) => { for (const k of [1, 2]) { try { return 'try' + k; } finally { if (x(k)) continue; } } return 'end'; };
   export function run() { return [g((k: number) => k === 1), g(() => true), g(() => false)]; }`;

@@ -74,5 +74,16 @@ programs['issue 6: labeled continue of the outer loop after a lowered continue o
     }
     return log;
   }`;
+programs['a trailing break after a lowered continue leaves the loop only when the continue was not taken'] = `
+  function f(a: any) {
+    let v = 0;
+    for (let i = 0; ; i++) { if (i >= 3) break; v = 10 + i; if (a) { continue; } break; }
+    let w = 0;
+    while (w < 5) { w++; if (a) continue; break; }
+    const log: unknown[] = [];
+    for (const k of [1, 2, 3]) { switch (k) { case 1: if (a) continue; break; default: log.push('k' + k); } log.push('after' + k); }
+    return [v, w, log];
+  }
+  export function run() { return [f(true), f(false)]; }`;
 
 equivalenceSuite('jumps inside synthesized guards (typed conditions)', programs, { typed: true });
