@@ -26,27 +26,38 @@ export function resolveFinallyOverrides(body: TS.Block, state: LoweringState, co
   // `caught`: an enclosing try block of this function catches (a catch clause, or a finally block
   // that jumps, lowered to a catch), so code runs after an exception thrown by a finally block and
   // must not see the flags that exception cancelled.
-  const visitor = (caught: boolean) => (node: TS.Node): TS.Node => {
-    if (ts.isFunctionLike(node) || ts.isClassLike(node)) return node;
-    const catches = ts.isTryStatement(node) && (node.catchClause !== undefined || escapingFrom(state, node.finallyBlock).size > 0);
+  const visitor = (caught: boolean) => (original: TS.Node): TS.Node => {
+    if (ts.isFunctionLike(original) || ts.isClassLike(original)) return original;
+    // The jumps leaving a finally block are marked BEFORE the try statements inside it are
+    // rewritten: a marker is then a setter like any other, so an inner finally that cancels such a
+    // jump (`finally { break; }` after `return` in its try) also cancels the mark.
+    let node = original;
+    let jumped: string | undefined;
+    if (ts.isTryStatement(node) && node.finallyBlock !== undefined) {
+      const escapingNow = escapingFrom(state, node.finallyBlock);
+      if (escapingNow.size > 0) {
+        jumped = state.emit.fresh('finally_jumped_');
+        state.flagNames.add(jumped);
+        node = ts.factory.updateTryStatement(node, node.tryBlock, node.catchClause,
+          markJumps(state, node.finallyBlock, escapingNow, jumped, context));
+        ts.setOriginalNode(node, original);
+      }
+    }
+    const catches = ts.isTryStatement(node) && (node.catchClause !== undefined || jumped !== undefined);
     const visited = ts.isTryStatement(node)
       ? ts.factory.updateTryStatement(node, ts.visitNode(node.tryBlock, visitor(caught || catches), ts.isBlock),
         ts.visitNode(node.catchClause, visitor(caught), ts.isCatchClause), ts.visitNode(node.finallyBlock, visitor(caught), ts.isBlock))
       : ts.visitEachChild(node, visitor(caught), context);
     if (!ts.isTryStatement(visited) || visited.finallyBlock === undefined) return visited;
-    const escaping = escapingFrom(state, visited.finallyBlock);
     // Pending: flags of jumps that leave the try or catch block (the others are declared inside).
     const local = new Set([...flagsDeclaredIn(state, visited.tryBlock), ...(visited.catchClause ? flagsDeclaredIn(state, visited.catchClause) : [])]);
     const pending = [...new Set([...settersIn(state, visited.tryBlock), ...settersIn(state, visited.catchClause)])]
       .filter((flag) => !local.has(flag));
-    if (escaping.size === 0) {
+    if (jumped === undefined) {
       const cancels = caught || leavesNatively(visited.finallyBlock);
       return cancels && pending.length > 0 ? withOrigin(clearDuringFinally(state, visited, pending), visited) : visited;
     }
-    const jumped = state.emit.fresh('finally_jumped_');
-    state.flagNames.add(jumped);
-    const finallyBlock = markJumps(state, visited.finallyBlock, escaping, jumped, context);
-    return withOrigin(catchForFinally(state, visited, finallyBlock, pending, jumped), visited);
+    return withOrigin(catchForFinally(state, visited, visited.finallyBlock, pending, jumped), visited);
   };
   return ts.visitEachChild(body, visitor(false), context);
 }
@@ -163,7 +174,9 @@ function markJumps(state: LoweringState, block: TS.Block, escaping: Set<string>,
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return node;
     const flag = state.flagSetters.get(node);
     if (flag === undefined || !escaping.has(flag)) return ts.visitEachChild(node, visit, context);
-    return [assignStatement(id(jumped), ts.factory.createTrue()), node];
+    const mark = assignStatement(id(jumped), ts.factory.createTrue());
+    state.flagSetters.set(mark, jumped);
+    return [mark, node];
   };
   return ts.visitEachChild(block, visit, context);
 }

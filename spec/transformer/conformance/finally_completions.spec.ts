@@ -98,6 +98,24 @@ export const programs: Record<string, string> = {
       for (let i = 0; i < 2; i++) { try { await Promise.reject(new Error('r' + i)); } finally { log.push('fin' + i); if (i === 0) continue; } }
       return log;
     }`,
+  // Fuzzer seed 99 #5764: the inner finally's break cancels the inner return, and with it the
+  // outer finally's "jumped" mark, so the outer pending return (107) completes.
+  'finally: a return inside an outer finally cancelled by an inner finally break': `
+    function f(a: any) {
+      try { return 107; } finally {
+        let i = 0;
+        do { try { return 105; } finally { break; } } while (i++ < 2 && a);
+      }
+    }
+    export function run() { return [f(true), f(false), f(0)]; }`,
+  'finally: the same return, not cancelled, overrides the outer one': `
+    function f(a: any) {
+      try { return 107; } finally {
+        let i = 0;
+        do { try { if (a) return 105; } finally { if (!a) break; } } while (i++ < 2 && a);
+      }
+    }
+    export function run() { return [f(true), f(false), f(0)]; }`,
 };
 
 equivalenceSuite('conformance: completions through finally', programs, { async: true });
