@@ -66,25 +66,14 @@ export function rewriteStack(error: unknown, site?: { location: string; name?: s
 
 /** The first user frame of the current call stack, mapped to .ts (`file.ts:line:col`). */
 export function currentUserLocation(): string | undefined {
-  const holder: { stack?: string } = {};
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 50;
-  try {
-    Error.captureStackTrace(holder, currentUserLocation);
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
-  const frame = holder.stack?.split('\n').slice(1).find(isUserFrame);
-  if (frame === undefined) return undefined;
-  const match = FRAME.exec(mapFrame(frame));
-  return match ? `${match[3]}:${match[4]}:${match[5]}` : undefined;
+  return siteLocation(captureSite())?.location;
 }
 
 /** The current call stack, captured but not formatted (deep enough to reach past tfjs). */
 export function captureSite(): object {
   const holder = {};
   const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 32;
+  Error.stackTraceLimit = 50;
   try {
     Error.captureStackTrace(holder, captureSite);
   } finally {
