@@ -5,7 +5,7 @@
  * trip count (a counter in its test, or a fixed iterable), so every program terminates.
  * The program logs what it does through `log` (supplied by the runner) and returns its state.
  */
-import { Compound, Program, Random, Stmt } from './program';
+import { Compound, Program, ProgramGenerator, Random, Stmt } from './program';
 
 const PREAMBLE = [
   'declare function log(...values: unknown[]): void;',
@@ -31,10 +31,7 @@ interface Scope {
   depth: number;
 }
 
-export class PlainGenerator {
-  private next = 0;
-  private budget = 0;
-  constructor(private readonly random: Random) {}
+export class PlainGenerator extends ProgramGenerator<Scope> {
 
   program(): Program {
     this.budget = 12 + this.random.int(18);
@@ -48,21 +45,11 @@ export class PlainGenerator {
     };
   }
 
-  private id(): number {
-    return this.next++;
-  }
-
-  private block(scope: Scope, count: number): Stmt[] {
-    const stmts: Stmt[] = [];
-    for (let i = 0; i < count && this.budget > 0; i++) stmts.push(...this.statement(scope));
-    return stmts;
-  }
-
   private body(scope: Scope): Stmt[] {
     return this.block({ ...scope, depth: scope.depth + 1 }, 1 + this.random.int(3));
   }
 
-  private statement(scope: Scope): Stmt[] {
+  protected statement(scope: Scope): Stmt[] {
     this.budget--;
     const r = this.random;
     const nested = scope.depth < 3;

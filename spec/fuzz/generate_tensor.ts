@@ -6,7 +6,7 @@
  * `||` / `!` / truthiness in conditions, conditional expressions, and plain aliasing assignments
  * (`v0 = v1`). Values stay small integers, exact in float32.
  */
-import { Compound, Program, Random, Stmt, Text } from './program';
+import { Compound, Program, ProgramGenerator, Random, Stmt, Text } from './program';
 
 type Dual = readonly [string, string];
 
@@ -22,10 +22,7 @@ const VARS = ['v0', 'v1', 'v2'];
  * ('retval_' has a different structure), which would hide everything else. */
 const RETURN: Dual = ['return tf.stack([v0, v1, v2]);', 'return [v0, v1, v2];'];
 
-export class TensorGenerator {
-  private next = 0;
-  private budget = 0;
-  constructor(private readonly random: Random) {}
+export class TensorGenerator extends ProgramGenerator<Scope> {
 
   program(): Program {
     this.budget = 6 + this.random.int(10);
@@ -45,17 +42,7 @@ export class TensorGenerator {
     };
   }
 
-  private id(): number {
-    return this.next++;
-  }
-
-  private block(scope: Scope, count: number): Stmt[] {
-    const stmts: Stmt[] = [];
-    for (let i = 0; i < count && this.budget > 0; i++) stmts.push(...this.statement(scope));
-    return stmts;
-  }
-
-  private statement(scope: Scope): Stmt[] {
+  protected statement(scope: Scope): Stmt[] {
     this.budget--;
     const r = this.random;
     const choice = r.int(scope.depth < 3 ? 12 : 5);

@@ -143,3 +143,25 @@ export class Random {
 export function programSeed(seed: number, index: number): number {
   return (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) + Math.imul(index + 1, 0xc2b2ae35)) >>> 0;
 }
+
+/**
+ * What both generators share: fresh ids, a statement budget that bounds program size, and blocks
+ * of statements; each generator decides what a statement is.
+ */
+export abstract class ProgramGenerator<Scope> {
+  protected next = 0;
+  protected budget = 0;
+  constructor(protected readonly random: Random) {}
+
+  protected id(): number {
+    return this.next++;
+  }
+
+  protected block(scope: Scope, count: number): Stmt[] {
+    const stmts: Stmt[] = [];
+    for (let i = 0; i < count && this.budget > 0; i++) stmts.push(...this.statement(scope));
+    return stmts;
+  }
+
+  protected abstract statement(scope: Scope): Stmt[];
+}

@@ -94,6 +94,14 @@ export function refusal(diagnostics: readonly ts.Diagnostic[]): Verdict | undefi
 }
 
 /** Plain tsc's output for one file (no type information is needed to emit these programs). */
+/** Why a program of a compiled batch cannot run: the generator wrote a type error, or the
+ * plugin refused it (a TS99xxx error); undefined when it compiled cleanly. */
+export function compileProblem(compiled: ReturnType<typeof compile>, file: string): Verdict | undefined {
+  const typeErrors = diagnosticsOf(compiled.typeErrors, file);
+  if (typeErrors.length > 0) return { category: 'generator', detail: formatDiagnostics(typeErrors) };
+  return refusal(diagnosticsOf(compiled.diagnostics, file));
+}
+
 export function plainJs(source: string): string {
   return ts.transpileModule(source, { compilerOptions: { ...defaultOptions, sourceMap: false } }).outputText;
 }
@@ -104,10 +112,8 @@ export function runPlainBatch(programs: readonly Program[]): Verdict[] {
   const converted = compile(files);
   return programs.map((_, i) => {
     const file = fileName(i);
-    const typeErrors = diagnosticsOf(converted.typeErrors, file);
-    if (typeErrors.length > 0) return { category: 'generator', detail: formatDiagnostics(typeErrors) };
-    const refused = refusal(diagnosticsOf(converted.diagnostics, file));
-    if (refused) return refused;
+    const problem = compileProblem(converted, file);
+    if (problem) return problem;
     let module: Record<string, any>;
     try {
       module = load(converted.js[file]);

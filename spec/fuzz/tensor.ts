@@ -7,11 +7,11 @@
  */
 import * as path from 'path';
 import * as tf from '@tensorflow/tfjs';
-import { compile, formatDiagnostics, load } from '../harness/compile';
+import { compile, load } from '../harness/compile';
 import { StagingError } from '../../backends/errors';
 import { stage } from '../../index';
 import { printProgram, Program } from './program';
-import { describeThrown, diagnosticsOf, fileName, guarded, plainJs, refusal, Verdict } from './runner';
+import { compileProblem, describeThrown, fileName, guarded, plainJs, Verdict } from './runner';
 
 export const TENSOR_ARGUMENTS: [number, number][] = [[1, 4], [-2, 0], [0, 0], [3, -1]];
 
@@ -58,10 +58,8 @@ export function runTensorBatch(programs: readonly Program[]): Verdict[] {
   const converted = compile(tensorFiles);
   return programs.map((_, i) => {
     const file = fileName(i);
-    const typeErrors = diagnosticsOf(converted.typeErrors, file);
-    if (typeErrors.length > 0) return { category: 'generator', detail: formatDiagnostics(typeErrors) };
-    const refused = refusal(diagnosticsOf(converted.diagnostics, file));
-    if (refused) return refused;
+    const problem = compileProblem(converted, file);
+    if (problem) return problem;
     let run: (x: tf.Tensor, y: tf.Tensor) => tf.Tensor;
     try {
       run = load(converted.js[file]).run;
