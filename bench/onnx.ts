@@ -47,6 +47,49 @@ function handBuiltRnn(): Uint8Array {
   return encodeModel({ graph: g.graph(g.outputs([h], ['h']), model.initializers), producerName: 'bench', producerVersion: '0' });
 }
 
+/**
+ * The RNN sample's greedy decoder as an ONNX graph written by hand: Loop(maxLength, keep going) {
+ * Gather, 3 MatMul, 2 Add, Tanh, ArgMax; length + 1, checksum + token; keep going while token != eos }.
+ * Inputs start, max_length (int32 scalars), wx, wh, b, embedding, wo; outputs length, checksum.
+ */
+export function handBuiltDecoder(units: number, vocabulary: number, eos: number): Uint8Array {
+  const model = new ModelContext();
+  const g = new GraphScope(model, 'greedy_decode');
+  const F = OnnxType.FLOAT;
+  const I = OnnxType.INT32;
+  const start = g.input(model.claim('start'), I, []);
+  const maxLength = g.input(model.claim('max_length'), I, []);
+  const wx = g.input(model.claim('wx'), F, [units, units]);
+  const wh = g.input(model.claim('wh'), F, [units, units]);
+  const b = g.input(model.claim('b'), F, [units]);
+  const embedding = g.input(model.claim('embedding'), F, [vocabulary, units]);
+  const wo = g.input(model.claim('wo'), F, [units, vocabulary]);
+  model.claim('length');
+  model.claim('checksum');
+  const body = new GraphScope(model, 'step');
+  body.input(model.fresh('t'), OnnxType.INT64, []);
+  body.input(model.fresh('keep_going'), OnnxType.BOOL, []);
+  const tokenIn = body.input(model.fresh('token_in'), I, []);
+  const hIn = body.input(model.fresh('h_in'), F, [1, units]);
+  const lengthIn = body.input(model.fresh('length_in'), F, []);
+  const checksumIn = body.input(model.fresh('checksum_in'), F, []);
+  const x = body.op('Gather', [embedding, body.op('Reshape', [tokenIn, g.int64s([1])], {}, I, [1])], { axis: 0 }, F, [1, units]);
+  const sum = body.op('Add', [body.op('MatMul', [x, wx], {}, F, [1, units]), body.op('MatMul', [hIn, wh], {}, F, [1, units])], {}, F, [1, units]);
+  const h = body.op('Tanh', [body.op('Add', [sum, b], {}, F, [1, units])], {}, F, [1, units]);
+  const best = body.op('ArgMax', [body.op('MatMul', [h, wo], {}, F, [1, vocabulary])], { axis: 1, keepdims: 0 }, OnnxType.INT64, [1]);
+  const token = body.op('Cast', [body.op('Reshape', [best, g.int64s([], [0])], {}, OnnxType.INT64, [])], { to: I }, I, []);
+  const length = body.op('Add', [lengthIn, g.scalar(1, F)], {}, F, []);
+  const checksum = body.op('Add', [checksumIn, body.op('Cast', [token], { to: F }, F, [])], {}, F, []);
+  const again = body.op('Not', [body.op('Equal', [token, g.scalar(eos, I)], {}, OnnxType.BOOL, [])], {}, OnnxType.BOOL, []);
+  const step = body.graph(body.outputs([again, token, h, length, checksum]));
+  const tripCount = g.op('Cast', [maxLength], { to: OnnxType.INT64 }, OnnxType.INT64, []);
+  const [, , lengthOut, checksumOut] = g.opN('Loop', [tripCount, g.scalar(true, OnnxType.BOOL), start, g.filled([1, units], 0, F),
+    g.scalar(0, F), g.scalar(0, F)], { body: { graph: step } },
+  [{ type: I, shape: [] }, { type: F, shape: [1, units] }, { type: F, shape: [] }, { type: F, shape: [] }]);
+  return encodeModel({ graph: g.graph(g.outputs([lengthOut, checksumOut], ['length', 'checksum']), model.initializers),
+    producerName: 'bench', producerVersion: '0' });
+}
+
 function rnnArgs(): tf.Tensor[] {
   return tf.tidy(() => [tf.randomNormal([T, B, H]), tf.randomNormal([H, H]).div(Math.sqrt(H)),
     tf.randomNormal([H, H]).div(Math.sqrt(H)), tf.randomNormal([H])]);

@@ -27,16 +27,17 @@ function slice(g: GraphScope, x: Value, begin: number[], end: number[], steps: n
  * Indices with negative entries made out of range: ONNX counts them from the end, tfjs rejects
  * them; out of range, ORT's Gather/GatherND fail the run as tfjs's kernels do.
  */
-function noNegativeIndices(g: GraphScope, indices: Value): Value {
-  const i = g.cast(indices, OnnxType.INT64);
-  const negative = g.op('Less', [i, g.scalar(0, OnnxType.INT64)], {}, OnnxType.BOOL, i.shape);
-  return g.op('Where', [negative, g.scalar(2 ** 31 - 1, OnnxType.INT64), i], {}, OnnxType.INT64, i.shape);
+function noNegativeIndices(g: GraphScope, indices: Value, int32Allowed = false): Value {
+  // Gather takes int32 indices as they are (a Cast per gather costs in loop bodies); GatherND wants int64.
+  const i = int32Allowed && indices.type === OnnxType.INT32 ? indices : g.cast(indices, OnnxType.INT64);
+  const negative = g.op('Less', [i, g.scalar(0, i.type)], {}, OnnxType.BOOL, i.shape);
+  return g.op('Where', [negative, g.scalar(2 ** 31 - 1, i.type), i], {}, i.type, i.shape);
 }
 
 const gather: KernelLowering = (g, [x, indices], attrs, outs) => {
   if (Number(attrs.batchDims ?? 0) !== 0) throw new Unsupported('GatherV2 with batchDims > 0');
   const [axis] = axesOf(attrs.axis ?? 0, x.shape.length);
-  return g.op('Gather', [x, noNegativeIndices(g, indices)], { axis }, x.type, outs[0].shape);
+  return g.op('Gather', [x, noNegativeIndices(g, indices, true)], { axis }, x.type, outs[0].shape);
 };
 
 const unsqueeze = (g: GraphScope, v: Value, axis: number): Value => {

@@ -1,0 +1,126 @@
+/**
+ * How loops and their flags lower (backends/onnx/lower.ts): a counted loop (`i < n [&& rest]`
+ * with i += 1, what `for (const i of range(n))` becomes) uses ONNX Loop's trip count, and an If
+ * that only sets flags (break, return) becomes Or/And instead of an If sub-graph. Each against
+ * eager, on the boundaries: no iterations, a negative bound, a start past the bound, a break on
+ * the first and the last iteration, the counter's final value used after the loop, and loops
+ * that look alike but must keep their test (a step of 2, a bound that changes in the loop).
+ */
+import { expect } from 'chai';
+import * as tf from '@tensorflow/tfjs';
+import { stage } from '../../backends/stage';
+import { lowerProgram } from '../../backends/onnx/lower';
+import { compile, formatDiagnostics, load } from '../harness/compile';
+import { describeOnnx, expectSameTensor } from './support';
+
+const source = `
+import * as tf from '@tensorflow/tfjs';
+import { range } from 'autograph-ts';
+
+export function sumUntil(n: tf.Scalar, limit: tf.Scalar): tf.Tensor {
+  'use autograph';
+  let total: tf.Tensor = tf.scalar(0, 'int32');
+  for (const i of range(n)) {
+    total = total.add(i);
+    if (total.greater(limit)) break;
+  }
+  return total;
+}
+
+export function countFrom(start: tf.Scalar, n: tf.Scalar): tf.Tensor[] {
+  'use autograph';
+  let i: tf.Tensor = start;
+  let sum: tf.Tensor = tf.scalar(0, 'int32');
+  while (i.less(n)) {
+    sum = sum.add(i.mul(i));
+    i = i.add(tf.scalar(1, 'int32'));
+  }
+  return [i, sum];
+}
+
+export function byTwos(start: tf.Scalar, n: tf.Scalar): tf.Tensor[] {
+  'use autograph';
+  let i: tf.Tensor = start;
+  let steps: tf.Tensor = tf.scalar(0, 'int32');
+  while (i.less(n)) {
+    i = i.add(tf.scalar(2, 'int32'));
+    steps = steps.add(tf.scalar(1, 'int32'));
+  }
+  return [i, steps];
+}
+
+export function shrinking(n: tf.Scalar): tf.Tensor[] {
+  'use autograph';
+  let i: tf.Tensor = tf.scalar(0, 'int32');
+  let bound: tf.Tensor = n;
+  while (i.less(bound)) {
+    i = i.add(tf.scalar(1, 'int32'));
+    bound = bound.sub(tf.scalar(1, 'int32'));
+  }
+  return [i, bound];
+}
+`;
+
+/** Whether the encoded model has a node of this op type (NodeProto.op_type is field 4). */
+function hasOp(bytes: Uint8Array, opType: string): boolean {
+  const pattern = Buffer.from([0x22, opType.length, ...Buffer.from(opType)]);
+  return Buffer.from(bytes).includes(pattern);
+}
+
+describeOnnx('onnx: loop lowering (trip counts, flag selections)', () => {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  let fns: Record<string, any>;
+  before(() => {
+    const result = compile({ 'loops.ts': source });
+    if (result.diagnostics.length) throw new Error(formatDiagnostics(result.diagnostics));
+    fns = load(result.js['loops.ts']);
+  });
+
+  const i32 = (v: number): tf.Scalar => tf.scalar(v, 'int32');
+  const modelOf = (staged: { inspect(...a: unknown[]): { program: Parameters<typeof lowerProgram>[0] } }, ...args: unknown[]): Uint8Array => {
+    const lowered = lowerProgram(staged.inspect(...args).program);
+    if (!lowered.ok) throw new Error('does not lower');
+    return lowered.model.bytes;
+  };
+
+  it('a range loop with a break: the trip count counts, the break flag is an Or (no If)', () => {
+    const staged = stage(fns.sumUntil, { engine: 'onnx' });
+    for (const [n, limit] of [[10, 1000], [10, 20], [10, -1], [0, 5], [-3, 5], [1, 0], [7, 21]]) {
+      expectSameTensor(staged(i32(n), i32(limit)), fns.sumUntil(i32(n), i32(limit)), 0, `sumUntil(${n}, ${limit})`);
+    }
+    const bytes = modelOf(staged, i32(10), i32(5));
+    expect(Buffer.from(bytes).includes('trip_count')).to.equal(true);
+    expect(hasOp(bytes, 'Loop')).to.equal(true);
+    expect(hasOp(bytes, 'If')).to.equal(false);
+    staged.dispose();
+  });
+
+  it("a counted while: the counter's final value and a start past the bound are as eager", () => {
+    const staged = stage(fns.countFrom, { engine: 'onnx' });
+    for (const [start, n] of [[0, 5], [3, 3], [8, 2], [-4, 2], [2147483640, 2147483647], [-2147483648, -2147483645]]) {
+      const got = staged(i32(start), i32(n));
+      const want = fns.countFrom(i32(start), i32(n));
+      got.forEach((t: tf.Tensor, k: number) => expectSameTensor(t, want[k], 0, `countFrom(${start}, ${n}) result ${k}`));
+    }
+    expect(Buffer.from(modelOf(staged, i32(0), i32(5))).includes('trip_count')).to.equal(true);
+    staged.dispose();
+  });
+
+  it('loops that only look counted keep their test: a step of 2, a bound the body changes', () => {
+    const twos = stage(fns.byTwos, { engine: 'onnx' });
+    for (const [start, n] of [[0, 5], [0, 6], [9, 2]]) {
+      const got = twos(i32(start), i32(n));
+      const want = fns.byTwos(i32(start), i32(n));
+      got.forEach((t: tf.Tensor, k: number) => expectSameTensor(t, want[k], 0, `byTwos(${start}, ${n}) result ${k}`));
+    }
+    expect(Buffer.from(modelOf(twos, i32(0), i32(5))).includes('trip_count')).to.equal(false);
+    const shrink = stage(fns.shrinking, { engine: 'onnx' });
+    for (const n of [0, 1, 6, 7]) {
+      const got = shrink(i32(n));
+      const want = fns.shrinking(i32(n));
+      got.forEach((t: tf.Tensor, k: number) => expectSameTensor(t, want[k], 0, `shrinking(${n}) result ${k}`));
+    }
+    expect(Buffer.from(modelOf(shrink, i32(4))).includes('trip_count')).to.equal(false);
+    [twos, shrink].forEach((s) => s.dispose());
+  });
+});
