@@ -12,6 +12,7 @@ import type { LoweredModel, LoweringNames, LoweringProblem } from './lower';
 import { lowerProgram } from './lower';
 import type { OrtTensor, SessionOptions } from './runtime';
 import { onnxRuntimeMissing, ortTensor, OrtSession } from './runtime';
+import { locateError, siteLocation } from '../../runtime/user_frames';
 
 export type EngineName = 'tfjs' | 'onnx';
 
@@ -43,7 +44,13 @@ export class OnnxRunner {
     const feeds: Record<string, OrtTensor> = {};
     inputs.forEach((io, i) => (feeds[io.name] = toOrt(args[i])));
     for (const io of variableInputs) feeds[io.name] = toOrt(program.variables[io.variable]);
-    const results = this.session.run(feeds, [...outputs.map((o) => o.name), ...variableOutputs.map((o) => o.name)]);
+    let results: Record<string, OrtTensor>;
+    try {
+      results = this.session.run(feeds, [...outputs.map((o) => o.name), ...variableOutputs.map((o) => o.name)]);
+    } catch (error) {
+      this.locate(error, program);
+      throw error;
+    }
     const tensors = outputs.map((o) => fromOrt(results[o.name], o.dtype, o.shape));
     for (const o of variableOutputs) {
       const value = fromOrt(results[o.name], o.dtype, o.shape);
@@ -51,6 +58,20 @@ export class OnnxRunner {
       value.dispose();
     }
     return tensors;
+  }
+
+  /**
+   * An ORT run error names the nodes it failed in ("... Loop node. Name:'loop' Status Message: ...
+   * Gather node. Name:'GatherV2_3' ..."): the innermost one's kernel gives the user's line, as
+   * the tfjs executor gives it ("in user code: the staged GatherV2 at model.ts:9:5").
+   */
+  private locate(error: unknown, program: Program): void {
+    const message = error instanceof Error ? error.message : String(error);
+    const names = [...message.matchAll(/Name:'([^']*)'/g)].map((m) => m[1]);
+    const kernel = names.reverse().map((n) => this.model.nodeKernels.get(n)).find((k) => k !== undefined);
+    if (kernel === undefined) return;
+    const site = kernel.site === undefined ? undefined : program.sites?.[kernel.site];
+    locateError(error, site === undefined ? undefined : siteLocation(site), `the staged ${kernel.op}`);
   }
 
   dispose(): void {

@@ -50,6 +50,11 @@ export interface LoweredModel {
   outputs: ModelIO[];
   /** Variables assigned: their new values, assigned back after the run. */
   variableOutputs: (ModelIO & { variable: number })[];
+  /**
+   * The tfjs kernel each named ONNX node lowers (ORT names the node that failed a run): its op and
+   * its index in Program.sites, so a run error can point at the user's line.
+   */
+  nodeKernels: Map<string, { op: string; site?: number }>;
 }
 
 export type LoweringResult = { ok: true; model: LoweredModel } | { ok: false; problems: LoweringProblem[] };
@@ -84,6 +89,7 @@ class Lowering {
   private variables = new Map<number, Value>();
   private readonly variableInputs: (ModelIO & { variable: number })[] = [];
   private readonly assigned = new Set<number>();
+  private readonly nodeKernels = new Map<string, { op: string; site?: number }>();
 
   constructor(private readonly program: Program, private readonly names: LoweringNames) {
     this.model = new ModelContext(edgeSemantics(names.backend ?? tf.getBackend()));
@@ -129,7 +135,7 @@ class Lowering {
     const proto: GraphProto = this.root.graph(outputInfos, this.model.initializers);
     if (this.names.doc) proto.docString = this.names.doc;
     const bytes = encodeModel({ graph: proto, producerName: 'autograph-ts', producerVersion: '0.1.0' });
-    return { ok: true, model: { bytes, inputs, variableInputs: this.variableInputs, outputs, variableOutputs } };
+    return { ok: true, model: { bytes, inputs, variableInputs: this.variableInputs, outputs, variableOutputs, nodeKernels: this.nodeKernels } };
   }
 
   private lowerGraph(graph: Graph, g: GraphScope, params: Value[], where: string): Value[] {
@@ -212,9 +218,15 @@ class Lowering {
     if (node.inputs.length === 0) return [this.evaluateNow(node, g)];
     const lowering = kernelLowerings[node.op];
     if (lowering === undefined) throw new Unsupported(`no ONNX lowering for tfjs kernel '${node.op}' yet`);
+    const first = g.nodes.length;
     const result = lowering(g, inputs, node.attrs, outs, node);
     const list = Array.isArray(result) ? result : [result];
-    return outs.map((o, i) => ({ ...g.cast(list[i], o.type), shape: o.shape }));
+    const values = outs.map((o, i) => ({ ...g.cast(list[i], o.type), shape: o.shape }));
+    for (const onnxNode of g.nodes.slice(first)) {
+      onnxNode.name = this.model.fresh(node.op);
+      this.nodeKernels.set(onnxNode.name, { op: node.op, site: node.site });
+    }
+    return values;
   }
 
   /** A kernel without inputs (Range, Fill, ...): its value is fixed, computed by tfjs itself. */

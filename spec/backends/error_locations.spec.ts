@@ -10,6 +10,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as ts from 'typescript';
 import { compile } from '../harness/compile';
+import { onnxRuntimeAvailable } from '../../backends/onnx/runtime';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -51,6 +52,7 @@ export function changesDtype(n: tf.Tensor): tf.Tensor {
 export function run(which: string): void {
   const calls: Record<string, () => unknown> = {
     kernel: () => stage(walk, { engine: 'tfjs' })(tf.tensor1d([1, 2, 3]), tf.scalar(2, 'int32')),
+    kernelOnnx: () => stage(walk, { engine: 'onnx' })(tf.tensor1d([1, 2, 3]), tf.scalar(2, 'int32')),
     oneBranch: () => stage(oneBranch)(tf.scalar(1)),
     readsValue: () => stage(readsValue)(tf.scalar(1)),
     changesDtype: () => stage(changesDtype)(tf.scalar(2)),
@@ -99,6 +101,9 @@ describe('errors point at the user\'s TypeScript line', function () {
     ['oneBranch', 'if (x.greater(0)) y = x;', /'y' must also be defined in the else branch \(model\.ts:/],
     ['readsValue', 'return x.mul(x.dataSync()[0]);', /value was read while stage\(\) traces the function \(at .*src\/model\.ts:/],
     ['changesDtype', 'while (n.greater(0)) {', /loop variable 'steps' changes dtype .* \(model\.ts:/],
+    // ONNX Runtime names the node that failed; its kernel's site gives the line, as in the tfjs executor.
+    ...(onnxRuntimeAvailable() ? [['kernelOnnx', 'total = total.add(tf.gather',
+      /Gather node\. Name:'GatherV2\w*' Status Message: indices element out of data bounds, idx=3 .*\n\nin user code: the staged GatherV2 at .*src\/model\.ts:/] as [string, string, RegExp]] : []),
   ];
   for (const sourceMaps of [false, true]) {
     for (const [which, text, message] of cases) {
