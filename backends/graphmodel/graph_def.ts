@@ -18,6 +18,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { AttrValue as IrAttr, DataType, Graph, KernelNode, Node, Program, TensorSpec, ValueRef } from '../graph';
 import type { LoweringProblem } from '../onnx/lower';
 import { mapKernel, ParamType } from './op_mappers';
+import { functionInputRef } from './output_args';
 
 export interface AttrValue {
   i?: string; f?: number; b?: boolean; s?: string; type?: string;
@@ -120,7 +121,14 @@ class GraphDefWriter {
   private writeGraph(graph: Graph, params: string[], out: NodeDef[], where: string, prefix = ''): string[] {
     const names: string[] = [];
     const local = new Map<string, string>();
-    const value = (r: ValueRef): string => ref(names[r.node], r.output);
+    // A function body (prefix set) refers to outputs as TF's FunctionDef does: node:out_arg:k.
+    const ops = new Map<string, string>();
+    const opOf = (name: string): string | undefined => {
+      for (let i = ops.size; i < out.length; i++) ops.set(out[i].name, out[i].op);
+      return ops.get(name);
+    };
+    const value = (r: ValueRef): string => (prefix === '' ? ref(names[r.node], r.output)
+      : functionInputRef(names[r.node], graph.nodes[r.node].kind === 'Input' ? undefined : opOf(names[r.node]), r.output));
     const constNode = (key: string, base: string, make: () => tf.Tensor): string => {
       let weight = this.constantNames.get(key);
       if (weight === undefined) {
@@ -232,7 +240,7 @@ class GraphDefWriter {
       const out = this.fresh(`${name}/output${i}`);
       nodes.push({ name: out, op: 'Identity', input: [r], attr: { T: { type: tfDtype(resultSpecs[i].dtype) } } });
       outputArg.push({ name: `output${i}`, type: tfDtype(resultSpecs[i].dtype) });
-      ret[`output${i}`] = `${out}:0`;
+      ret[`output${i}`] = functionInputRef(out, 'Identity', 0);
     });
     this.functions.push({ signature: { name, inputArg, outputArg }, nodeDef: nodes, ret });
     return name;
@@ -250,11 +258,12 @@ class GraphDefWriter {
     const name = this.fresh(`${prefix}${op}`);
     const input = inputs.map((slot) => {
       if ('kernelInput' in slot) return value(node.inputs[slot.kernelInput]);
-      return constNode(`${name}/${slot.param.name}`, `${name}/${slot.param.name}`, () => {
+      const constant = constNode(`${name}/${slot.param.name}`, `${name}/${slot.param.name}`, () => {
         const tensor = attrTensor(slot.constant, slot.param.type);
         this.made.add(tensor);
         return tensor;
       });
+      return prefix === '' ? constant : functionInputRef(constant, 'Const', 0);
     });
     const attr: Record<string, AttrValue> = {};
     for (const a of attrs) attr[a.tfName] = attrValue(a.value, a.type);

@@ -11,6 +11,7 @@ import { stage } from '../../backends/stage';
 import { exportGraphModel } from '../../backends/graphmodel/export';
 import { expectSameTensor, loadSample } from '../onnx/support';
 import { loadExported } from './support';
+import * as ag__ from '../../runtime/operators';
 
 /** Runs the model on `feeds` (by input name); results by output name. */
 async function run(model: tf.GraphModel, feeds: Record<string, tf.Tensor>): Promise<Record<string, tf.Tensor>> {
@@ -58,6 +59,51 @@ describe('graph model: exportGraphModel', () => {
     for (const n of [27, 97, 1, 6]) {
       const got = await run(model, { n: tf.scalar(n) });
       expectSameTensor(got.output, collatzSteps(tf.scalar(n)));
+    }
+  });
+
+  it("function bodies refer to outputs as TF's FunctionDef does (node:out_arg:k); tfjs runs them", async () => {
+    // In an If branch: a binary op (z), a list output (Unpack: output:1), a Const, TopKV2's two
+    // output args (indices beyond output 0: the form tfjs-converter reads, node:1).
+    const pick = (x: tf.Tensor, flag: tf.Tensor): tf.Tensor[] => {
+      let top: tf.Tensor = tf.zeros([2]);
+      let at: tf.Tensor = tf.zeros([2], 'int32');
+      let second: tf.Tensor = tf.zeros([3]);
+      ag__.ifStmt(flag, () => {
+        const { values, indices } = tf.topk(x.mul(2).add(1), 2);
+        top = values.sub(tf.scalar(0.5));
+        at = indices.add(tf.scalar(1, 'int32'));
+        second = tf.unstack(x.reshape([2, 3]))[1].neg();
+      }, () => {}, () => [top, at, second], (s) => { [top, at, second] = s as tf.Tensor[]; }, ['top', 'at', 'second'], 3);
+      return [top, at, second];
+    };
+    const x = tf.tensor1d([3, -1, 7, 2, 9, 0]);
+    const out = path.join(dir, 'refs');
+    await exportGraphModel(stage(pick), [x, tf.scalar(true)], out);
+    const json = JSON.parse(fs.readFileSync(path.join(out, 'model.json'), 'utf8'));
+    const functions: { signature: { inputArg: { name: string }[] }; nodeDef: { name: string; op: string; input?: string[] }[];
+      ret: Record<string, string> }[] = json.modelTopology.library.function;
+    const then = functions.find((f) => f.nodeDef.some((n) => n.op === 'TopKV2'))!;
+    const inputs = then.nodeDef.flatMap((n) => n.input ?? []);
+    const args = new Set(then.signature.inputArg.map((a) => a.name));
+    const opOf = new Map(then.nodeDef.map((n) => [n.name, n.op]));
+    for (const input of inputs) {
+      if (args.has(input)) continue;
+      const [node, arg, k] = input.split(':');
+      const op = opOf.get(node);
+      if (op === 'TopKV2' && arg === '1') continue;   // the tfjs-converter form, beyond output 0
+      expect(k, `${input}: node:out_arg:k`).to.match(/^\d+$/);
+      const expected: Record<string, string> = { Mul: 'z', AddV2: 'z', Add: 'z', Sub: 'z', Neg: 'y', Reshape: 'output', Const: 'output',
+        Unpack: 'output', TopKV2: 'values' };
+      if (op !== undefined && expected[op] !== undefined) expect(arg, input).to.equal(expected[op]);
+    }
+    expect(inputs.some((i) => /:output:1$/.test(i) && opOf.get(i.split(':')[0]) === 'Unpack'), 'Unpack output 1').to.equal(true);
+    expect(inputs.some((i) => /:values:0$/.test(i)), 'TopKV2 values').to.equal(true);
+    expect(Object.values(then.ret).every((r) => /^[^:]+:output:0$/.test(r))).to.equal(true);
+    const model = await loadExported(out);
+    for (const flag of [true, false]) {
+      const got = await model.executeAsync({ x, flag: tf.scalar(flag) }, model.outputNodes) as tf.Tensor[];
+      pick(x, tf.scalar(flag)).forEach((want, i) => expectSameTensor(got[i], want, 0, `output ${i} (flag ${flag})`));
     }
   });
 
