@@ -10,6 +10,8 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { DataType, Program } from '../graph';
 import type { LoweredModel, LoweringNames, LoweringProblem } from './lower';
 import { lowerProgram } from './lower';
+import type { Segment } from './segments';
+import { rootWhere, runSegments, splitAtHostNodes } from './segments';
 import type { OrtTensor, SessionOptions } from './runtime';
 import { onnxRuntimeMissing, ortTensor, OrtSession } from './runtime';
 import { locateError, siteLocation } from '../../runtime/user_frames';
@@ -32,7 +34,14 @@ function fromOrt(value: OrtTensor, dtype: DataType, shape: number[]): tf.Tensor 
   return tf.tensor(value.data as tf.TypedArray, shape, dtype);
 }
 
-export class OnnxRunner {
+/** What runs a program on the ONNX engine: one session, or segments around host nodes. */
+export interface ProgramRunner {
+  /** Runs on `args` (one per root parameter); returns new tensors owned by the caller. */
+  run(program: Program, args: tf.Tensor[]): tf.Tensor[];
+  dispose(): void;
+}
+
+export class OnnxRunner implements ProgramRunner {
   private session: OrtSession | undefined;
 
   constructor(readonly model: LoweredModel, private readonly options: SessionOptions = {}) {}
@@ -87,21 +96,50 @@ export interface EngineChoice {
   reason?: string;
   /** Nodes that do not lower to ONNX, with the reason for each. */
   unsupported?: LoweringProblem[];
-  runner?: OnnxRunner;
+  runner?: ProgramRunner;
 }
 
 export function describeProblems(problems: LoweringProblem[]): string {
   return problems.map((p) => `${p.op} (${p.where}): ${p.reason}`).join('; ');
 }
 
+/**
+ * The segments of a program with host nodes at its top level (segments.ts): each ONNX segment a
+ * session of its own, host nodes run by the tfjs executor in between.
+ */
+class SegmentedRunner implements ProgramRunner {
+  constructor(private readonly segments: Segment[], private readonly runners: (OnnxRunner | undefined)[]) {}
+
+  run(program: Program, args: tf.Tensor[]): tf.Tensor[] {
+    return runSegments(program, this.segments, args, (k, ins) => this.runners[k]!.run(this.segments[k].program, ins));
+  }
+
+  dispose(): void {
+    this.runners.forEach((r) => r?.dispose());
+  }
+}
+
 /** Lowers `program` for the ONNX engine; the choice says why not when it cannot run there. */
 export function prepareOnnx(program: Program, names: LoweringNames = {}, options: SessionOptions = {}): EngineChoice {
   const missing = onnxRuntimeMissing();
   if (missing !== undefined) return { engine: 'tfjs', reason: missing };
-  const lowered = lowerProgram(program, names);
-  if (!lowered.ok) {
-    return { engine: 'tfjs', reason: `the graph does not lower to ONNX: ${describeProblems(lowered.problems)}`,
-      unsupported: lowered.problems };
+  const segments = splitAtHostNodes(program);
+  const parts = segments?.map((s) => s.program) ?? [program];
+  const problems: LoweringProblem[] = [];
+  const runners = parts.map((part, k) => {
+    if (segments !== undefined && segments[k].kind === 'host') return undefined;
+    const partNames = segments === undefined ? names : { ...names, graph: `${names.graph || 'staged'}_part${k}`, inputs: undefined, outputs: undefined };
+    const lowered = lowerProgram(part, partNames);
+    if (!lowered.ok) {
+      // Problems point into the program as the user staged it: a segment's node %i is the root's node %j.
+      problems.push(...lowered.problems.map((p) => ({ ...p, where: segments === undefined ? p.where : rootWhere(p.where, segments[k]) })));
+      return undefined;
+    }
+    return new OnnxRunner(lowered.model, options);
+  });
+  if (problems.length > 0) {
+    runners.forEach((r) => r?.dispose());
+    return { engine: 'tfjs', reason: `the graph does not lower to ONNX: ${describeProblems(problems)}`, unsupported: problems };
   }
-  return { engine: 'onnx', runner: new OnnxRunner(lowered.model, options) };
+  return { engine: 'onnx', runner: segments === undefined ? runners[0] : new SegmentedRunner(segments, runners) };
 }

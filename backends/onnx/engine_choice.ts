@@ -5,8 +5,9 @@
  *   (the error lists the nodes and why).
  * - 'auto' (the default): ONNX Runtime when onnxruntime-node is installed, the graph lowers
  *   completely, the active tfjs backend is one where ORT was measured faster (AUTO_BACKENDS) and
- *   the graph is not a loop branching on small values (AUTO_MIN_BRANCHING_LOOP_WORK), else the
- *   tfjs executor; `inspect()` says which and why.
+ *   the graph is not a loop branching on small values (AUTO_MIN_BRANCHING_LOOP_WORK) nor a light
+ *   graph that would run as segments around random draws, prints or checks (AUTO_MIN_SPLIT_WORK),
+ *   else the tfjs executor; `inspect()` says which and why.
  * Under a gradient tape (tf.grad around a staged call) the tfjs executor always runs: autodiff
  * needs tfjs kernels.
  */
@@ -15,6 +16,7 @@ import { execute } from '../executor';
 import type { Graph, Program } from '../graph';
 import type { EngineChoice } from './engine';
 import { prepareOnnx } from './engine';
+import { splitsIntoSegments } from './segments';
 import type { LoweringNames } from './lower';
 import type { SessionOptions } from './runtime';
 
@@ -36,6 +38,14 @@ const AUTO_BACKENDS = new Set(['wasm', 'cpu']);
  * body doing more (the greedy decoder's 256-wide step: 5-10x faster in ORT) is not affected.
  */
 const AUTO_MIN_BRANCHING_LOOP_WORK = 1e4;
+
+/**
+ * A graph split into segments around host nodes (segments.ts) pays a session run and tensor
+ * copies per segment. Measured (wasm, CPU time, a random draw between two segments): 3 scalar ops
+ * ~5x slower in ORT, 4 chained 32x32 matMuls (work 1.3e5) 1.15x slower, 64x64 (1e6) 1.2x faster,
+ * 256x256 2x faster: 'auto' splits from this much work on.
+ */
+const AUTO_MIN_SPLIT_WORK = 5e5;
 
 /** Rough work of one run of `graph`: output elements of its kernels, matrix products as M N K. */
 function work(graph: Graph): number {
@@ -73,6 +83,10 @@ export function chooseEngine(program: Program, option: EngineOption, names: Lowe
   if (option === 'auto' && lightBranchingLoop(program.graph)) {
     return { engine: 'tfjs', reason: "engine 'auto' keeps the tfjs executor for a loop that branches on small values " +
       '(ONNX Runtime runs an If per iteration as a sub-graph call: no faster there)' };
+  }
+  if (option === 'auto' && splitsIntoSegments(program.graph) && work(program.graph) < AUTO_MIN_SPLIT_WORK) {
+    return { engine: 'tfjs', reason: "engine 'auto' keeps the tfjs executor for a light graph with random draws, prints or checks " +
+      '(they run on the JS side between ONNX segments, and each segment costs a session run)' };
   }
   const choice = prepareOnnx(program, names, session);
   if (option === 'onnx') {

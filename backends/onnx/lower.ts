@@ -72,10 +72,14 @@ export function lowerProgram(program: Program, names: LoweringNames = {}): Lower
   return new Lowering(program, names).run();
 }
 
+/** Host nodes at the top level run between ONNX segments (segments.ts); these reasons are for the others. */
 const HOST_NODES: Partial<Record<Node['kind'], string>> = {
-  Random: 'random draws stay on the tfjs side (ONNX random ops would not draw tfjs\'s sequence)',
-  Print: 'console output of tensors is a host callback, which ONNX cannot call',
-  Check: 'a throw under a tensor condition is a host check, which ONNX cannot raise',
+  Random: 'random draws stay on the tfjs side (ONNX random ops would not draw tfjs\'s sequence), ' +
+    'which is possible at the top level of the function or in a top-level If, not inside a loop',
+  Print: 'console output of tensors is a host callback, which ONNX cannot call ' +
+    '(at the top level of the function or in a top-level If it runs between ONNX segments, not inside a loop)',
+  Check: 'a throw under a tensor condition is a host check, which ONNX cannot raise ' +
+    '(at the top level of the function or in a top-level If it runs between ONNX segments, not inside a loop)',
 };
 
 class Lowering {
