@@ -18,9 +18,10 @@
  *   reason, and the whole graph then runs on the tfjs executor.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import type { DataType, Graph, IfNode, KernelNode, Node, Program, ValueRef, WhileNode } from '../graph';
+import type { DataType, Graph, IfNode, KernelNode, Node, Program, TensorSpec, ValueRef, WhileNode } from '../graph';
 import { hasSideEffects, nodeInputs } from '../graph';
 import { kernelLowerings } from './kernels';
+import { listLowerings } from './kernels/lists';
 import { where as selectValues } from './kernels/elementwise';
 import { edgeSemantics, GraphScope, ModelContext, onnxType, Unsupported, Value } from './model_builder';
 import type { GraphProto } from './onnx_proto';
@@ -110,8 +111,9 @@ class Lowering {
     const inputNames = Array.from({ length: graph.numParams }, (_, i) => this.model.claim(this.names.inputs?.[i] ?? `input_${i}`));
     const outputNames = graph.results.map((_, i) => this.model.claim(this.names.outputs?.[i] ?? `output_${i}`));
     for (let i = 0; i < graph.numParams; i++) {
-      const spec = paramSpecs.get(i) ?? { shape: [], dtype: 'float32' as DataType };
+      const spec: TensorSpec = paramSpecs.get(i) ?? { shape: [], dtype: 'float32' as DataType };
       try {
+        if (spec.list) throw new Unsupported('a list argument (lists lower inside the graph, not as model inputs)');
         params.push(this.root.input(inputNames[i], onnxType(spec.dtype), spec.shape));
       } catch (error) {
         if (!(error instanceof Unsupported)) throw error;
@@ -121,6 +123,9 @@ class Lowering {
       inputs.push({ name: inputNames[i], dtype: spec.dtype, shape: spec.shape });
     }
     const results = this.lowerGraph(graph, this.root, params, '');
+    graph.results.forEach((r, i) => {
+      if (graph.nodes[r.node].outputs[r.output].list) this.problems.push({ op: 'List', reason: 'a list result (lists lower inside the graph, not as model outputs)', where: `result ${i}` });
+    });
     // (A loop test is lowered twice: its problems once.)
     if (this.problems.length > 0) {
       return { ok: false, problems: [...new Map(this.problems.map((p) => [`${p.op}|${p.reason}|${p.where}`, p])).values()] };
@@ -178,6 +183,11 @@ class Lowering {
         return this.ifNode(node, g, ins(), where);
       case 'While':
         return this.whileNode(node, g, ins(), where);
+      case 'List': {
+        const lowering = listLowerings[node.op];
+        if (lowering === undefined) throw new Unsupported(`no ONNX lowering for list op '${node.op}' yet`);
+        return lowering(g, ins(), node.outputs.map(valueSpec));
+      }
       default:
         throw new Unsupported(HOST_NODES[node.kind] ?? `node kind ${node.kind}`);
     }
@@ -260,7 +270,7 @@ class Lowering {
     };
     const then = branch(node.then, 'then');
     const otherwise = branch(node.else, 'else');
-    const outs = node.outputs.map((o) => ({ type: onnxType(o.dtype), shape: o.shape }));
+    const outs = node.outputs.map(valueSpec);
     const c = g.cast(cond, OnnxType.BOOL);
     const all = g.opN('If', [c], { then_branch: { graph: then }, else_branch: { graph: otherwise } },
       [...outs, ...assigned.map((v) => before.get(v)!)], 'if');
@@ -316,7 +326,7 @@ class Lowering {
     const body = new GraphScope(this.model, this.model.fresh('loop_body'));
     body.input(this.model.fresh('iteration'), OnnxType.INT64, []);
     body.input(this.model.fresh('cond_in'), OnnxType.BOOL, []);
-    const carried = [...initial, ...before].map((v) => body.input(this.model.fresh(`${v.name}_in`), v.type, v.shape));
+    const carried = [...initial, ...before].map((v) => body.input(this.model.fresh(`${v.name}_in`), v.type, v.shape, v.sequence));
     let next: Value[] = [];
     let again: Value | undefined;
     const start = new Map([...this.variables, ...assigned.map((v, i): [number, Value] => [v, carried[n + i]])]);
@@ -326,7 +336,7 @@ class Lowering {
     });
     if (this.problems.length > 0) return node.outputs.map((o) => ({ name: this.model.fresh('unlowered'), type: OnnxType.FLOAT, shape: o.shape }));
     const graph = body.graph(body.outputs([body.cast(again!, OnnxType.BOOL), ...next, ...assigned.map((v) => after.get(v)!)]));
-    const outs = node.outputs.map((o) => ({ type: onnxType(o.dtype), shape: o.shape }));
+    const outs = node.outputs.map(valueSpec);
     const all = g.opN('Loop', [tripCount, g.cast(first, OnnxType.BOOL), ...initial, ...before], { body: { graph } },
       [...outs, ...before], 'loop');
     this.setAssigned(assigned, all.slice(n));
@@ -346,6 +356,12 @@ class Lowering {
       this.assigned.add(v);
     });
   }
+}
+
+/** The ONNX value of a recorded output: a tensor, or a sequence for a list (lists of lists do not lower). */
+function valueSpec(o: TensorSpec): { type: OnnxType; shape: number[]; sequence?: boolean } {
+  if ((o.list ?? 0) > 1) throw new Unsupported('a list of lists');
+  return { type: onnxType(o.dtype), shape: o.shape, ...(o.list ? { sequence: true } : {}) };
 }
 
 /**
@@ -408,7 +424,7 @@ function liveNodes(graph: Graph): boolean[] {
  */
 function onlySelects(node: IfNode): boolean {
   const passive = (graph: Graph): boolean => graph.nodes.every((n) => n.kind === 'Input' || n.kind === 'Constant');
-  return passive(node.then) && passive(node.else) && node.outputs.every((o) => o.dtype === 'bool' || o.dtype === 'int32');
+  return passive(node.then) && passive(node.else) && node.outputs.every((o) => !o.list && (o.dtype === 'bool' || o.dtype === 'int32'));
 }
 
 /** Variables assigned in `graph` or its sub-graphs. */

@@ -10,8 +10,11 @@ import { OnnxType } from './onnx_proto';
 /** An ONNX value: its name, element type and (static) shape. */
 export interface Value {
   name: string;
+  /** The element type (of the tensor, or of a sequence's tensors). */
   type: OnnxType;
   shape: number[];
+  /** A sequence of tensors (a tfjs-side list value): ONNX seq(tensor). */
+  sequence?: boolean;
 }
 
 /** A kernel or node that does not lower to ONNX: the lowering records it and goes on. */
@@ -106,9 +109,9 @@ export class GraphScope {
 
   constructor(readonly model: ModelContext, readonly name: string) {}
 
-  input(name: string, type: OnnxType, shape: number[]): Value {
-    const v = { name, type, shape: [...shape] };
-    this.inputs.push({ name, type, shape });
+  input(name: string, type: OnnxType, shape: number[], sequence = false): Value {
+    const v = { name, type, shape: [...shape], ...(sequence ? { sequence } : {}) };
+    this.inputs.push({ name, type, shape, ...(sequence ? { sequence } : {}) });
     this.produced.add(name);
     return v;
   }
@@ -119,9 +122,10 @@ export class GraphScope {
   }
 
   /** Adds a node with several outputs. */
-  opN(opType: string, inputs: (Value | string)[], attrs: AttrSpec, outs: { type: OnnxType; shape: number[] }[],
+  opN(opType: string, inputs: (Value | string)[], attrs: AttrSpec, outs: { type: OnnxType; shape: number[]; sequence?: boolean }[],
       hint?: string): Value[] {
-    const outputs = outs.map((o) => ({ name: this.model.fresh(hint ?? opType.toLowerCase()), type: o.type, shape: [...o.shape] }));
+    const outputs: Value[] = outs.map((o) => ({ name: this.model.fresh(hint ?? opType.toLowerCase()), type: o.type, shape: [...o.shape],
+      ...(o.sequence ? { sequence: true } : {}) }));
     const attributes = Object.entries(attrs).flatMap(([k, v]) => (v === undefined ? [] : [attribute(k, v)]));
     this.nodes.push({
       opType, inputs: inputs.map((i) => (typeof i === 'string' ? i : i.name)), outputs: outputs.map((o) => o.name), attributes,
@@ -131,6 +135,7 @@ export class GraphScope {
   }
 
   cast(v: Value, type: OnnxType): Value {
+    if (v.sequence && v.type !== type) throw new Error(`autograph-ts internal: a cast of the sequence ${v.name}`);
     return v.type === type ? v : this.op('Cast', [v], { to: type }, type, v.shape);
   }
 
@@ -180,7 +185,7 @@ export class GraphScope {
         out = { ...v, name };
       }
       used.add(out.name);
-      return { name: out.name, type: out.type, shape: out.shape };
+      return { name: out.name, type: out.type, shape: out.shape, ...(out.sequence ? { sequence: true } : {}) };
     });
   }
 

@@ -45,9 +45,12 @@ export interface NodeProto {
 
 export interface ValueInfo {
   name: string;
+  /** The element type (of the tensor, or of a sequence's tensors). */
   type: OnnxType;
   /** Omitted: rank and dims unknown. */
   shape?: number[];
+  /** A sequence of tensors of this type and shape (ONNX seq(tensor)). */
+  sequence?: boolean;
 }
 
 export interface GraphProto {
@@ -94,15 +97,22 @@ function node(w: ProtoWriter, n: NodeProto): void {
     .messages(5, n.attributes, attribute).string(6, n.docString);
 }
 
-function valueInfo(w: ProtoWriter, v: ValueInfo): void {
-  w.string(1, v.name);
-  // TypeProto { tensor_type: { elem_type, shape: { dim: [{ dim_value }] } } }
-  w.message(2, v, (typeProto, info) => typeProto.message(1, info, (tensorType, i) => {
+/** TypeProto { tensor_type (1): { elem_type, shape: { dim: [{ dim_value }] } } }. */
+function tensorTypeProto(typeProto: ProtoWriter, info: ValueInfo): void {
+  typeProto.message(1, info, (tensorType, i) => {
     tensorType.int(1, i.type);
     tensorType.message(2, i.shape, (shape, dims) => shape.messages(1, dims, (dim, d) => {
       if (d >= 0) dim.int(1, d);
     }));
-  }));
+  });
+}
+
+function valueInfo(w: ProtoWriter, v: ValueInfo): void {
+  w.string(1, v.name);
+  // A sequence: TypeProto { sequence_type (4): { elem_type (1): TypeProto { tensor_type } } }.
+  w.message(2, v, (typeProto, info) => (info.sequence
+    ? typeProto.message(4, info, (sequenceType, i) => sequenceType.message(1, i, tensorTypeProto))
+    : tensorTypeProto(typeProto, info)));
 }
 
 function graph(w: ProtoWriter, g: GraphProto): void {
