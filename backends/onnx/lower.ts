@@ -73,14 +73,13 @@ export function lowerProgram(program: Program, names: LoweringNames = {}): Lower
   return new Lowering(program, names).run();
 }
 
-/** Host nodes at the top level run between ONNX segments (segments.ts); these reasons are for the others. */
+/** Why host nodes do not lower (the engine splits top-level ones out first: segments.ts). */
+const SPLIT = 'the ONNX engine runs it on the JS side between ONNX segments at the top level of the function or in ' +
+  'a top-level if, not inside a loop; an exported model cannot hold it';
 const HOST_NODES: Partial<Record<Node['kind'], string>> = {
-  Random: 'random draws stay on the tfjs side (ONNX random ops would not draw tfjs\'s sequence), ' +
-    'which is possible at the top level of the function or in a top-level If, not inside a loop',
-  Print: 'console output of tensors is a host callback, which ONNX cannot call ' +
-    '(at the top level of the function or in a top-level If it runs between ONNX segments, not inside a loop)',
-  Check: 'a throw under a tensor condition is a host check, which ONNX cannot raise ' +
-    '(at the top level of the function or in a top-level If it runs between ONNX segments, not inside a loop)',
+  Random: `random draws stay on the tfjs side (ONNX random ops would not draw tfjs's sequence): ${SPLIT}`,
+  Print: `console output of tensors is a host callback, which ONNX cannot call: ${SPLIT}`,
+  Check: `a throw under a tensor condition is a host check, which ONNX cannot raise: ${SPLIT}`,
 };
 
 class Lowering {
