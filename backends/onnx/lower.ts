@@ -9,13 +9,18 @@
  *   a model output, assigned back after the run by the engine. A variable assigned inside an If
  *   is an extra output of the If (each branch returns its value at the branch's end), inside a
  *   While an extra loop-carried value: the graph threads variable state as values.
- * - If -> If: the branches read the captured values from the outer scope.
+ * - If -> If: the branches read the captured values from the outer scope. An If that only selects
+ *   (its branches return captured values or constants: break/return flags) -> Or/And/Where.
  * - While -> Loop: ONNX tests `cond` before the first iteration (an input) and after each body
  *   run (a body output), so the test sub-graph is lowered twice: on the initial values, in the
- *   outer graph, and on the body's results, at the end of the body.
+ *   outer graph, and on the body's results, at the end of the body. A counted loop (`i < n` with
+ *   i += 1) gives that part of the test to Loop's trip count.
+ * - List nodes -> ONNX sequences (kernels/lists.ts).
+ * - Nodes whose results nothing uses (and that have no side effects) are not lowered.
  * - Random, Print and Check nodes do not lower (they are host-side: tfjs's random streams, console
- *   output, errors), nor do kernels without a lowering: every such node is reported with the
- *   reason, and the whole graph then runs on the tfjs executor.
+ *   output, errors; the engine splits top-level ones out first, segments.ts), nor do kernels
+ *   without a lowering: every such node is reported with the reason, and the whole graph then
+ *   runs on the tfjs executor.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { DataType, Graph, IfNode, KernelNode, Node, Program, TensorSpec, ValueRef, WhileNode } from '../graph';
@@ -280,7 +285,7 @@ class Lowering {
   /**
    * An If whose branches compute nothing (each result is a captured value or a constant: the flags
    * that break, continue and return set) as element-wise selections instead of an ONNX If, which ORT
-   * runs as a sub-graph call (measured: a Loop body whose If sets the break flag ran ~15% slower).
+   * runs as a sub-graph call: in a loop body, one Or in place of an If and its two branch graphs.
    */
   private selectNode(node: IfNode, g: GraphScope, cond: Value, captures: Value[]): Value[] {
     const B = OnnxType.BOOL;
