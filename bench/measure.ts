@@ -33,11 +33,15 @@ export function runOnce(call: Call): void {
   tf.dispose(out);
 }
 
-/** Mean ms per call of `n` calls. */
-function batch(call: Call, n: number): number {
+/** Wall-clock ms and process CPU ms (user + system, all threads) per call, the mean of `n` calls. */
+interface Sample { ms: number; cpu: number }
+
+function batch(call: Call, n: number): Sample {
   const start = performance.now();
+  const cpu = process.cpuUsage();
   for (let i = 0; i < n; i++) runOnce(call);
-  return (performance.now() - start) / n;
+  const used = process.cpuUsage(cpu);
+  return { ms: (performance.now() - start) / n, cpu: (used.user + used.system) / 1000 / n };
 }
 
 /** Warms `call` up (at least 1 call and warmupMs); the calls per batch that make ~batchMs, and the last call's ms. */
@@ -46,7 +50,7 @@ function warmUp(call: Call, s: Settings): { n: number; last: number } {
   const start = performance.now();
   let last = 0;
   while (calls < 1 || performance.now() - start < s.warmupMs) {
-    last = batch(call, 1);
+    last = batch(call, 1).ms;
     calls++;
   }
   return { n: Math.max(1, Math.round(s.batchMs / Math.max(last, 1e-3))), last };
@@ -57,8 +61,13 @@ export const median = (xs: number[]): number => {
   return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-/** Per round, per variant: ms per call. */
-export interface Rounds { ms: number[][] }
+/**
+ * Per round, per variant: wall-clock ms per call, and CPU ms per call. On a machine other jobs
+ * share, CPU time is the steadier of the two (a call that waits for a core is not charged for the
+ * wait); on an idle one they agree for these single-threaded runs (ONNX Runtime runs one thread per
+ * operator here).
+ */
+export interface Rounds { ms: number[][]; cpu: number[][] }
 
 /** Times `calls` side by side (see the header). */
 export function measure(calls: Call[], s: Settings): Rounds {
@@ -66,17 +75,20 @@ export function measure(calls: Call[], s: Settings): Rounds {
   const roundMs = warm.reduce((sum, w) => sum + w.n * w.last, 0);
   const rounds = Math.max(3, Math.min(s.rounds, Math.floor(s.budgetMs / Math.max(roundMs, 1e-3))));
   const ms: number[][] = [];
+  const cpu: number[][] = [];
   for (let r = 0; r < rounds; r++) {
     const row = new Array<number>(calls.length);
+    const cpuRow = new Array<number>(calls.length);
     const order = calls.map((_, i) => i);
     if (r % 2 === 1) order.reverse();
     for (const i of order) {
       gc();
-      row[i] = batch(calls[i], warm[i].n);
+      ({ ms: row[i], cpu: cpuRow[i] } = batch(calls[i], warm[i].n));
     }
     ms.push(row);
+    cpu.push(cpuRow);
   }
-  return { ms };
+  return { ms, cpu };
 }
 
 export interface Ratio {
@@ -86,13 +98,15 @@ export interface Ratio {
   high: number;
 }
 
-/** Round by round ratio of variant a's ms to variant b's. */
-export function ratio(r: Rounds, a: number, b: number): Ratio {
-  const xs = r.ms.map((row) => row[a] / row[b]);
+export type Clock = 'ms' | 'cpu';
+
+/** Round by round ratio of variant a's time to variant b's (wall clock or CPU time). */
+export function ratio(r: Rounds, a: number, b: number, clock: Clock = 'ms'): Ratio {
+  const xs = r[clock].map((row) => row[a] / row[b]);
   return { ratio: median(xs), low: Math.min(...xs), high: Math.max(...xs) };
 }
 
-export const medianMs = (r: Rounds, i: number): number => median(r.ms.map((row) => row[i]));
+export const medianMs = (r: Rounds, i: number, clock: Clock = 'ms'): number => median(r[clock].map((row) => row[i]));
 
 /** The two-variant comparison the ablation and ONNX sections use: other against base. */
 export interface Comparison { base: number; other: number; ratio: number; low: number; high: number }
