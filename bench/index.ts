@@ -4,7 +4,7 @@
  * a hand-built ONNX graph), on the wasm and cpu backends, timed as bench/measure.ts describes; then
  * the effect of each graph optimization. Prints a block per workload as it goes, a summary table
  * and the paper's comparisons at the end, and writes everything to bench/results.json.
- *   npm run bench -- --quick    fewer, shorter rounds and smaller workloads (a smoke test, ~1 min)
+ *   npm run bench -- --quick    wasm only, fewer and shorter rounds, one RNN size (a smoke test, ~1 min)
  *   npm run bench -- --full     the RNN grid on cpu too, and the ONNX engine section (bench/onnx.ts)
  *   npm run bench -- onnx       only the ONNX engine section
  * BENCH_BACKENDS=wasm limits the backends, BENCH_CASES=rnn,decode the workloads (key prefixes).
@@ -28,7 +28,8 @@ const onlyOnnx = argv.includes('onnx');
 const settings: Settings = quick
   ? { rounds: 3, batchMs: 40, warmupMs: 30, budgetMs: 2_000 }
   : { rounds: 7, batchMs: 150, warmupMs: 200, budgetMs: 15_000 };
-const BACKENDS = (process.env.BENCH_BACKENDS ?? 'wasm,cpu').split(',');
+/** --quick runs on wasm only (the cpu backend's matrix products take seconds per call). */
+const BACKENDS = (process.env.BENCH_BACKENDS ?? (quick ? 'wasm' : 'wasm,cpu')).split(',');
 const ONLY = process.env.BENCH_CASES?.split(',');
 const selected = <W extends { key: string }>(list: W[]): W[] =>
   list.filter((w) => ONLY === undefined || ONLY.some((k) => w.key.startsWith(k)));

@@ -162,7 +162,7 @@ export const rnnWorkload = (batch: number, steps: number, hidden = 256): Workloa
 
 /** The paper's decoder sizes: vocabulary 1,000, hidden 256, batch 16, at most 64 steps. */
 const decode: Workload = {
-  key: 'decode', name: 'greedy decode b16 v1000 h256 <=64 (early stop)',
+  key: 'decode', name: 'greedy decode b16 v1000 h256 <=64 steps',
   prepare: () => {
     const [B, H, V, MAX] = [16, 256, 1000, 64];
     const w = tf.tidy(() => ({
@@ -241,7 +241,9 @@ const mnist = (steps: number): Workload => ({
   key: 'mnist', name: `MNIST softmax SGD b200 x${steps} steps`,
   prepare: () => {
     const m = sample('mnist/src/training.ts');
-    const { train } = sample('mnist/src/data.ts').loadMnist() as { train: { images: tf.Tensor2D; labels: tf.Tensor2D } };
+    type Split = { images: tf.Tensor2D; labels: tf.Tensor2D };
+    const { train, test } = sample('mnist/src/data.ts').loadMnist() as { train: Split; test: Split };
+    tf.dispose([test.images, test.labels]);
     const model = m.createModel() as { weights: tf.Variable; bias: tf.Variable };
     const state = resettable(model);
     const optimizer = tf.train.sgd(0.5);

@@ -61,10 +61,11 @@ export function decayingSumTask(time: number, samples: number, features: number)
 export function initialWeights(features: number, units: number): RnnWeights {
   const scaled = (shape: [number, number], seed: number) =>
     tf.variable(tf.randomNormal(shape, 0, 1 / Math.sqrt(shape[0]), 'float32', seed)) as tf.Variable<tf.Rank.R2>;
-  return {
+  // tidy frees the initial values' tensors (each variable has its own reference to their values).
+  return tf.tidy(() => ({
     wx: scaled([features, units], 1),
     wh: scaled([units, units], 2),
     b: tf.variable(tf.zeros([units])) as tf.Variable<tf.Rank.R1>,
     wo: scaled([units, 1], 3),
-  };
+  }));
 }
