@@ -1,6 +1,7 @@
 /**
- * The bench programs. Eager versions are the code the transformer emits (ag__ operator calls),
- * run without stage(); stage() of the same function is the staged version.
+ * Small programs written as the transformer emits them (ag__ operator calls): the optimization
+ * ablation of `npm run bench`, the ONNX engine section (bench/onnx.ts) and bench/profile.ts.
+ * The main table's workloads are the samples themselves (bench/workloads.ts).
  */
 import * as tf from '@tensorflow/tfjs';
 import * as ag__ from '../runtime/operators';

@@ -17,7 +17,7 @@ const { execFile } = require('child_process');
 const ROOT = path.resolve(__dirname, '..');
 const SAMPLES_DIR = path.join(ROOT, 'samples');
 /** In the order the demo shows them. */
-const SAMPLES = ['collatz', 'rnn', 'control', 'training', 'newton', 'seq2seq', 'mnist', 'script'];
+const SAMPLES = ['collatz', 'rnn', 'control', 'training', 'newton', 'seq2seq', 'mnist', 'bptt', 'script'];
 
 function sampleDir(name) {
   return path.join(SAMPLES_DIR, name);

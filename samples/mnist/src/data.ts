@@ -21,10 +21,10 @@ export function loadMnist(): { train: Split; test: Split } {
         labels.push(d);
       }
     }
-    return {
+    return tf.tidy(() => ({
       images: tf.tensor2d(images),
       labels: tf.oneHot(tf.tensor1d(labels, 'int32'), 10).toFloat() as tf.Tensor2D,
-    };
+    }));
   };
   return { train: split(0, 800), test: split(800, 1000) };
 }

@@ -16,10 +16,11 @@ export interface Model {
 }
 
 export function createModel(): Model {
-  return {
+  // tidy frees the zeros (a variable has its own reference to their values).
+  return tf.tidy(() => ({
     weights: tf.variable(tf.zeros([784, 10]), true, undefined),
     bias: tf.variable(tf.zeros([10]), true, undefined),
-  };
+  }));
 }
 
 function logits(model: Model, images: tf.Tensor): tf.Tensor {

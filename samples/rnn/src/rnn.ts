@@ -1,6 +1,6 @@
 /**
- * A tanh RNN over the time steps of a [time, batch, features] tensor, and a greedy decoder that
- * stops at the end-of-sequence token: the two loops a sequence model needs.
+ * A tanh RNN over the time steps of a [time, batch, features] tensor, and greedy decoders (one
+ * sequence, and a batch) that stop at the end-of-sequence token: the two loops a sequence model needs.
  */
 import * as tf from '@tensorflow/tfjs';
 import { range } from 'autograph-ts';
@@ -44,6 +44,41 @@ export function greedyDecode(start: tf.Scalar, maxLength: tf.Scalar, eos: number
     if (token.equal(eos)) break;               // data-dependent early exit
   }
   return { length, checksum };
+}
+
+/**
+ * Batched greedy decoding (the AutoGraph paper's seq2seq decoder, greedy part): every sequence of
+ * the batch feeds its last token back until it emits `eos`; the loop stops as soon as all of them
+ * have, or after `maxLength` steps. The tokens go into a [batch, maxLength] tensor (one column per
+ * step), so the loop's state keeps its shape.
+ */
+export interface Decoded {
+  tokens: tf.Tensor;    // [batch, maxLength] int32, 0 after a sequence's eos
+  lengths: tf.Tensor;   // [batch] int32, tokens up to and including eos
+}
+
+export function decodeBatch(start: tf.Tensor1D, h0: tf.Tensor2D, maxLength: number, eos: number,
+                            w: DecoderWeights): Decoded {
+  'use autograph';
+  const one = tf.scalar(1, 'int32');
+  let token: tf.Tensor = start;
+  let h: tf.Tensor = h0;
+  let step: tf.Tensor = tf.scalar(0, 'int32');
+  let tokens: tf.Tensor = tf.zeros([start.shape[0], maxLength], 'int32');
+  let lengths: tf.Tensor = tf.zeros([start.shape[0]], 'int32');
+  let finished: tf.Tensor = tf.zeros([start.shape[0]], 'bool');
+  while (step.less(maxLength)) {
+    const x = tf.gather(w.embedding, token);
+    h = tf.tanh(x.matMul(w.wx).add(h.matMul(w.wh)).add(w.b));
+    token = h.matMul(w.wo).argMax(-1);
+    const live = finished.logicalNot();
+    tokens = tokens.add(tf.oneHot(step.reshape([1]), maxLength).mul(token.mul(live.toInt()).reshape([-1, 1])));
+    lengths = lengths.add(live.toInt());
+    finished = finished.logicalOr(token.equal(eos));
+    step = step.add(one);
+    if (finished.all()) break;                 // data-dependent early exit: the whole batch is done
+  }
+  return { tokens, lengths };
 }
 
 /** Deterministic weights (no RNG), so every run and every backend prints the same numbers. */
