@@ -24,10 +24,21 @@ const ortCopies = new WeakMap<object, OrtTensor>();
 function toOrt(t: tf.Tensor): OrtTensor {
   let copy = ortCopies.get(t.dataId);
   if (copy === undefined || copy.dims.length !== t.shape.length || copy.dims.some((d, i) => d !== t.shape[i])) {
-    copy = ortTensor(t.dtype as 'float32' | 'int32' | 'bool', t.dataSync() as unknown as ArrayBufferView, t.shape);
+    copy = ortTensor(t.dtype as 'float32' | 'int32' | 'bool', typedData(t), t.shape);
     ortCopies.set(t.dataId, copy);
   }
   return copy;
+}
+
+/**
+ * A tensor's data as the typed array ORT wants for its dtype. tfjs does not promise one: on the cpu
+ * backend a float32 tensor made by an int32 kernel (`tf.oneHot(...).toFloat()`, a no-op cast) keeps
+ * its Int32Array, which ORT refuses for float32.
+ */
+function typedData(t: tf.Tensor): ArrayBufferView {
+  const data = t.dataSync() as unknown as ArrayLike<number>;
+  const want = t.dtype === 'float32' ? Float32Array : t.dtype === 'int32' ? Int32Array : Uint8Array;
+  return data instanceof want ? data : want.from(data);
 }
 
 function fromOrt(value: OrtTensor, dtype: DataType, shape: number[]): tf.Tensor {

@@ -75,7 +75,10 @@ describe('e2e: sample projects compiled with tspc', function () {
 
   it('BPTT: gradients through the staged loop over time equal eager ones, and the loss goes down', async () => {
     const out = await run('bptt', [], { BPTT_STEPS: '40' });
-    expect(out).to.match(/max \|staged - eager\| 0\.0e\+0 \(loss (\S+) eager, \1 staged\)/);
+    // 'auto' may run the graph in ONNX Runtime, whose float sums round in another order: 1e-5.
+    const [, gap, lossEager, lossStaged] = /max \|staged - eager\| (\S+) \(loss (\S+) eager, (\S+) staged\)/.exec(out)!;
+    expect(Number(gap), out).to.be.at.most(1e-5);
+    expect(lossStaged).to.equal(lossEager);
     const losses = [...(/loss before step (.*)/.exec(out)![1]).matchAll(/\d+: ([\d.]+)/g)].map((m) => Number(m[1]));
     expect(losses, out).to.have.length(3);
     expect(losses[2], out).to.be.lessThan(losses[0] / 10);
@@ -107,7 +110,8 @@ describe('e2e: sample projects compiled with tspc', function () {
     expect(lines).to.have.length(3);
     const steps = lines.map((l) => /: (\d+) Newton steps, (\d+) CG steps, loss (\S+),/.exec(l)!.slice(1).join(' '));
     expect(new Set(steps).size, out).to.equal(1);
-    for (const line of lines) expect(line).to.match(/max \|w - w_eager\| 0\.0e\+0/);
+    // 'auto' may run the solver in ONNX Runtime, whose float sums round in another order: 1e-5.
+    for (const line of lines) expect(Number(/max \|w - w_eager\| (\S+),/.exec(line)![1]), line).to.be.at.most(1e-5);
     expect(Number(/loss (\S+),/.exec(lines[0])![1])).to.be.lessThan(0.2);
     expect(out).to.contain('staged graph: 3 While nodes');
     expect(out).to.contain('traced 1 time(s)');

@@ -130,6 +130,10 @@ export const cases: OpCase[] = [
   { kernel: 'PadV2', fn: (x) => tf.pad(x, [[1, 0], [0, 2]], 9), args: () => [f([1, 2, 3, 4], [2, 2])] },
   { kernel: 'GatherV2', fn: (x, i) => tf.gather(x, i, 1), args: () => [f([1, 2, 3, 4, 5, 6], [2, 3]), i32([2, 0, 2])] },
   { kernel: 'GatherNd', fn: (x, i) => tf.gatherND(x, i), args: () => [f([1, 2, 3, 4, 5, 6], [2, 3]), i32([1, 2, 0, 0], [2, 2])] },
+  { kernel: 'ExpandDims', fn: (x) => x.expandDims(-1), args: () => [f([1, 2, 3, 4, 5, 6], [2, 3])] },
+  { kernel: 'ZerosLike', note: 'NaN and Infinity in', fn: (x) => tf.zerosLike(x), args: () => [f([NaN, Infinity, -0, 4], [2, 2])] },
+  { kernel: 'OnesLike', fn: (x) => tf.onesLike(x), args: () => [i32([1, -2, 3])] },
+  { kernel: 'OneHot', note: 'a scalar index', fn: (i) => tf.oneHot(i, 4), args: () => [tf.scalar(2, 'int32')] },
   { kernel: 'OneHot', note: 'negative and out-of-range indices', fn: (i) => tf.oneHot(i, 3), args: () => [i32([0, 2, -1, 3])] },
   // matrix products
   { kernel: 'BatchMatMul', fn: (x, y) => tf.matMul(x, y, true, false), args: () => [f([1, 2, 3, 4, 5, 6], [3, 2]), f([1, 0, 2, 1, -1, 3], [3, 2])], tol: 1e-6 },

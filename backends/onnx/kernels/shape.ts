@@ -48,6 +48,10 @@ const unsqueeze = (g: GraphScope, v: Value, axis: number): Value => {
 
 export const shapeKernels: LoweringTable = {
   Reshape: reshapeTo,
+  ExpandDims: reshapeTo,
+  // Constants of the recorded shape (a product with 0 would keep NaN and Infinity).
+  ZerosLike: (g, [x], _attrs, outs) => g.filled(outs[0].shape, 0, x.type),
+  OnesLike: (g, [x], _attrs, outs) => g.filled(outs[0].shape, 1, x.type),
   Tile: (g, [x], attrs, outs) => g.op('Tile', [x, g.int64s((attrs.reps as number[]).map(Number))], {}, x.type, outs[0].shape),
   Transpose: (g, [x], attrs, outs) => g.op('Transpose', [x], { perm: (attrs.perm as number[]).map(Number) }, x.type, outs[0].shape),
   Concat: (g, inputs, attrs, outs) => {
@@ -104,11 +108,15 @@ export const shapeKernels: LoweringTable = {
   OneHot: (g, [indices], attrs, outs) => {
     // ONNX counts negative indices from the end; tfjs gives an all-off row: move them out of range.
     const depth = Number(attrs.depth);
-    const idx = g.cast(indices, OnnxType.INT64);
+    // ORT's OneHot rejects rank-0 indices (ONNX allows them): one index becomes a row of one.
+    const scalar = indices.shape.length === 0;
+    const idx = g.cast(scalar ? g.op('Reshape', [indices, g.int64s([1])], {}, indices.type, [1]) : indices, OnnxType.INT64);
     const negative = g.op('Less', [idx, g.scalar(0, OnnxType.INT64)], {}, OnnxType.BOOL, idx.shape);
     const safe = g.op('Where', [negative, g.scalar(depth, OnnxType.INT64), idx], {}, OnnxType.INT64, idx.shape);
     // ORT implements OneHot for int64 indices with float values and an int64 depth.
     const values = g.data([Number(attrs.offValue ?? 0), Number(attrs.onValue ?? 1)], OnnxType.FLOAT, [2]);
-    return g.op('OneHot', [safe, g.int64s([depth], []), values], { axis: -1 }, OnnxType.FLOAT, outs[0].shape);
+    if (!scalar) return g.op('OneHot', [safe, g.int64s([depth], []), values], { axis: -1 }, OnnxType.FLOAT, outs[0].shape);
+    const row = g.op('OneHot', [safe, g.int64s([depth], []), values], { axis: -1 }, OnnxType.FLOAT, [1, depth]);
+    return g.op('Reshape', [row, g.int64s(outs[0].shape)], {}, OnnxType.FLOAT, outs[0].shape);
   },
 };
