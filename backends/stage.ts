@@ -23,10 +23,12 @@ import { graphToDot } from './dot';
 import type { EngineChoice } from './onnx/engine';
 import { chooseEngine, EngineOption, runOn } from './onnx/engine_choice';
 import type { SessionOptions } from './onnx/runtime';
-import { dumpGraph, graphStats, GraphStats, Program } from './graph';
+import { dumpGraph, graphStats, GraphStats, mergeShapes, Program, shapeText, UNKNOWN_DIM } from './graph';
 import { flatten } from './nest';
 import { optimizeProgram, OptimizeOptions } from './optimize';
 import { RetraceLog, throwIfNotConverted } from './retracing';
+import { firstDifference, mergeDims, rawTraceOf, type RawTrace } from './shape_relaxation';
+import { type CallSignature, checkInputSignature, fitsPattern, type InputSpec, matchInputSignature, signatureOf } from './signatures';
 import { markDisposedByTrace, traceScopeTensors } from './trace_patches';
 import { activeTracer, runTrace } from './trace_context';
 import { rewriteStack } from '../runtime/user_frames';
@@ -46,6 +48,12 @@ export interface StageOptions {
   engine?: EngineOption;
   /** ONNX Runtime session options (e.g. executionProviders: ['cuda', 'cpu']). */
   onnx?: SessionOptions;
+  /**
+   * One spec per argument, each a tensor: `{ shape: [null, 8], dtype: 'float32' }`. A null dim takes
+   * any size: one graph serves every matching call (fn is traced twice, with two sizes for the null
+   * dims, to check that the graph does not depend on them); a call that does not match is an error.
+   */
+  inputSignature?: InputSpec[];
 }
 
 export interface StagedGraphInfo {
@@ -82,30 +90,189 @@ interface CacheEntry {
   rebuild: (tensors: tf.Tensor[]) => unknown;
   /** Chosen on the first run (or inspect) of the entry. */
   engine?: EngineChoice;
+  /** The graph as traced, kept while a trace of other dims may be compared with it. */
+  raw?: RawTrace;
+  /** The shapes of the tensor parameters this entry serves (UNKNOWN_DIM: any size). */
+  pattern: number[][];
+  /** A loop variable or an If output changed dims while tracing (its graph has unknown dims). */
+  changingDims: boolean;
+}
+
+/** The calls of one signature family (they differ only in dims). */
+interface Family {
+  /** What a trace of other dims is compared with: the relaxed entry once there is one. */
+  base: CacheEntry;
+  /** The entry that serves every call of its pattern. */
+  relaxed?: CacheEntry;
+  /** Why the graph depends on the dims (each shape then has a trace of its own). */
+  refused?: string;
+}
+
+/** Arguments of a second trace with other sizes for the unknown dims. */
+interface Probe {
+  args: unknown[];
+  tensors: tf.Tensor[];
+  /** Which stand-in a changing-dims value takes in this trace (see Tracer.variant). */
+  variant: 1;
+  why: string;
+  dispose(): void;
+}
+
+/** `args` with every tensor whose pattern has unknown dims replaced by zeros of other sizes for them. */
+function probeFor(args: unknown[], tensors: tf.Tensor[], pattern: number[][] | undefined, why: string): Probe {
+  const replaced = new Map<tf.Tensor, tf.Tensor>();
+  tensors.forEach((t, i) => {
+    const p = pattern?.[i];
+    if (p === undefined || !p.includes(UNKNOWN_DIM)) return;
+    replaced.set(t, tf.zeros(t.shape.map((d, k) => (p[k] === UNKNOWN_DIM ? d + 2 : d)), t.dtype));
+  });
+  const swap = (value: unknown): unknown => (value instanceof tf.Tensor ? replaced.get(value) ?? value : value);
+  const probeArgs = args.map((arg) => {
+    const flat = flatten(arg);
+    return flat.rebuild(flat.leaves.map(swap));
+  });
+  return {
+    args: probeArgs, tensors: tensors.map((t) => swap(t) as tf.Tensor), variant: 1, why,
+    dispose: () => replaced.forEach((t) => t.dispose()),
+  };
+}
+
+/** Makes `entry` (traced for other dims than `base`, the same graph up to dims) serve both. */
+function relaxDims(entry: CacheEntry, base: CacheEntry): void {
+  mergeDims(entry.program.graph, base.raw!.graph);
+  mergeDims(entry.raw!.graph, base.raw!.graph);
+  entry.pattern = entry.pattern.map((shape, i) => mergeShapes(shape, base.pattern[i]));
+}
+
+/** "argument 0 (x) as float32[?,8]" for each argument that has unknown dims in `pattern`. */
+function describePattern(args: unknown[], tensors: tf.Tensor[], pattern: number[][]): string[] {
+  return args.flatMap((arg, i) => {
+    const shapes = flatten(arg).leaves.flatMap((leaf) => {
+      const k = leaf instanceof tf.Tensor ? tensors.indexOf(leaf) : -1;
+      return k >= 0 && pattern[k].includes(UNKNOWN_DIM) ? [`${tensors[k].dtype}${shapeText(pattern[k])}`] : [];
+    });
+    return shapes.length > 0 ? [{ index: i, text: shapes.join(', ') }] : [];
+  }).map(({ index, text }) => `${index}:${text}`);
+}
+
+/** Optimizes a traced entry (after any comparison: the raw trace is kept apart). */
+function finish(entry: CacheEntry, options: StageOptions): void {
+  optimizeProgram(entry.program, options.optimize);
 }
 
 export function stage<F extends (...args: never[]) => unknown>(fn: F, options: StageOptions = {}): Staged<F> {
   if (typeof fn !== 'function') throw new TypeError(`autograph-ts: stage() needs a function, got ${typeof fn}`);
   throwIfNotConverted(fn);
+  const inputPattern = options.inputSignature === undefined ? undefined : checkInputSignature(options.inputSignature);
+  /** Entries by exact signature. */
   const cache = new Map<string, CacheEntry>();
+  /** Calls that differ only in dims (see signatures.ts), with the graph they may share. */
+  const families = new Map<string, Family>();
   let traceCount = 0;
   const retraces = new RetraceLog(fn);
 
+  /** Traces fn for a call; run again on probe tensors when dims are unknown (see traceAndCheck). */
+  const traceFor = (thisArg: unknown, args: unknown[], tensors: tf.Tensor[], probe?: Probe): CacheEntry => {
+    if (probe !== undefined) {
+      traceCount++;
+      retraces.onProbe(traceCount, probe.why);
+    }
+    return trace(fn, thisArg, probe?.args ?? args, probe?.tensors ?? tensors, probe?.variant ?? 0);
+  };
+
+  /**
+   * A new entry for this call. A trace of other dims than an earlier one of its family is compared
+   * with it: the same graph up to dims is relaxed (those dims unknown, one entry for all of them);
+   * a graph that depends on the dims keeps a trace per shape, and the log says why.
+   */
+  const traceEntry = (thisArg: unknown, args: unknown[], call: CallSignature): CacheEntry => {
+    if (inputPattern !== undefined) {
+      const entry = traceAndCheck(thisArg, args, call.tensors, inputPattern);
+      finish(entry, options);
+      return entry;
+    }
+    const traced = traceAndCheck(thisArg, args, call.tensors, undefined);
+    const family = families.get(call.family);
+    if (options.alwaysRetrace || family?.refused !== undefined) {
+      traced.raw = undefined;
+    } else if (family === undefined) {
+      families.set(call.family, { base: traced });
+    } else {
+      const difference = firstDifference(family.base.raw!, traced.raw!);
+      if (difference !== undefined) {
+        family.refused = difference;
+        traced.raw = undefined;
+        retraces.onNotRelaxed(difference);
+      } else {
+        relaxDims(traced, family.base);
+        if (family.relaxed !== undefined) disposeEntry(family.relaxed);
+        family.base = family.relaxed = traced;
+        retraces.onRelaxed(describePattern(args, call.tensors, traced.pattern));
+        finish(traced, options);
+        return traced;
+      }
+    }
+    finish(traced, options);
+    const previous = cache.get(call.signature);
+    if (previous) disposeEntry(previous);
+    cache.set(call.signature, traced);
+    return traced;
+  };
+
+  /**
+   * Traces fn; where its graph has unknown dims — the input signature leaves some open
+   * (`pattern`), or a loop variable or an If output changes dims — traces it again with other
+   * sizes for them (the probe) and keeps the graph only if both traces agree up to dims.
+   */
+  const traceAndCheck = (thisArg: unknown, args: unknown[], tensors: tf.Tensor[], pattern: number[][] | undefined): CacheEntry => {
+    const first = traceFor(thisArg, args, tensors);
+    first.pattern = pattern ?? tensors.map((t) => [...t.shape]);
+    const open = pattern !== undefined && pattern.some((p) => p.includes(UNKNOWN_DIM));
+    if (!open && !first.changingDims) return first;
+    const probe = probeFor(args, tensors, pattern, first.changingDims
+      ? 'a loop variable or conditional output changes dims: checking that the graph does not depend on them'
+      : 'the inputSignature leaves dims unknown: checking that the graph does not depend on them');
+    let second: CacheEntry;
+    try {
+      second = traceFor(thisArg, args, tensors, probe);
+    } catch (error) {
+      disposeEntry(first);
+      throw error instanceof StagingError ? error : new StagingError(`autograph-ts: ${fn.name || 'the function'} ` +
+        `cannot be staged with unknown dims: traced again with other sizes for them, it fails: ${(error as Error)?.message ?? error}`);
+    } finally {
+      probe.dispose();
+    }
+    const difference = firstDifference(first.raw!, second.raw!);
+    disposeEntry(second);
+    if (difference !== undefined) {
+      disposeEntry(first);
+      throw new StagingError(`autograph-ts: ${fn.name || 'the function'} cannot be staged with unknown dims ` +
+        `(${first.changingDims ? 'a value changes dims while it runs' : 'its inputSignature leaves dims open'}): ` +
+        `its graph depends on them — ${difference}. ${first.changingDims
+          ? 'Keep the dims of loop variables and of values assigned in both branches of a tensor condition fixed (pad, or preallocate), or compute what depends on them with tensor ops.'
+          : 'Give those dims a size in the inputSignature, or compute what depends on them with tensor ops.'}`);
+    }
+    mergeDims(first.program.graph, second.raw!.graph);
+    mergeDims(first.raw!.graph, second.raw!.graph);
+    return first;
+  };
+
   const lookup = (thisArg: unknown, args: unknown[]): { entry: CacheEntry; tensors: tf.Tensor[]; signature: string } => {
-    const { signature, tensors } = signatureOf(thisArg, args);
-    let entry = options.alwaysRetrace ? undefined : cache.get(signature);
+    const call = signatureOf(thisArg, args);
+    if (options.inputSignature !== undefined) matchInputSignature(options.inputSignature, inputPattern!, args, retraces.names);
+    const family = families.get(call.family);
+    let entry = options.alwaysRetrace ? undefined : cache.get(call.signature);
+    if (entry === undefined && !options.alwaysRetrace && family?.relaxed !== undefined &&
+        fitsPattern(family.relaxed.pattern, call.tensors)) entry = family.relaxed;
     if (entry === undefined) {
       traceCount++;
       retraces.onTrace(traceCount, args, options.alwaysRetrace === true);
-      entry = trace(fn, thisArg, args, tensors, options);
+      entry = traceEntry(thisArg, args, call);
       verboseLog(3, () => `graph of ${fn.name || 'a function'} (trace #${traceCount}):\n${dumpGraph(entry!.program)}`);
-      const previous = cache.get(signature);
-      if (previous) disposeEntry(previous);
-      cache.set(signature, entry);
     } else {
-      verboseLog(2, () => `cache hit for ${fn.name || 'a function'}: ${signature}`);
+      verboseLog(2, () => `cache hit for ${fn.name || 'a function'}: ${call.signature}`);
     }
-    return { entry, tensors, signature };
+    return { entry, tensors: call.tensors, signature: call.signature };
   };
 
   const engineOf = (entry: CacheEntry): EngineChoice =>
@@ -142,7 +309,9 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
     retrace: {
       value: (): void => {
         for (const entry of cache.values()) disposeEntry(entry);
+        for (const family of families.values()) if (family.relaxed) disposeEntry(family.relaxed);
         cache.clear();
+        families.clear();
       },
     },
     dispose: { value: (): void => (staged as Staged<F>).retrace() },
@@ -163,51 +332,6 @@ function disposeProgram(program: Program): void {
   program.constants.length = 0;
 }
 
-// ---- signatures ---------------------------------------------------------------------------------
-
-const objectIds = new WeakMap<object, number>();
-let nextObjectId = 1;
-const objectId = (o: object): number => {
-  let id = objectIds.get(o);
-  if (id === undefined) objectIds.set(o, (id = nextObjectId++));
-  return id;
-};
-
-/** The cache key of a call, and its distinct tensor arguments (the graph's parameters). */
-export function signatureOf(thisArg: unknown, args: unknown[]): { signature: string; tensors: tf.Tensor[] } {
-  const flat = flatten(args);
-  const tensors: tf.Tensor[] = [];
-  const parts = flat.leaves.map((leaf) => {
-    if (leaf instanceof tf.Variable) return `var:${leaf.name}`;
-    if (leaf instanceof tf.Tensor) {
-      // The same tensor passed twice is one parameter: the key says so.
-      const same = tensors.findIndex((t) => t.dataId === leaf.dataId && t.dtype === leaf.dtype &&
-        t.shape.length === leaf.shape.length && t.shape.every((d, i) => d === leaf.shape[i]));
-      if (same >= 0) return `=${same}`;
-      tensors.push(leaf);
-      return `${leaf.dtype}[${leaf.shape.join(',')}]`;
-    }
-    switch (typeof leaf) {
-      case 'number':
-        return Object.is(leaf, -0) ? 'n:-0' : `n:${leaf}`;
-      case 'string':
-        return `s:${JSON.stringify(leaf)}`;
-      case 'boolean':
-      case 'undefined':
-      case 'bigint':
-        return `${typeof leaf}:${String(leaf)}`;
-      case 'symbol':
-        return `sym:${String(leaf)}`;
-      default:
-        return leaf === null ? 'null' : `obj:${objectId(leaf as object)}`;
-    }
-  });
-  const self = thisArg === undefined || thisArg === null || typeof thisArg !== 'object' && typeof thisArg !== 'function'
-    ? String(thisArg) : `obj:${objectId(thisArg as object)}`;
-  // The backend is part of the key: captured constants live on the backend that traced them.
-  return { signature: `${tf.getBackend()}|${self}|${flat.structure}|${parts.join(',')}`, tensors };
-}
-
 // ---- tracing ------------------------------------------------------------------------------------
 
 interface TapeState {
@@ -215,9 +339,10 @@ interface TapeState {
   activeTape: unknown;
 }
 
+/** One trace of fn, not yet optimized; `variant` picks the stand-ins of changing dims (Tracer.variant). */
 function trace(fn: (...args: never[]) => unknown, thisArg: unknown, args: unknown[], tensors: tf.Tensor[],
-               options: StageOptions): CacheEntry {
-  const tracer = new Tracer();
+               variant: 0 | 1): CacheEntry {
+  const tracer = new Tracer(variant);
   for (const t of tensors) tracer.root.values.set(t, tracer.root.addParam({ shape: [...t.shape], dtype: t.dtype }));
 
   // The trace's own kernels must not land on an outer gradient tape (tf.grad around a staged call).
@@ -258,6 +383,8 @@ function trace(fn: (...args: never[]) => unknown, thisArg: unknown, args: unknow
     state.gradientDepth = tape.gradientDepth;
     state.activeTape = tape.activeTape;
   }
-  optimizeProgram(tracer.program, options.optimize);
-  return { program: tracer.program, rebuild };
+  return {
+    program: tracer.program, rebuild, raw: rawTraceOf(tracer.program), pattern: tensors.map((t) => [...t.shape]),
+    changingDims: tracer.changingDims,
+  };
 }

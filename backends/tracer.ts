@@ -23,6 +23,12 @@ export class Tracer implements KernelListener {
   paused = 0;
   /** What this trace knows about its tensors beyond the graph (placeholders, negations, ...). */
   readonly facts = new TraceFacts();
+  /**
+   * A loop variable or an If output changed dims: the graph has unknown dims inside, and the
+   * concrete stand-in the trace went on with may have been baked into later nodes. stage() then
+   * traces again with the other stand-ins (variant 1) and compares (backends/shape_relaxation.ts).
+   */
+  changingDims = false;
 
   private readonly constantIndex = new ValueTable<number>();
   private readonly variableIndex = new Map<tf.Variable, number>();
@@ -33,7 +39,12 @@ export class Tracer implements KernelListener {
   /** The sub-graph that was being traced when each tensor of the user's program was made. */
   private readonly madeIn = new WeakMap<object, GraphBuilder>();
 
-  constructor() {
+  /**
+   * @param variant which stand-in a value of changing dims takes where the trace goes on with one:
+   *   0 the first (a loop's initial value, the branch the condition takes), 1 the other (the value
+   *   after one iteration, the other branch)
+   */
+  constructor(readonly variant: 0 | 1 = 0) {
     for (const v of Object.values(engineInternals().state.registeredVariables)) this.variableByData.set(v.dataId, v);
   }
 

@@ -1,0 +1,148 @@
+/**
+ * Unknown dims without symbolic shapes. A trace runs every kernel on real tensors, so each value
+ * has concrete dims and every JS number the user's code (or a tfjs op) derives from a shape —
+ * `x.shape[0]`, a reshape target, a slice size, an unrolled loop's count — is baked into the graph.
+ * A graph is therefore shared between dims only when it is the SAME graph for two different dims:
+ * two traces that differ only in some dims are compared node by node (kinds, ops, attributes,
+ * inputs, constant values, sub-graphs); when they agree, the graph is generic in those dims and its
+ * specs mark them unknown (UNKNOWN_DIM); when they do not, the first difference says which node
+ * depends on the dims. This is how tf.function's reduce_retracing, tf.while_loop's shape invariants
+ * and an input_signature with None dims are done here (backends/stage.ts decides when to compare).
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import { type Graph, mergeShapes, type Node, type Program, shapeText, type TensorSpec } from './graph';
+import { siteLocation } from '../runtime/user_frames';
+
+/** A trace as it was recorded, before optimization: the graph (a copy) and what its constants hold. */
+export interface RawTrace {
+  graph: Graph;
+  /** Per constant: its dtype, shape and values, as a string (compared, never parsed). */
+  constants: string[];
+  sites: object[];
+}
+
+export function rawTraceOf(program: Program): RawTrace {
+  return {
+    graph: structuredClone(program.graph),
+    constants: program.constants.map(constantKey),
+    sites: program.sites ?? [],
+  };
+}
+
+/** A constant's content: captured tensors that are the same data are equal without a read. */
+function constantKey(t: tf.Tensor): string {
+  const values = t.dataSync() as ArrayLike<number | string>;
+  // FNV-1a over the values' text: large constants (weights) compare by a hash, not a copy.
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < values.length; i++) {
+    const text = String(values[i]);
+    for (let k = 0; k < text.length; k++) hash = Math.imul(hash ^ text.charCodeAt(k), 0x01000193) >>> 0;
+    hash = Math.imul(hash ^ 44, 0x01000193) >>> 0;
+  }
+  return `${t.dtype}${shapeText(t.shape)}#${values.length}:${hash.toString(16)}`;
+}
+
+/**
+ * Where two traces of one function differ other than in dims, described for the user; undefined
+ * when they are the same graph up to dims.
+ */
+export function firstDifference(a: RawTrace, b: RawTrace): string | undefined {
+  return graphDifference(a, b, a.graph, b.graph, 'the function body');
+}
+
+function graphDifference(a: RawTrace, b: RawTrace, ga: Graph, gb: Graph, where: string): string | undefined {
+  if (ga.numParams !== gb.numParams) return `${where} takes ${ga.numParams} vs ${gb.numParams} values`;
+  const n = Math.min(ga.nodes.length, gb.nodes.length);
+  for (let i = 0; i < n; i++) {
+    const na = ga.nodes[i];
+    const nb = gb.nodes[i];
+    const problem = nodeDifference(a, b, na, nb, where);
+    if (problem !== undefined) return `${describeNode(a, na)}${problem}`;
+  }
+  if (ga.nodes.length !== gb.nodes.length) {
+    const extra = ga.nodes.length > n ? ga.nodes[n] : gb.nodes[n];
+    return `${where} records ${ga.nodes.length} vs ${gb.nodes.length} operations (the first extra one: ` +
+      `${describeNode(ga.nodes.length > n ? a : b, extra)}) — a JS loop or condition on a dim`;
+  }
+  if (JSON.stringify(ga.results) !== JSON.stringify(gb.results)) return `${where} returns other values`;
+  return undefined;
+}
+
+function nodeDifference(a: RawTrace, b: RawTrace, na: Node, nb: Node, where: string): string | undefined {
+  if (na.kind !== nb.kind) return ` is a ${na.kind} in one trace and a ${nb.kind} in the other`;
+  const specProblem = specsDifference(na.outputs, nb.outputs);
+  if (specProblem !== undefined) return specProblem;
+  const { outputs: _oa, ...restA } = na as Node & { site?: number };
+  const { outputs: _ob, ...restB } = nb as Node & { site?: number };
+  delete restA.site;
+  delete restB.site;
+  switch (na.kind) {
+    case 'Constant': {
+      const cb = (nb as typeof na).constant;
+      if (a.constants[na.constant] !== b.constants[cb]) {
+        return ` is a constant that differs between the two dims (${a.constants[na.constant].split('#')[0]} vs ` +
+          `${b.constants[cb].split('#')[0]}): a JS value computed from a dim (\`x.shape[0]\`, \`x.size\`)`;
+      }
+      return undefined;
+    }
+    case 'If': {
+      const nbIf = nb as typeof na;
+      if (JSON.stringify(na.inputs) !== JSON.stringify(nbIf.inputs)) return ' has other inputs';
+      return graphDifference(a, b, na.then, nbIf.then, `the if branch of the conditional${originText(na.origin)}`) ??
+        graphDifference(a, b, na.else, nbIf.else, `the else branch of the conditional${originText(na.origin)}`);
+    }
+    case 'While': {
+      const nbWhile = nb as typeof na;
+      if (JSON.stringify(na.inputs) !== JSON.stringify(nbWhile.inputs) || na.loopVars !== nbWhile.loopVars) return ' has other inputs';
+      return graphDifference(a, b, na.cond, nbWhile.cond, `the condition of the loop${originText(na.origin)}`) ??
+        graphDifference(a, b, na.body, nbWhile.body, `the body of the loop${originText(na.origin)}`);
+    }
+    default: {
+      const ta = JSON.stringify(restA);
+      const tb = JSON.stringify(restB);
+      if (ta === tb) return undefined;
+      if (na.kind === 'Kernel' && nb.kind === 'Kernel' && JSON.stringify(na.attrs) !== JSON.stringify(nb.attrs)) {
+        return ` has attributes computed from the dims (${JSON.stringify(na.attrs)} vs ${JSON.stringify(nb.attrs)})`;
+      }
+      return ' has other inputs';
+    }
+  }
+}
+
+function specsDifference(a: TensorSpec[], b: TensorSpec[]): string | undefined {
+  if (a.length !== b.length) return ` has ${a.length} vs ${b.length} outputs`;
+  for (let i = 0; i < a.length; i++) {
+    if (a[i].dtype !== b[i].dtype || a[i].shape.length !== b[i].shape.length || (a[i].list ?? 0) !== (b[i].list ?? 0)) {
+      return ` gives ${a[i].dtype}${shapeText(a[i].shape)} vs ${b[i].dtype}${shapeText(b[i].shape)}`;
+    }
+  }
+  return undefined;
+}
+
+function describeNode(trace: RawTrace, node: Node): string {
+  const what = node.kind === 'Kernel' ? `the ${node.op}` : node.kind === 'Constant' ? 'a value' : `the ${node.kind}`;
+  const site = node.kind === 'Kernel' && node.site !== undefined ? trace.sites[node.site] : undefined;
+  const location = site !== undefined ? siteLocation(site)?.location : 'origin' in node ? node.origin : undefined;
+  return `${what}${location ? ` at ${location}` : ''}`;
+}
+
+const originText = (origin: string | undefined): string => (origin ? ` (${origin})` : '');
+
+/**
+ * Marks unknown, in `target`, every dim that differs from `other` (the same graph up to dims, as
+ * firstDifference established): values, parameters and sub-graphs alike.
+ */
+export function mergeDims(target: Graph, other: Graph): void {
+  target.nodes.forEach((node, i) => {
+    const peer = other.nodes[i];
+    node.outputs = node.outputs.map((spec, k) => ({ ...spec, shape: mergeShapes(spec.shape, peer.outputs[k].shape) }));
+    if (node.kind === 'If' && peer.kind === 'If') {
+      mergeDims(node.then, peer.then);
+      mergeDims(node.else, peer.else);
+    }
+    if (node.kind === 'While' && peer.kind === 'While') {
+      mergeDims(node.cond, peer.cond);
+      mergeDims(node.body, peer.body);
+    }
+  });
+}
