@@ -11,6 +11,7 @@
  * what eager iteration (tf.unstack) does: a 'Row' step.
  */
 import * as tf from '@tensorflow/tfjs-core';
+import { ensureShapeKernel, SHAPE_KERNEL } from './shape_kernel';
 import { type Attrs, type Graph, hasUnknownDims, type KernelNode, type ListOp, type Node, type PrintPart, type RandomArg, type RandomOp } from './graph';
 
 export type Slot = number;
@@ -124,6 +125,7 @@ export function compile(graph: Graph, backendName: string | undefined): Plan {
       case 'Kernel': {
         const outs = node.outputs.map(() => newSlot(true));
         slotOf[index] = outs;
+        if (node.op === SHAPE_KERNEL) ensureShapeKernel(backendName ?? tf.getBackend());
         const fn = backendName === undefined ? undefined : tf.getKernel(node.op, backendName)?.kernelFunc;
         if (backendName !== undefined && fn === undefined) {
           throw new Error(`autograph-ts: kernel '${node.op}' is not registered for backend '${backendName}'`);

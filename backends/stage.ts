@@ -193,7 +193,8 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
     }
     const traced = traceAndCheck(thisArg, args, call.tensors, undefined);
     const family = families.get(call.family);
-    if (options.alwaysRetrace || family?.refused !== undefined) {
+    // (ONNX Runtime runs graphs of known dims only: with engine 'onnx', each shape has its graph.)
+    if (options.alwaysRetrace || options.engine === 'onnx' || family?.refused !== undefined) {
       traced.raw = undefined;
     } else if (family === undefined) {
       families.set(call.family, { base: traced });
