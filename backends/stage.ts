@@ -96,6 +96,14 @@ interface CacheEntry {
   pattern: number[][];
   /** A loop variable or an If output changed dims while tracing (its graph has unknown dims). */
   changingDims: boolean;
+  /** Reads of unknown dims by the user's code while tracing (see dim_reads.ts). */
+  dimReads: string[];
+}
+
+/** Arguments whose unknown dims a trace watches: a shape pattern and a name per tensor argument. */
+interface Watch {
+  pattern: number[][];
+  names: string[];
 }
 
 /** The calls of one signature family (they differ only in dims). */
@@ -124,7 +132,8 @@ function probeFor(args: unknown[], tensors: tf.Tensor[], pattern: number[][] | u
   tensors.forEach((t, i) => {
     const p = pattern?.[i];
     if (p === undefined || !p.includes(UNKNOWN_DIM)) return;
-    replaced.set(t, tf.zeros(t.shape.map((d, k) => (p[k] === UNKNOWN_DIM ? d + 2 : d)), t.dtype));
+    // 2d + 3: other than d, and other than d for the usual integer maps of a dim (see staged_loop.ts).
+    replaced.set(t, tf.zeros(t.shape.map((d, k) => (p[k] === UNKNOWN_DIM ? 2 * d + 3 : d)), t.dtype));
   });
   const swap = (value: unknown): unknown => (value instanceof tf.Tensor ? replaced.get(value) ?? value : value);
   const probeArgs = args.map((arg) => {
@@ -172,13 +181,22 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
   const retraces = new RetraceLog(fn);
 
   /** Traces fn for a call; run again on probe tensors when dims are unknown (see traceAndCheck). */
-  const traceFor = (thisArg: unknown, args: unknown[], tensors: tf.Tensor[], probe?: Probe): CacheEntry => {
+  const traceFor = (thisArg: unknown, args: unknown[], tensors: tf.Tensor[], watch: Watch | undefined, probe?: Probe): CacheEntry => {
     if (probe !== undefined) {
       traceCount++;
       retraces.onProbe(traceCount, probe.why);
     }
-    return trace(fn, thisArg, probe?.args ?? args, probe?.tensors ?? tensors, probe?.variant ?? 0);
+    return trace(fn, thisArg, probe?.args ?? args, probe?.tensors ?? tensors, probe?.variant ?? 0, watch);
   };
+
+  /** The tensor arguments' unknown dims to watch (see dim_reads.ts), named as the user knows them. */
+  const watchOf = (args: unknown[], tensors: tf.Tensor[], pattern: number[][]): Watch => ({
+    pattern,
+    names: tensors.map((t) => {
+      const index = args.indexOf(t);
+      return index >= 0 ? retraces.names[index] || `argument ${index}` : 'an argument';
+    }),
+  });
 
   /**
    * A new entry for this call. A trace of other dims than an earlier one of its family is compared
@@ -189,17 +207,23 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
     if (inputPattern !== undefined) {
       const entry = traceAndCheck(thisArg, args, call.tensors, inputPattern);
       finish(entry, options);
+      families.set(call.family, { base: entry, relaxed: entry });
       return entry;
     }
-    const traced = traceAndCheck(thisArg, args, call.tensors, undefined);
     const family = families.get(call.family);
+    // Against an earlier trace of other dims: the dims that differ are watched in this trace.
+    const comparable = family !== undefined && family.refused === undefined && !options.alwaysRetrace && options.engine !== 'onnx';
+    const relaxing = comparable ? call.tensors.map((t, i) => mergeShapes(t.shape, family!.base.pattern[i])) : undefined;
+    const traced = traceAndCheck(thisArg, args, call.tensors, undefined,
+      relaxing && watchOf(args, call.tensors, relaxing));
     // (ONNX Runtime runs graphs of known dims only: with engine 'onnx', each shape has its graph.)
     if (options.alwaysRetrace || options.engine === 'onnx' || family?.refused !== undefined) {
       traced.raw = undefined;
     } else if (family === undefined) {
       families.set(call.family, { base: traced });
     } else {
-      const difference = firstDifference(family.base.raw!, traced.raw!);
+      const difference = traced.dimReads.length > 0 ? `it reads ${traced.dimReads[0]}`
+        : firstDifference(family.base.raw!, traced.raw!);
       if (difference !== undefined) {
         family.refused = difference;
         traced.raw = undefined;
@@ -225,8 +249,9 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
    * (`pattern`), or a loop variable or an If output changes dims — traces it again with other
    * sizes for them (the probe) and keeps the graph only if both traces agree up to dims.
    */
-  const traceAndCheck = (thisArg: unknown, args: unknown[], tensors: tf.Tensor[], pattern: number[][] | undefined): CacheEntry => {
-    const first = traceFor(thisArg, args, tensors);
+  const traceAndCheck = (thisArg: unknown, args: unknown[], tensors: tf.Tensor[], pattern: number[][] | undefined,
+                         watch: Watch | undefined = pattern && watchOf(args, tensors, pattern)): CacheEntry => {
+    const first = traceFor(thisArg, args, tensors, watch);
     first.pattern = pattern ?? tensors.map((t) => [...t.shape]);
     const open = pattern !== undefined && pattern.some((p) => p.includes(UNKNOWN_DIM));
     if (!open && !first.changingDims) return first;
@@ -235,7 +260,7 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
       : 'the inputSignature leaves dims unknown: checking that the graph does not depend on them');
     let second: CacheEntry;
     try {
-      second = traceFor(thisArg, args, tensors, probe);
+      second = traceFor(thisArg, args, tensors, watch, probe);
     } catch (error) {
       disposeEntry(first);
       throw error instanceof StagingError ? error : new StagingError(`autograph-ts: ${fn.name || 'the function'} ` +
@@ -243,7 +268,8 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
     } finally {
       probe.dispose();
     }
-    const difference = firstDifference(first.raw!, second.raw!);
+    const reads = [...first.dimReads, ...second.dimReads];
+    const difference = reads.length > 0 ? `it reads ${reads[0]} as a JS number` : firstDifference(first.raw!, second.raw!);
     disposeEntry(second);
     if (difference !== undefined) {
       disposeEntry(first);
@@ -342,8 +368,9 @@ interface TapeState {
 
 /** One trace of fn, not yet optimized; `variant` picks the stand-ins of changing dims (Tracer.variant). */
 function trace(fn: (...args: never[]) => unknown, thisArg: unknown, args: unknown[], tensors: tf.Tensor[],
-               variant: 0 | 1): CacheEntry {
+               variant: 0 | 1, watch: Watch | undefined): CacheEntry {
   const tracer = new Tracer(variant);
+  if (watch !== undefined) tensors.forEach((t, i) => tracer.watchDims(t, watch.pattern[i], watch.names[i]));
   for (const t of tensors) tracer.root.values.set(t, tracer.root.addParam({ shape: [...t.shape], dtype: t.dtype }));
 
   // The trace's own kernels must not land on an outer gradient tape (tf.grad around a staged call).
@@ -377,6 +404,7 @@ function trace(fn: (...args: never[]) => unknown, thisArg: unknown, args: unknow
     disposeProgram(tracer.program);
     throw error;
   } finally {
+    tracer.unwatchDims();
     tracer.restoreVariables();
     const made = traceScopeTensors();
     tf.engine().endScope();
@@ -386,6 +414,6 @@ function trace(fn: (...args: never[]) => unknown, thisArg: unknown, args: unknow
   }
   return {
     program: tracer.program, rebuild, raw: rawTraceOf(tracer.program), pattern: tensors.map((t) => [...t.shape]),
-    changingDims: tracer.changingDims,
+    changingDims: tracer.changingDims, dimReads: tracer.dimReads,
   };
 }

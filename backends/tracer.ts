@@ -13,6 +13,7 @@ import { StagingError, userFrame } from './errors';
 import { captureSite } from '../runtime/user_frames';
 import { withoutTape } from './gradients/tape';
 import { TraceFacts } from './staged_values';
+import { watchDims } from './dim_reads';
 
 
 export class Tracer implements KernelListener {
@@ -29,6 +30,9 @@ export class Tracer implements KernelListener {
    * traces again with the other stand-ins (variant 1) and compares (backends/shape_relaxation.ts).
    */
   changingDims = false;
+  /** Reads of unknown dims by the user's code (see dim_reads.ts): the graph depends on them. */
+  readonly dimReads: string[] = [];
+  private readonly unwatch: (() => void)[] = [];
 
   private readonly constantIndex = new ValueTable<number>();
   private readonly variableIndex = new Map<tf.Variable, number>();
@@ -50,6 +54,15 @@ export class Tracer implements KernelListener {
 
   get backend(): tf.KernelBackend {
     return tf.engine().backend;
+  }
+
+  /** Reports reads of `t`'s unknown dims (UNKNOWN_DIM in `pattern`) by the user's code until the trace ends. */
+  watchDims(t: tf.Tensor, pattern: readonly number[], name: string): void {
+    this.unwatch.push(watchDims(t, pattern, name, (read) => this.dimReads.push(read)));
+  }
+
+  unwatchDims(): void {
+    for (const undo of this.unwatch.splice(0)) undo();
   }
 
   // ---- kernels ------------------------------------------------------------------------------
