@@ -8,7 +8,13 @@ import { expect } from 'chai';
 import * as tf from '@tensorflow/tfjs';
 import { compile, formatDiagnostics, load } from '../harness/compile';
 import { stage } from '../../backends/stage';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import { graphHasUnknownDims, UNKNOWN_DIM } from '../../backends/graph';
+import { exportGraphModel } from '../../backends/graphmodel/export';
+import { lowerProgram } from '../../backends/onnx/lower';
+import { loadExported } from '../graphmodel/support';
 
 const source = `
 import * as tf from '@tensorflow/tfjs';
@@ -187,6 +193,9 @@ describe('unknown dims: one graph for calls that differ only in dims (backends/s
 
   it('dtype and rank changes are other families: no relaxation across them', () => {
     const staged = stage((x: tf.Tensor) => x.add(1));
+    const warn = console.warn;
+    console.warn = () => {}; // (the warning after 5 traces)
+    after(() => { console.warn = warn; });
     close(staged(tf.tensor1d([1])), tf.tensor1d([2]), '[1]');
     close(staged(tf.tensor2d([[1]])), tf.tensor2d([[2]]), '[1,1]');
     close(staged(tf.tensor1d([1], 'int32')), tf.tensor1d([2], 'int32'), 'int32 [1]');
@@ -286,5 +295,54 @@ describe('unknown dims inside a trace: loop variables and If outputs whose dims 
   it('a rank change stays an error naming the variable and the line', () => {
     const staged = stage(m.rankChange);
     expect(() => staged(tf.ones([2]), tf.scalar(2))).to.throw(/loop variable 'y' changes rank .*main\.ts:\d+:\d+/);
+  });
+});
+
+describe('unknown dims beyond the executor: gradients, ONNX, GraphModel export', () => {
+  let m: Record<string, any>;
+  let w: tf.Tensor2D;
+  let u: tf.Tensor2D;
+  const sequence = (T: number): tf.Tensor2D => tf.cos(tf.range(0, T * 4).mul(0.41)).reshape([T, 4]) as tf.Tensor2D;
+  before(() => {
+    m = load(compile({ 'main.ts': source }).js['main.ts']);
+    w = tf.sin(tf.range(0, 32).mul(0.7)).mul(0.5).reshape([4, 8]) as tf.Tensor2D;
+    u = tf.cos(tf.range(0, 64).mul(0.3)).mul(0.3).reshape([8, 8]) as tf.Tensor2D;
+  });
+
+  it('tf.grad through a relaxed graph equals eager gradients for each length', () => {
+    const staged = stage(m.rnn);
+    for (const T of [3, 5, 4]) {
+      const x = sequence(T);
+      const got = tf.grads((a: tf.Tensor, b: tf.Tensor) => (staged(x, a, b) as tf.Tensor).sum())([w, u]);
+      const want = tf.grads((a: tf.Tensor, b: tf.Tensor) => (m.rnn(x, a, b) as tf.Tensor).sum())([w, u]);
+      got.forEach((g, k) => close(g, want[k], `T=${T} d${k}`));
+    }
+    expect(staged.traceCount).to.equal(2);
+  });
+
+  it('ONNX refuses a graph with unknown dims through its not-lowerable path', () => {
+    const staged = stage(m.rnn);
+    staged(sequence(2), w, u);
+    const info = staged.inspect(sequence(3), w, u);
+    const lowered = lowerProgram(info.program);
+    expect(lowered.ok).to.equal(false);
+    if (!lowered.ok) expect(lowered.problems.map((p) => p.reason).join('; ')).to.match(/does not lower: unknown dims \(float32\[\?,4\]\)/);
+    expect(info.engine.engine).to.equal('tfjs');
+  });
+
+  it('a relaxed graph exports to a GraphModel with -1 dims that runs every length', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'autograph-shapes-'));
+    try {
+      const staged = stage(m.rnn);
+      staged(sequence(2), w, u);
+      const exported = await exportGraphModel(staged, [sequence(3), w, u], dir);
+      const model = await loadExported(dir);
+      for (const T of [2, 6]) {
+        const out = await model.executeAsync({ x: sequence(T), w, u }) as tf.Tensor;
+        close(out, m.rnn(sequence(T), w, u), `GraphModel T=${T}`);
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
