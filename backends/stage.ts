@@ -6,6 +6,8 @@
  *   values of all its other arguments (numbers, strings, booleans, and the identity of objects),
  *   and the active tfjs backend.
  *   Later calls with the same signature do not run fn's JS at all: they run the recorded graph.
+ *   Calls that differ only in dims share one graph with those dims unknown, when it is the same
+ *   graph for them (shape_relaxation.ts); a graph with unknown dims is traced twice to check that.
  * - Therefore JS side effects of fn (pushing to an array, counting calls, console.log of plain JS
  *   values, mutating objects) happen only while tracing. Tensor effects are kept on every call:
  *   console.log of tensors and t.print() print at run time, Variable.assign updates the variable,
