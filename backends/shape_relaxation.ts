@@ -10,7 +10,8 @@
  * and an input_signature with None dims are done here (backends/stage.ts decides when to compare).
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { type Graph, mergeShapes, type Node, type Program, shapeText, type TensorSpec } from './graph';
+import { StagingError } from './errors';
+import { type Graph, hasUnknownDims, mergeShapes, type Node, type Program, shapeText, type TensorSpec } from './graph';
 import { siteLocation } from '../runtime/user_frames';
 
 /** A trace as it was recorded, before optimization: the graph (a copy) and what its constants hold. */
@@ -29,17 +30,24 @@ export function rawTraceOf(program: Program): RawTrace {
   };
 }
 
-/** A constant's content: captured tensors that are the same data are equal without a read. */
+/** Small constants compare by value; larger ones (captured weights) by the data they hold. */
+const MAX_COMPARED_BY_VALUE = 64;
+const dataIds = new WeakMap<object, number>();
+let nextDataId = 1;
+
+/**
+ * A constant's content. A small one (a JS number made a tensor, a shape) by its values; a larger
+ * one by its data's identity: a captured tensor is the same data in both traces, and a large
+ * constant made anew in each trace compares as different (no relaxation: safe, never wrong).
+ */
 function constantKey(t: tf.Tensor): string {
-  const values = t.dataSync() as ArrayLike<number | string>;
-  // FNV-1a over the values' text: large constants (weights) compare by a hash, not a copy.
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < values.length; i++) {
-    const text = String(values[i]);
-    for (let k = 0; k < text.length; k++) hash = Math.imul(hash ^ text.charCodeAt(k), 0x01000193) >>> 0;
-    hash = Math.imul(hash ^ 44, 0x01000193) >>> 0;
+  const head = `${t.dtype}${shapeText(t.shape)}`;
+  if (t.size > MAX_COMPARED_BY_VALUE) {
+    let id = dataIds.get(t.dataId);
+    if (id === undefined) dataIds.set(t.dataId, (id = nextDataId++));
+    return `${head}#data ${id}`;
   }
-  return `${t.dtype}${shapeText(t.shape)}#${values.length}:${hash.toString(16)}`;
+  return `${head}#${JSON.stringify(Array.from(t.dataSync() as ArrayLike<number | string>))}`;
 }
 
 /**
@@ -145,4 +153,15 @@ export function mergeDims(target: Graph, other: Graph): void {
       mergeDims(node.body, peer.body);
     }
   });
+}
+
+/**
+ * In-graph gradients take shapes from specs (zeros of a value's shape, the shapes tfjs's gradient
+ * functions read): a value whose dims change has none, so its gradient is refused, never guessed.
+ */
+export function refuseUnknownDims(spec: TensorSpec): void {
+  if (!hasUnknownDims(spec)) return;
+  throw new StagingError(`autograph-ts: a gradient through a value of unknown dims (${spec.dtype}${shapeText(spec.shape)}: ` +
+    'a loop variable whose dims change, or an if whose branches give other dims) is not supported inside a staged ' +
+    'function. Keep its dims fixed (pad, or preallocate), or take the gradient outside the staged function.');
 }

@@ -113,6 +113,20 @@ export function pickBranch(x: tf.Tensor1D): tf.Tensor {
   return y.mul(2);
 }
 
+/** A gradient inside the staged function through a loop variable whose dims change. */
+export function gradOfGrowing(x: tf.Tensor1D, n: tf.Scalar): tf.Tensor {
+  'use autograph';
+  return tf.grad((v: tf.Tensor) => {
+    let acc = v;
+    let i = tf.scalar(0);
+    while (i.less(n)) {
+      acc = tf.concat([acc, v.mul(i)]);
+      i = i.add(1);
+    }
+    return acc.sum();
+  })(x);
+}
+
 /** A loop variable whose rank changes: still an error. */
 export function rankChange(x: tf.Tensor, n: tf.Scalar): tf.Tensor {
   'use autograph';
@@ -290,6 +304,12 @@ describe('unknown dims inside a trace: loop variables and If outputs whose dims 
     const staged = stage(m.pickBranch);
     for (const v of [[1, 2, 3], [-1, -2, -3], [0, 1]]) close(staged(tf.tensor1d(v)), m.pickBranch(tf.tensor1d(v)), JSON.stringify(v));
     expect(staged.inspect(tf.tensor1d([5, 6])).dump()).to.match(/If\(.*\) : float32\[\?\]/);
+  });
+
+  it('a gradient inside the staged function through changing dims is refused with a StagingError', () => {
+    const x = tf.tensor1d([1, 2]);
+    expect(Array.from(m.gradOfGrowing(x, tf.scalar(3)).dataSync())).to.deep.equal([4, 4]); // eager: 1 + 0 + 1 + 2
+    expect(() => stage(m.gradOfGrowing)(x, tf.scalar(3))).to.throw(/a gradient through a value of unknown dims \(float32\[\?\]/);
   });
 
   it('a rank change stays an error naming the variable and the line', () => {
