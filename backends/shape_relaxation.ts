@@ -20,10 +20,13 @@ export interface RawTrace {
   /** Per constant: its dtype, shape and values, as a string (compared, never parsed). */
   constants: string[];
   sites: object[];
+  /** fn's result outside the graph: its structure and JS values (a JS number from a dim shows here). */
+  result: string;
 }
 
-export function rawTraceOf(program: Program): RawTrace {
+export function rawTraceOf(program: Program, result: string): RawTrace {
   return {
+    result,
     graph: structuredClone(program.graph),
     constants: program.constants.map(constantKey),
     sites: program.sites ?? [],
@@ -55,6 +58,7 @@ function constantKey(t: tf.Tensor): string {
  * when they are the same graph up to dims.
  */
 export function firstDifference(a: RawTrace, b: RawTrace): string | undefined {
+  if (a.result !== b.result) return `the function returns other JS values (${a.result} vs ${b.result})`;
   return graphDifference(a, b, a.graph, b.graph, 'the function body');
 }
 

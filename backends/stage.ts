@@ -363,6 +363,14 @@ function disposeProgram(program: Program): void {
 
 // ---- tracing ------------------------------------------------------------------------------------
 
+/** A JS value of fn's result as compared between traces: primitives by value, objects by identity. */
+function jsValueKey(value: unknown): string {
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) {
+    return typeof value === 'string' ? JSON.stringify(value) : `${typeof value}:${Object.is(value, -0) ? '-0' : String(value)}`;
+  }
+  return `object ${signatureOf(undefined, [value]).signature}`;
+}
+
 interface TapeState {
   gradientDepth: number;
   activeTape: unknown;
@@ -381,6 +389,7 @@ function trace(fn: (...args: never[]) => unknown, thisArg: unknown, args: unknow
   state.gradientDepth = 0;
   tf.engine().startScope('autograph-ts trace');
   let rebuild: CacheEntry['rebuild'];
+  let resultKey = '';
   try {
     const result = runTrace(tracer, () => (fn as unknown as (...a: unknown[]) => unknown).apply(thisArg, args),
       new StagedControlFlow(tracer));
@@ -397,6 +406,7 @@ function trace(fn: (...args: never[]) => unknown, thisArg: unknown, args: unknow
       return [tracer.resolve(leaf)];
     });
     const leaves = flat.leaves.map((l) => (l instanceof tf.Tensor ? undefined : l));
+    resultKey = `${flat.structure}: ${flat.leaves.map((l) => (l instanceof tf.Tensor ? 'tensor' : jsValueKey(l))).join(', ')}`;
     rebuild = (outs) => {
       const values = [...leaves];
       positions.forEach((p, k) => (values[p] = outs[k]));
@@ -415,7 +425,7 @@ function trace(fn: (...args: never[]) => unknown, thisArg: unknown, args: unknow
     state.activeTape = tape.activeTape;
   }
   return {
-    program: tracer.program, rebuild, raw: rawTraceOf(tracer.program), pattern: tensors.map((t) => [...t.shape]),
+    program: tracer.program, rebuild, raw: rawTraceOf(tracer.program, resultKey), pattern: tensors.map((t) => [...t.shape]),
     changingDims: tracer.changingDims, dimReads: tracer.dimReads,
   };
 }

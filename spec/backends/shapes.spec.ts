@@ -196,6 +196,12 @@ describe('unknown dims: one graph for calls that differ only in dims (backends/s
     expect(staged.traceCount).to.equal(3);
   });
 
+  it('a JS value in the result computed from a dim (of a derived tensor, unwatched) keeps a graph per shape', () => {
+    const staged = stage((x: tf.Tensor) => ({ y: x.mul(2), n: x.mul(1).shape[0] }));
+    for (const T of [2, 3, 4]) expect(staged(tf.ones([T])).n).to.equal(T);
+    expect(staged.traceCount).to.equal(3);
+  });
+
   it('a non-tensor argument that changes is still a retrace, dims aside', () => {
     const staged = stage((x: tf.Tensor, k: number) => x.mul(k));
     close(staged(tf.tensor1d([1, 2]), 3), tf.tensor1d([3, 6]), 'k=3 [2]');
