@@ -20,6 +20,8 @@ export interface RawTrace {
   /** Per constant: its dtype, shape and values, as a string (compared, never parsed). */
   constants: string[];
   sites: object[];
+  /** The messages of the errors Check nodes throw. */
+  errors: string[];
   /** fn's result outside the graph: its structure and JS values (a JS number from a dim shows here). */
   result: string;
 }
@@ -27,6 +29,7 @@ export interface RawTrace {
 export function rawTraceOf(program: Program, result: string): RawTrace {
   return {
     result,
+    errors: program.errors.map((e) => `${e?.name}: ${e?.message}`),
     graph: structuredClone(program.graph),
     constants: program.constants.map(constantKey),
     sites: program.sites ?? [],
@@ -97,6 +100,9 @@ function nodeDifference(a: RawTrace, b: RawTrace, na: Node, nb: Node, where: str
       }
       return undefined;
     }
+    case 'Check':
+      if (a.errors[na.error] !== b.errors[(nb as typeof na).error]) return ` throws another message (${a.errors[na.error]})`;
+      return JSON.stringify(restA) === JSON.stringify(restB) ? undefined : ' has other inputs';
     case 'If': {
       const nbIf = nb as typeof na;
       if (JSON.stringify(na.inputs) !== JSON.stringify(nbIf.inputs)) return ' has other inputs';

@@ -216,29 +216,27 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
     // Against an earlier trace of other dims: the dims that differ are watched in this trace.
     const comparable = family !== undefined && family.refused === undefined && !options.alwaysRetrace && options.engine !== 'onnx';
     const relaxing = comparable ? call.tensors.map((t, i) => mergeShapes(t.shape, family!.base.pattern[i])) : undefined;
-    const traced = traceAndCheck(thisArg, args, call.tensors, undefined,
-      relaxing && watchOf(args, call.tensors, relaxing));
-    // (ONNX Runtime runs graphs of known dims only: with engine 'onnx', each shape has its graph.)
-    if (options.alwaysRetrace || options.engine === 'onnx' || family?.refused !== undefined) {
-      traced.raw = undefined;
-    } else if (family === undefined) {
-      families.set(call.family, { base: traced });
-    } else {
-      const difference = traced.dimReads.length > 0 ? `it reads ${traced.dimReads[0]}`
-        : firstDifference(family.base.raw!, traced.raw!);
-      if (difference !== undefined) {
-        family.refused = difference;
-        traced.raw = undefined;
-        retraces.onNotRelaxed(difference);
-      } else {
-        relaxDims(traced, family.base);
-        if (family.relaxed !== undefined) disposeEntry(family.relaxed);
-        family.base = family.relaxed = traced;
-        retraces.onRelaxed(describePattern(args, call.tensors, traced.pattern));
-        finish(traced, options);
-        return traced;
+    const first = traceFor(thisArg, args, call.tensors, relaxing && watchOf(args, call.tensors, relaxing));
+    first.pattern = call.tensors.map((t) => [...t.shape]);
+    if (comparable) {
+      const difference = first.dimReads.length > 0 ? `it reads ${first.dimReads[0]}`
+        : firstDifference(family!.base.raw!, first.raw!);
+      if (difference === undefined) {
+        // The same graph as the base, which was checked for its own changing dims (if any).
+        relaxDims(first, family!.base);
+        if (family!.relaxed !== undefined) disposeEntry(family!.relaxed);
+        family!.base = family!.relaxed = first;
+        retraces.onRelaxed(describePattern(args, call.tensors, first.pattern));
+        finish(first, options);
+        return first;
       }
+      family!.refused = difference;
+      retraces.onNotRelaxed(difference);
     }
+    const traced = checkUnknownDims(thisArg, args, call.tensors, undefined, undefined, first);
+    // (ONNX Runtime runs graphs of known dims only: with engine 'onnx', each shape has its graph.)
+    if (family === undefined && !options.alwaysRetrace && options.engine !== 'onnx') families.set(call.family, { base: traced });
+    else traced.raw = undefined;
     finish(traced, options);
     const previous = cache.get(call.signature);
     if (previous) disposeEntry(previous);
@@ -251,9 +249,13 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
    * (`pattern`), or a loop variable or an If output changes dims — traces it again with other
    * sizes for them (the probe) and keeps the graph only if both traces agree up to dims.
    */
-  const traceAndCheck = (thisArg: unknown, args: unknown[], tensors: tf.Tensor[], pattern: number[][] | undefined,
-                         watch: Watch | undefined = pattern && watchOf(args, tensors, pattern)): CacheEntry => {
-    const first = traceFor(thisArg, args, tensors, watch);
+  const traceAndCheck = (thisArg: unknown, args: unknown[], tensors: tf.Tensor[], pattern: number[][] | undefined): CacheEntry => {
+    const watch = pattern && watchOf(args, tensors, pattern);
+    return checkUnknownDims(thisArg, args, tensors, pattern, watch, traceFor(thisArg, args, tensors, watch));
+  };
+
+  const checkUnknownDims = (thisArg: unknown, args: unknown[], tensors: tf.Tensor[], pattern: number[][] | undefined,
+                            watch: Watch | undefined, first: CacheEntry): CacheEntry => {
     first.pattern = pattern ?? tensors.map((t) => [...t.shape]);
     const open = pattern !== undefined && pattern.some((p) => p.includes(UNKNOWN_DIM));
     if (!open && !first.changingDims) return first;

@@ -180,7 +180,9 @@ describe('unknown dims: one graph for calls that differ only in dims (backends/s
       const want = m.rnnStats(sequence(T), w, u, steps) as tf.Tensor[];
       got.forEach((g, k) => close(g, want[k], `T=${T} result ${k}`));
     }
-    expect(staged.traceCount).to.be.at.most(4); // 2 traces, each checked once with other loop dims
+    // The first trace is checked with other dims for its growing loop variable (2 runs of fn); the
+    // second length's trace is the same graph: relaxed, no check needed.
+    expect(staged.traceCount).to.equal(3);
   });
 
   it('a graph that uses x.shape[0] as a JS number is traced per shape (never reused for another length)', () => {
