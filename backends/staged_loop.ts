@@ -31,15 +31,13 @@ interface Leaf {
   value: unknown;
   /** A loop variable: a tensor parameter of cond and body. */
   loop: boolean;
-  /** Its dims, where the body changes some (UNKNOWN_DIM), and its value after one iteration. */
+  /** Its dims, where the body changes some (UNKNOWN_DIM). */
   dims?: ChangingDims;
 }
 
 /** A loop variable whose dims the body changes: traced again with those dims unknown. */
 interface ChangingDims {
   shape: number[];
-  /** The stand-in of variant 1 (Tracer.variant): zeros of other dims than the initial value's. */
-  next: tf.Tensor;
 }
 
 class RetryWithUnknownDims {
@@ -114,18 +112,24 @@ function withDims(k: number, changing: Map<number, ChangingDims>, leaf: Leaf): L
   return dims === undefined ? leaf : { ...leaf, dims };
 }
 
-/** What stands for a loop variable in the trace: its first value, or (variant 1) its value after an iteration. */
-function standIn(tracer: Tracer, leaf: Leaf): tf.Tensor {
-  const t = tracer.freshCopy(tracer.variant === 1 && leaf.dims !== undefined ? leaf.dims.next : leaf.value as tf.Tensor);
-  if (leaf.dims !== undefined) tracer.watchDims(t, leaf.dims.shape, leaf.name);
+/**
+ * What stands for a loop variable in the body and after the loop. With fixed dims, its initial
+ * value. With changing dims, zeros whose unknown dims are sizes other than 0 and 1 (an empty or a
+ * broadcasting value takes other paths in tfjs's kernels: a concat with an empty tensor returns the
+ * other input itself) and other in each trace variant (Tracer.variant), so that the two traces
+ * stage() compares see other dims: in the body d + 2 (variant 1: 2d + 5); after the loop a few
+ * iterations' worth, d + 8 (variant 1: 2d + 11) — code after a growing loop often cannot take its
+ * initial value (`acc.slice(0, 2)` of an accumulator that starts empty).
+ */
+function standIn(tracer: Tracer, leaf: Leaf, afterLoop = false): tf.Tensor {
+  const init = leaf.value as tf.Tensor;
+  if (leaf.dims === undefined) return tracer.freshCopy(init);
+  const unknown = leaf.dims.shape;
+  const size = (d: number): number => (afterLoop ? (tracer.variant === 1 ? 2 * d + 11 : d + 8) : (tracer.variant === 1 ? 2 * d + 5 : d + 2));
+  const dims = init.shape.map((d, i) => (unknown[i] === UNKNOWN_DIM ? size(d) : d));
+  const t = tracer.freshCopy(tracer.makeConstant(zerosOf({ shape: dims, dtype: init.dtype }), dims, init.dtype));
+  tracer.watchDims(t, unknown, leaf.name);
   return t;
-}
-
-/** Zeros like `init` with its unknown dims (in `shape`) one larger: a stand-in of other dims. */
-function otherDims(tracer: Tracer, init: tf.Tensor, shape: number[]): tf.Tensor {
-  // 2d + 3: other than d, and other than d for the usual integer maps of a dim (d >> 1, d - 1, d * 2).
-  const dims = init.shape.map((d, i) => (shape[i] === UNKNOWN_DIM ? 2 * d + 3 : d));
-  return tracer.makeConstant(zerosOf({ shape: dims, dtype: init.dtype }), dims, init.dtype);
 }
 
 const loopSpecOf = (leaf: Leaf): TensorSpec => {
@@ -214,7 +218,7 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
         // is traced again (see RetryWithUnknownDims and Tracer.variant).
         const ref = tracer.resolve(t);
         const widened = mergeShapes(mergeShapes(shape, t.shape), bodyBuilder.graph.nodes[ref.node].outputs[ref.output].shape);
-        if (!sameShape(widened, shape)) widen.set(k, { shape: widened, next: otherDims(tracer, init, widened) });
+        if (!sameShape(widened, shape)) widen.set(k, { shape: widened });
       } else {
         const what = t.dtype !== init.dtype ? 'dtype' : 'rank';
         throw new StagingError(`autograph-ts: loop variable '${leaf.name}' changes ${what} in a loop staged on a ` +
@@ -255,7 +259,7 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
   });
 
   const captures = unifyCaptures([condBuilder, bodyBuilder], n);
-  const realOutputs = loopIndices.map((k) => standIn(tracer, leaves[k]));
+  const realOutputs = loopIndices.map((k) => standIn(tracer, leaves[k], true));
   defineControlFlow(tracer, {
     kind: 'While',
     inputs: [...initRefs, ...captures],
