@@ -66,13 +66,10 @@ export class RetraceLog {
   }
 
   /** The last trace is the same graph as an earlier one of other dims: it serves them all. */
-  onRelaxed(relaxed: string[]): void {
+  onRelaxed(relaxed: { index: number; text: string }[]): void {
     verboseLog(1, () => `relaxed ${this.fn.name || 'a function'}: its graph does not depend on the dims that changed, ` +
-      `one graph now serves ${relaxed.map((r) => {
-        const [index, text] = [r.slice(0, r.indexOf(':')), r.slice(r.indexOf(':') + 1)];
-        const name = this.names[Number(index)];
-        return `argument ${index}${name ? ` (${name})` : ''} as ${text}`;
-      }).join(', ')}`);
+      `one graph now serves ${relaxed.map(({ index, text }) =>
+        `argument ${index}${this.names[index] ? ` (${this.names[index]})` : ''} as ${text}`).join(', ')}`);
   }
 
   /** The last trace differs from an earlier one of other dims beyond them: one trace per shape. */

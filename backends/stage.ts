@@ -155,15 +155,15 @@ function relaxDims(entry: CacheEntry, base: CacheEntry): void {
   entry.pattern = entry.pattern.map((shape, i) => mergeShapes(shape, base.pattern[i]));
 }
 
-/** "argument 0 (x) as float32[?,8]" for each argument that has unknown dims in `pattern`. */
-function describePattern(args: unknown[], tensors: tf.Tensor[], pattern: number[][]): string[] {
+/** Each argument that has unknown dims in `pattern`, with its dtypes and shapes (`float32[?,8]`). */
+function describePattern(args: unknown[], tensors: tf.Tensor[], pattern: number[][]): { index: number; text: string }[] {
   return args.flatMap((arg, i) => {
     const shapes = flatten(arg).leaves.flatMap((leaf) => {
       const k = leaf instanceof tf.Tensor ? tensors.indexOf(leaf) : -1;
       return k >= 0 && pattern[k].includes(UNKNOWN_DIM) ? [`${tensors[k].dtype}${shapeText(pattern[k])}`] : [];
     });
     return shapes.length > 0 ? [{ index: i, text: shapes.join(', ') }] : [];
-  }).map(({ index, text }) => `${index}:${text}`);
+  });
 }
 
 /** Optimizes a traced entry (after any comparison: the raw trace is kept apart). */
