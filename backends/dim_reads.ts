@@ -58,3 +58,53 @@ export function watchDims(t: tf.Tensor, pattern: readonly number[], name: string
 }
 
 const where = (location: string | undefined): string => (location ? ` at ${location}` : '');
+
+/** A read of a dim (or of the size) of a value of the graph by the user's code. */
+export interface DimRead {
+  ref: { node: number; output: number };
+  dim: number | 'size';
+  location: string;
+}
+
+/**
+ * Makes `t` report every read of its dims or size by user code (`onRead(dim, location)`), for an
+ * audited trace: whether the dim read is unknown is known only once the trace is compared.
+ */
+export function auditDims(t: tf.Tensor, onRead: (dim: number | 'size', location: string) => void): () => void {
+  if (Object.getOwnPropertyDescriptor(t, 'shape')?.get !== undefined) return () => {};
+  const shape = t.shape;
+  const size = t.size;
+  let reader = '';
+  const audited = new Proxy(shape, {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && /^\d+$/.test(key)) onRead(Number(key), reader);
+      return Reflect.get(target, key, receiver);
+    },
+  });
+  Object.defineProperty(t, 'shape', {
+    configurable: true,
+    enumerable: true,
+    get() {
+      const caller = callerOutsideLibraries();
+      if (caller === undefined) return shape;
+      reader = caller;
+      return audited;
+    },
+    set(value) {
+      Object.defineProperty(t, 'shape', { value, writable: true, configurable: true, enumerable: true });
+    },
+  });
+  Object.defineProperty(t, 'size', {
+    configurable: true,
+    enumerable: true,
+    get() {
+      const caller = callerOutsideLibraries();
+      if (caller !== undefined) onRead('size', caller);
+      return size;
+    },
+  });
+  return () => {
+    Object.defineProperty(t, 'shape', { value: shape, writable: true, configurable: true, enumerable: true });
+    Object.defineProperty(t, 'size', { value: size, writable: true, configurable: true, enumerable: true });
+  };
+}

@@ -11,8 +11,9 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { StagingError } from './errors';
-import { type Graph, hasUnknownDims, mergeShapes, type Node, type Program, shapeText, type TensorSpec } from './graph';
+import { type Graph, hasUnknownDims, mergeShapes, UNKNOWN_DIM, type Node, type Program, shapeText, type TensorSpec } from './graph';
 import { siteLocation } from '../runtime/user_frames';
+import type { DimRead } from './dim_reads';
 
 /** A trace as it was recorded, before optimization: the graph (a copy) and what its constants hold. */
 export interface RawTrace {
@@ -174,4 +175,32 @@ export function refuseUnknownDims(spec: TensorSpec): void {
   throw new StagingError(`autograph-ts: a gradient through a value of unknown dims (${spec.dtype}${shapeText(spec.shape)}: ` +
     'a loop variable whose dims change, or an if whose branches give other dims) is not supported inside a staged ' +
     'function. Keep its dims fixed (pad, or preallocate), or take the gradient outside the staged function.');
+}
+
+/**
+ * The first read of a dim by the user's code (recorded per graph of `graph` in an audited trace)
+ * whose value differs in `other` (the same graph up to dims, aligned node by node) or is unknown
+ * in either: the graph depends on that dim however the two traces compare.
+ */
+export function readOfUnknownDim(graph: Graph, other: Graph, audit: Map<Graph, DimRead[]>): string | undefined {
+  for (const read of audit.get(graph) ?? []) {
+    const a = graph.nodes[read.ref.node]?.outputs[read.ref.output]?.shape;
+    const b = other.nodes[read.ref.node]?.outputs[read.ref.output]?.shape;
+    if (a === undefined || b === undefined) continue;
+    const unknown = (i: number): boolean => a[i] === UNKNOWN_DIM || b[i] === UNKNOWN_DIM || a[i] !== b[i];
+    if (read.dim === 'size' ? a.some((_, i) => unknown(i)) : unknown(read.dim)) {
+      return `${read.dim === 'size' ? 'the size' : `dim ${read.dim}`} of a ${a.length}-d value whose dims change ` +
+        `(${shapeText(mergeShapes(a, b))})${read.location ? ` at ${read.location}` : ''}`;
+    }
+  }
+  for (let i = 0; i < Math.min(graph.nodes.length, other.nodes.length); i++) {
+    const node = graph.nodes[i];
+    const peer = other.nodes[i];
+    const inner = node.kind === 'If' && peer.kind === 'If'
+      ? readOfUnknownDim(node.then, peer.then, audit) ?? readOfUnknownDim(node.else, peer.else, audit)
+      : node.kind === 'While' && peer.kind === 'While'
+        ? readOfUnknownDim(node.cond, peer.cond, audit) ?? readOfUnknownDim(node.body, peer.body, audit) : undefined;
+    if (inner !== undefined) return inner;
+  }
+  return undefined;
 }

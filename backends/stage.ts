@@ -25,11 +25,12 @@ import { graphToDot } from './dot';
 import type { EngineChoice } from './onnx/engine';
 import { chooseEngine, EngineOption, runOn } from './onnx/engine_choice';
 import type { SessionOptions } from './onnx/runtime';
-import { dumpGraph, graphStats, GraphStats, mergeShapes, Program, shapeText, UNKNOWN_DIM } from './graph';
+import { dumpGraph, type Graph, graphStats, GraphStats, mergeShapes, Program, shapeText, UNKNOWN_DIM } from './graph';
 import { flatten } from './nest';
 import { optimizeProgram, OptimizeOptions } from './optimize';
 import { RetraceLog, throwIfNotConverted } from './retracing';
-import { firstDifference, mergeDims, rawTraceOf, type RawTrace } from './shape_relaxation';
+import { firstDifference, mergeDims, rawTraceOf, type RawTrace, readOfUnknownDim } from './shape_relaxation';
+import type { DimRead } from './dim_reads';
 import { type CallSignature, checkInputSignature, fitsPattern, type InputSpec, matchInputSignature, signatureOf } from './signatures';
 import { markDisposedByTrace, traceScopeTensors } from './trace_patches';
 import { activeTracer, runTrace } from './trace_context';
@@ -100,6 +101,8 @@ interface CacheEntry {
   changingDims: boolean;
   /** Reads of unknown dims by the user's code while tracing (see dim_reads.ts). */
   dimReads: string[];
+  /** Reads of any dims by the user's code, per graph (audited traces only). */
+  audit?: Map<Graph, DimRead[]>;
 }
 
 /** Arguments whose unknown dims a trace watches: a shape pattern and a name per tensor argument. */
@@ -166,6 +169,13 @@ function describePattern(args: unknown[], tensors: tf.Tensor[], pattern: number[
   });
 }
 
+/** A read of a dim by the user's code in an audited trace that is unknown by `other` (dim_reads.ts). */
+function unknownDimRead(entry: CacheEntry, other: RawTrace): string | undefined {
+  if (entry.audit === undefined) return undefined;
+  const read = readOfUnknownDim(entry.program.graph, other.graph, entry.audit);
+  return read === undefined ? undefined : `it reads ${read} as a JS number`;
+}
+
 /** Optimizes a traced entry (after any comparison: the raw trace is kept apart). */
 function finish(entry: CacheEntry, options: StageOptions): void {
   optimizeProgram(entry.program, options.optimize);
@@ -183,12 +193,13 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
   const retraces = new RetraceLog(fn);
 
   /** Traces fn for a call; run again on probe tensors when dims are unknown (see traceAndCheck). */
-  const traceFor = (thisArg: unknown, args: unknown[], tensors: tf.Tensor[], watch: Watch | undefined, probe?: Probe): CacheEntry => {
+  const traceFor = (thisArg: unknown, args: unknown[], tensors: tf.Tensor[], watch: Watch | undefined, audit: boolean,
+                    probe?: Probe): CacheEntry => {
     if (probe !== undefined) {
       traceCount++;
       retraces.onProbe(traceCount, probe.why);
     }
-    return trace(fn, thisArg, probe?.args ?? args, probe?.tensors ?? tensors, probe?.variant ?? 0, watch);
+    return trace(fn, thisArg, probe?.args ?? args, probe?.tensors ?? tensors, probe?.variant ?? 0, watch, audit);
   };
 
   /** The tensor arguments' unknown dims to watch (see dim_reads.ts), named as the user knows them. */
@@ -216,11 +227,11 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
     // Against an earlier trace of other dims: the dims that differ are watched in this trace.
     const comparable = family !== undefined && family.refused === undefined && !options.alwaysRetrace && options.engine !== 'onnx';
     const relaxing = comparable ? call.tensors.map((t, i) => mergeShapes(t.shape, family!.base.pattern[i])) : undefined;
-    const first = traceFor(thisArg, args, call.tensors, relaxing && watchOf(args, call.tensors, relaxing));
+    const first = traceFor(thisArg, args, call.tensors, relaxing && watchOf(args, call.tensors, relaxing), comparable);
     first.pattern = call.tensors.map((t) => [...t.shape]);
     if (comparable) {
       const difference = first.dimReads.length > 0 ? `it reads ${first.dimReads[0]}`
-        : firstDifference(family!.base.raw!, first.raw!);
+        : firstDifference(family!.base.raw!, first.raw!) ?? unknownDimRead(first, family!.base.raw!);
       if (difference === undefined) {
         // The same graph as the base, which was checked for its own changing dims (if any).
         relaxDims(first, family!.base);
@@ -251,7 +262,7 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
    */
   const traceAndCheck = (thisArg: unknown, args: unknown[], tensors: tf.Tensor[], pattern: number[][] | undefined): CacheEntry => {
     const watch = pattern && watchOf(args, tensors, pattern);
-    return checkUnknownDims(thisArg, args, tensors, pattern, watch, traceFor(thisArg, args, tensors, watch));
+    return checkUnknownDims(thisArg, args, tensors, pattern, watch, traceFor(thisArg, args, tensors, watch, pattern !== undefined));
   };
 
   const checkUnknownDims = (thisArg: unknown, args: unknown[], tensors: tf.Tensor[], pattern: number[][] | undefined,
@@ -264,7 +275,7 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
       : 'the inputSignature leaves dims unknown: checking that the graph does not depend on them');
     let second: CacheEntry;
     try {
-      second = traceFor(thisArg, args, tensors, watch, probe);
+      second = traceFor(thisArg, args, tensors, watch, true, probe);
     } catch (error) {
       disposeEntry(first);
       throw error instanceof StagingError ? error : new StagingError(`autograph-ts: ${fn.name || 'the function'} ` +
@@ -273,7 +284,8 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
       probe.dispose();
     }
     const reads = [...first.dimReads, ...second.dimReads];
-    const difference = reads.length > 0 ? `it reads ${reads[0]} as a JS number` : firstDifference(first.raw!, second.raw!);
+    const difference = reads.length > 0 ? `it reads ${reads[0]} as a JS number` : firstDifference(first.raw!, second.raw!) ??
+      unknownDimRead(second, first.raw!) ?? unknownDimRead(first, second.raw!);
     disposeEntry(second);
     if (difference !== undefined) {
       disposeEntry(first);
@@ -380,9 +392,10 @@ interface TapeState {
 
 /** One trace of fn, not yet optimized; `variant` picks the stand-ins of changing dims (Tracer.variant). */
 function trace(fn: (...args: never[]) => unknown, thisArg: unknown, args: unknown[], tensors: tf.Tensor[],
-               variant: 0 | 1, watch: Watch | undefined): CacheEntry {
-  const tracer = new Tracer(variant);
+               variant: 0 | 1, watch: Watch | undefined, audit: boolean): CacheEntry {
+  const tracer = new Tracer(variant, audit);
   if (watch !== undefined) tensors.forEach((t, i) => tracer.watchDims(t, watch.pattern[i], watch.names[i]));
+  if (audit) tensors.forEach((t) => tracer.auditTensor(t));
   for (const t of tensors) tracer.root.values.set(t, tracer.root.addParam({ shape: [...t.shape], dtype: t.dtype }));
 
   // The trace's own kernels must not land on an outer gradient tape (tf.grad around a staged call).
@@ -428,6 +441,6 @@ function trace(fn: (...args: never[]) => unknown, thisArg: unknown, args: unknow
   }
   return {
     program: tracer.program, rebuild, raw: rawTraceOf(tracer.program, resultKey), pattern: tensors.map((t) => [...t.shape]),
-    changingDims: tracer.changingDims, dimReads: tracer.dimReads,
+    changingDims: tracer.changingDims, dimReads: tracer.dimReads, audit: tracer.audit,
   };
 }

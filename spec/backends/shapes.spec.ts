@@ -204,6 +204,14 @@ describe('unknown dims: one graph for calls that differ only in dims (backends/s
     expect(staged.traceCount).to.equal(3);
   });
 
+  it('a JS branch on a derived dim that both traced lengths take alike is still seen (the read is audited)', () => {
+    // 5 and 7 both take the `> 3` path: the two graphs are the same, but the read of the dim is not.
+    const f = (x: tf.Tensor) => { const y = x.mul(2); return y.reshape(y.shape[0] > 3 ? [1, -1] : [-1, 1]); };
+    const staged = stage(f);
+    for (const T of [5, 7, 2]) close(staged(tf.range(0, T)), f(tf.range(0, T)), `T=${T}`);
+    expect(staged.traceCount).to.equal(3);
+  });
+
   it('a non-tensor argument that changes is still a retrace, dims aside', () => {
     const staged = stage((x: tf.Tensor, k: number) => x.mul(k));
     close(staged(tf.tensor1d([1, 2]), 3), tf.tensor1d([3, 6]), 'k=3 [2]');
