@@ -11,7 +11,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { StagingError } from './errors';
-import { type Graph, hasUnknownDims, mergeShapes, UNKNOWN_DIM, type Node, type Program, shapeText, type TensorSpec } from './graph';
+import { type Graph, hasUnknownDims, type KernelNode, mergeShapes, UNKNOWN_DIM, type Node, type Program, shapeText, type TensorSpec } from './graph';
 import { siteLocation } from '../runtime/user_frames';
 import type { DimRead } from './dim_reads';
 
@@ -120,12 +120,35 @@ function nodeDifference(a: RawTrace, b: RawTrace, na: Node, nb: Node, where: str
       const ta = JSON.stringify(restA);
       const tb = JSON.stringify(restB);
       if (ta === tb) return undefined;
+      if (na.kind === 'Kernel' && nb.kind === 'Kernel' && reshapeDim(na, nb) !== undefined &&
+          JSON.stringify({ ...restA, attrs: {} }) === JSON.stringify({ ...restB, attrs: {} })) return undefined;
       if (na.kind === 'Kernel' && nb.kind === 'Kernel' && JSON.stringify(na.attrs) !== JSON.stringify(nb.attrs)) {
         return ` has attributes computed from the dims (${JSON.stringify(na.attrs)} vs ${JSON.stringify(nb.attrs)})`;
       }
       return ' has other inputs';
     }
   }
+}
+
+/**
+ * A Reshape whose target shape tfjs computed from the traced dims (squeeze, a batched matMul, a
+ * gradient) differs between the traces in one position only, where it is the output's dim: that
+ * position is inferred (-1) when the graph runs. The other dims are fixed, so the size fixes it —
+ * to the only value that a valid reshape of the same program could have had. Returns the position.
+ */
+function reshapeDim(a: KernelNode, b: KernelNode): number | undefined {
+  if (a.op !== 'Reshape' || b.op !== 'Reshape') return undefined;
+  const sa = a.attrs.shape;
+  const sb = b.attrs.shape;
+  if (!Array.isArray(sa) || !Array.isArray(sb) || sa.length !== sb.length ||
+      Object.keys(a.attrs).length !== 1 || Object.keys(b.attrs).length !== 1) return undefined;
+  const differ = sa.flatMap((d, i) => (d !== sb[i] ? [i] : []));
+  if (differ.length !== 1) return undefined;
+  const p = differ[0];
+  // (A side relaxed already has -1 there, and only there.)
+  const fits = (shape: unknown[], node: KernelNode): boolean =>
+    shape.every((d, i) => i === p || d !== -1) && (shape[p] === -1 || shape[p] === node.outputs[0].shape[p]);
+  return fits(sa, a) && fits(sb, b) ? p : undefined;
 }
 
 function specsDifference(a: TensorSpec[], b: TensorSpec[]): string | undefined {
@@ -154,6 +177,10 @@ const originText = (origin: string | undefined): string => (origin ? ` (${origin
 export function mergeDims(target: Graph, other: Graph): void {
   target.nodes.forEach((node, i) => {
     const peer = other.nodes[i];
+    const inferred = node.kind === 'Kernel' && peer.kind === 'Kernel' ? reshapeDim(node, peer) : undefined;
+    if (inferred !== undefined && node.kind === 'Kernel') {
+      node.attrs = { ...node.attrs, shape: (node.attrs.shape as number[]).map((d, k) => (k === inferred ? -1 : d)) };
+    }
     node.outputs = node.outputs.map((spec, k) => ({ ...spec, shape: mergeShapes(spec.shape, peer.outputs[k].shape) }));
     if (node.kind === 'If' && peer.kind === 'If') {
       mergeDims(node.then, peer.then);

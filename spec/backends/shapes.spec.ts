@@ -191,10 +191,18 @@ describe('unknown dims: one graph for calls that differ only in dims (backends/s
     expect(staged.traceCount).to.equal(3);
   });
 
-  it('attributes tfjs computes from the dims (squeeze: a Reshape to [T]) keep a graph per shape', () => {
+  it('a Reshape target tfjs computed from the dims (squeeze) differing in one position is inferred (-1)', () => {
     const f = (x: tf.Tensor) => x.expandDims(0).squeeze([0]).mul(2);
     const staged = stage(f);
-    for (const T of [3, 5, 6, 5]) close(staged(tf.range(0, T)), f(tf.range(0, T)), `T=${T}`);
+    for (const T of [3, 5, 6, 1, 4]) close(staged(tf.range(0, T)), f(tf.range(0, T)), `T=${T}`);
+    expect(staged.traceCount).to.equal(2);
+    expect(staged.inspect(tf.range(0, 8)).dump()).to.contain('Reshape(%1) {"shape":[-1]} : float32[?]');
+  });
+
+  it('a Reshape target that differs in two positions keeps a graph per shape', () => {
+    const f = (x: tf.Tensor) => x.expandDims(1).mul(x.expandDims(0)).expandDims(0).squeeze([0]);
+    const staged = stage(f);
+    for (const T of [2, 3, 4, 3]) close(staged(tf.range(0, T)), f(tf.range(0, T)), `T=${T}`);
     expect(staged.traceCount).to.equal(3);
   });
 
