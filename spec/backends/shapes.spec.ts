@@ -15,6 +15,7 @@ import { graphHasUnknownDims, UNKNOWN_DIM } from '../../backends/graph';
 import { exportGraphModel } from '../../backends/graphmodel/export';
 import { lowerProgram } from '../../backends/onnx/lower';
 import { loadExported } from '../graphmodel/support';
+import { loadSample } from '../onnx/support';
 
 const source = `
 import * as tf from '@tensorflow/tfjs';
@@ -170,6 +171,19 @@ describe('unknown dims: one graph for calls that differ only in dims (backends/s
     expect(info.program.graph.nodes[0].outputs[0].shape).to.deep.equal([UNKNOWN_DIM, 4]);
     expect(info.dump()).to.match(/Input #0 : float32\[\?,4\]/);
     expect(info.dump()).to.match(/Shape\(%0\)/); // the row count is read when the graph runs
+  });
+
+  it('the rnn sample ([time, batch, features]) over 5 lengths and then other batch sizes: 2 + 1 traces', () => {
+    const { rnn, fixedWeights } = loadSample('rnn/src/rnn.ts');
+    const weights = fixedWeights(4, 8, 6);
+    const staged = stage(rnn);
+    const inputs = (T: number, B: number): tf.Tensor => tf.sin(tf.range(0, T * B * 4).mul(0.21)).reshape([T, B, 4]);
+    for (const T of [5, 7, 3, 12, 1]) close(staged(inputs(T, 2), tf.zeros([2, 8]), weights), rnn(inputs(T, 2), tf.zeros([2, 8]), weights), `T=${T}`);
+    expect(staged.traceCount).to.equal(2);
+    for (const [T, B] of [[4, 3], [6, 1], [2, 5]]) {
+      close(staged(inputs(T, B), tf.zeros([B, 8]), weights), rnn(inputs(T, B), tf.zeros([B, 8]), weights), `T=${T} B=${B}`);
+    }
+    expect(staged.traceCount).to.equal(3); // widened to inputs [?,?,4], h0 [?,8]
   });
 
   it('reshape with -1, slice, mean over time and a growing output list: relaxed, eager results for every length', () => {
