@@ -13,6 +13,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { StagingError } from './errors';
 import { type Graph, hasUnknownDims, type KernelNode, mergeShapes, UNKNOWN_DIM, type Node, type Program, shapeText, type TensorSpec } from './graph';
 import { siteLocation } from '../runtime/user_frames';
+import { flatten } from './nest';
 import type { DimRead } from './dim_reads';
 
 /** A trace as it was recorded, before optimization: the graph (a copy) and what its constants hold. */
@@ -230,4 +231,34 @@ export function readOfUnknownDim(graph: Graph, other: Graph, audit: Map<Graph, D
     if (inner !== undefined) return inner;
   }
   return undefined;
+}
+
+/** Arguments of a second trace with other sizes for the unknown dims. */
+export interface Probe {
+  args: unknown[];
+  tensors: tf.Tensor[];
+  /** Which stand-in a changing-dims value takes in this trace (see Tracer.variant). */
+  variant: 1;
+  why: string;
+  dispose(): void;
+}
+
+/** `args` with every tensor whose pattern has unknown dims replaced by zeros of other sizes for them. */
+export function probeFor(args: unknown[], tensors: tf.Tensor[], pattern: number[][] | undefined, why: string): Probe {
+  const replaced = new Map<tf.Tensor, tf.Tensor>();
+  tensors.forEach((t, i) => {
+    const p = pattern?.[i];
+    if (p === undefined || !p.includes(UNKNOWN_DIM)) return;
+    // 2d + 3: other than d, and other than d for the usual integer maps of a dim (see staged_loop.ts).
+    replaced.set(t, tf.zeros(t.shape.map((d, k) => (p[k] === UNKNOWN_DIM ? 2 * d + 3 : d)), t.dtype));
+  });
+  const swap = (value: unknown): unknown => (value instanceof tf.Tensor ? replaced.get(value) ?? value : value);
+  const probeArgs = args.map((arg) => {
+    const flat = flatten(arg);
+    return flat.rebuild(flat.leaves.map(swap));
+  });
+  return {
+    args: probeArgs, tensors: tensors.map((t) => swap(t) as tf.Tensor), variant: 1, why,
+    dispose: () => replaced.forEach((t) => t.dispose()),
+  };
 }

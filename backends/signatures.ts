@@ -112,3 +112,14 @@ export function matchInputSignature(signature: readonly InputSpec[], pattern: re
     }
   });
 }
+
+/** Each argument that has unknown dims in `pattern`, with its dtypes and shapes (`float32[?,8]`). */
+export function describePattern(args: unknown[], tensors: tf.Tensor[], pattern: number[][]): { index: number; text: string }[] {
+  return args.flatMap((arg, i) => {
+    const shapes = flatten(arg).leaves.flatMap((leaf) => {
+      const k = leaf instanceof tf.Tensor ? tensors.indexOf(leaf) : -1;
+      return k >= 0 && pattern[k].includes(UNKNOWN_DIM) ? [`${tensors[k].dtype}${shapeText(pattern[k])}`] : [];
+    });
+    return shapes.length > 0 ? [{ index: i, text: shapes.join(', ') }] : [];
+  });
+}

@@ -25,13 +25,13 @@ import { graphToDot } from './dot';
 import type { EngineChoice } from './onnx/engine';
 import { chooseEngine, EngineOption, runOn } from './onnx/engine_choice';
 import type { SessionOptions } from './onnx/runtime';
-import { dumpGraph, type Graph, graphStats, GraphStats, mergeShapes, Program, shapeText, UNKNOWN_DIM } from './graph';
+import { dumpGraph, type Graph, graphStats, GraphStats, mergeShapes, Program, UNKNOWN_DIM } from './graph';
 import { flatten } from './nest';
 import { optimizeProgram, OptimizeOptions } from './optimize';
 import { RetraceLog, throwIfNotConverted } from './retracing';
-import { firstDifference, mergeDims, rawTraceOf, type RawTrace, readOfUnknownDim } from './shape_relaxation';
+import { firstDifference, mergeDims, type Probe, probeFor, rawTraceOf, type RawTrace, readOfUnknownDim } from './shape_relaxation';
 import type { DimRead } from './dim_reads';
-import { type CallSignature, checkInputSignature, fitsPattern, type InputSpec, matchInputSignature, signatureOf } from './signatures';
+import { type CallSignature, checkInputSignature, describePattern, fitsPattern, type InputSpec, matchInputSignature, signatureOf } from './signatures';
 import { markDisposedByTrace, traceScopeTensors } from './trace_patches';
 import { activeTracer, runTrace } from './trace_context';
 import { rewriteStack } from '../runtime/user_frames';
@@ -121,52 +121,11 @@ interface Family {
   refused?: string;
 }
 
-/** Arguments of a second trace with other sizes for the unknown dims. */
-interface Probe {
-  args: unknown[];
-  tensors: tf.Tensor[];
-  /** Which stand-in a changing-dims value takes in this trace (see Tracer.variant). */
-  variant: 1;
-  why: string;
-  dispose(): void;
-}
-
-/** `args` with every tensor whose pattern has unknown dims replaced by zeros of other sizes for them. */
-function probeFor(args: unknown[], tensors: tf.Tensor[], pattern: number[][] | undefined, why: string): Probe {
-  const replaced = new Map<tf.Tensor, tf.Tensor>();
-  tensors.forEach((t, i) => {
-    const p = pattern?.[i];
-    if (p === undefined || !p.includes(UNKNOWN_DIM)) return;
-    // 2d + 3: other than d, and other than d for the usual integer maps of a dim (see staged_loop.ts).
-    replaced.set(t, tf.zeros(t.shape.map((d, k) => (p[k] === UNKNOWN_DIM ? 2 * d + 3 : d)), t.dtype));
-  });
-  const swap = (value: unknown): unknown => (value instanceof tf.Tensor ? replaced.get(value) ?? value : value);
-  const probeArgs = args.map((arg) => {
-    const flat = flatten(arg);
-    return flat.rebuild(flat.leaves.map(swap));
-  });
-  return {
-    args: probeArgs, tensors: tensors.map((t) => swap(t) as tf.Tensor), variant: 1, why,
-    dispose: () => replaced.forEach((t) => t.dispose()),
-  };
-}
-
 /** Makes `entry` (traced for other dims than `base`, the same graph up to dims) serve both. */
 function relaxDims(entry: CacheEntry, base: CacheEntry): void {
   mergeDims(entry.program.graph, base.raw!.graph);
   mergeDims(entry.raw!.graph, base.raw!.graph);
   entry.pattern = entry.pattern.map((shape, i) => mergeShapes(shape, base.pattern[i]));
-}
-
-/** Each argument that has unknown dims in `pattern`, with its dtypes and shapes (`float32[?,8]`). */
-function describePattern(args: unknown[], tensors: tf.Tensor[], pattern: number[][]): { index: number; text: string }[] {
-  return args.flatMap((arg, i) => {
-    const shapes = flatten(arg).leaves.flatMap((leaf) => {
-      const k = leaf instanceof tf.Tensor ? tensors.indexOf(leaf) : -1;
-      return k >= 0 && pattern[k].includes(UNKNOWN_DIM) ? [`${tensors[k].dtype}${shapeText(pattern[k])}`] : [];
-    });
-    return shapes.length > 0 ? [{ index: i, text: shapes.join(', ') }] : [];
-  });
 }
 
 /** A read of a dim by the user's code in an audited trace that is unknown by `other` (dim_reads.ts). */
