@@ -15,6 +15,7 @@ export { range, TensorRange } from './runtime/range';
 export { Undefined, UndefinedReturnValue } from './runtime/undefined_values';
 export { stage } from './backends/stage';
 export type { Staged, StageOptions, StagedGraphInfo } from './backends/stage';
+export type { InputSpec } from './backends/signatures';
 export { StagingError } from './backends/errors';
 export { exportOnnx } from './backends/onnx/export';
 export { exportGraphModel } from './backends/graphmodel/export';

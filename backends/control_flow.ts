@@ -14,6 +14,7 @@ import { stageConditional } from './staged_if';
 import { stageLoop } from './staged_loop';
 import { flatten } from './nest';
 import { conditionTensor } from './staged_values';
+import { shapeTensor } from './shape_kernel';
 import type { Tracer } from './tracer';
 
 const isTensor = (value: unknown): value is tf.Tensor => value instanceof tf.Tensor;
@@ -177,8 +178,10 @@ export class StagedControlFlow implements StagingHooks {
     // No rows (the shape is part of the signature): zero iterations, as eagerly. Tracing the body
     // would run it for real on row 0, which does not exist.
     if (t.shape[0] === 0) return;
-    // An int32 bound: comparing the int32 counter with a JS number would cast it to float32 per step.
-    const rows = tf.scalar(t.shape[0], 'int32');
+    // An int32 bound (comparing the int32 counter with a JS number would cast it to float32 per
+    // step), read from t's dims when the graph runs: the same graph then serves any number of rows
+    // (it folds to a constant where t's dims are known).
+    const rows = tf.reshape(tf.slice(shapeTensor(t), [0], [1]), []);
     this.countedLoop(tf.scalar(0, 'int32'), (i) => tf.less(i, rows), 1, (i) => tf.gather(t, i), extraTest, body,
       getState, setState, names, opts);
   }

@@ -11,7 +11,8 @@
  * what eager iteration (tf.unstack) does: a 'Row' step.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import type { Attrs, Graph, KernelNode, ListOp, Node, PrintPart, RandomArg, RandomOp } from './graph';
+import { ensureShapeKernel, SHAPE_KERNEL } from './shape_kernel';
+import { type Attrs, type Graph, hasUnknownDims, type KernelNode, type ListOp, type Node, type PrintPart, type RandomArg, type RandomOp } from './graph';
 
 export type Slot = number;
 
@@ -124,6 +125,7 @@ export function compile(graph: Graph, backendName: string | undefined): Plan {
       case 'Kernel': {
         const outs = node.outputs.map(() => newSlot(true));
         slotOf[index] = outs;
+        if (node.op === SHAPE_KERNEL) ensureShapeKernel(backendName ?? tf.getBackend());
         const fn = backendName === undefined ? undefined : tf.getKernel(node.op, backendName)?.kernelFunc;
         if (backendName !== undefined && fn === undefined) {
           throw new Error(`autograph-ts: kernel '${node.op}' is not registered for backend '${backendName}'`);
@@ -219,7 +221,8 @@ function rowStep(node: KernelNode, graph: Graph, backendName: string, fn: tf.Ker
   const axis = Number(node.attrs.axis ?? 0);
   if (node.inputNames[0] !== 'x' || node.inputNames[1] !== 'indices' || index.shape.length !== 0 ||
       index.dtype !== 'int32' || x.shape.length === 0 || (axis !== 0 && axis !== -x.shape.length) ||
-      Number(node.attrs.batchDims ?? 0) !== 0 || !['float32', 'int32', 'bool'].includes(x.dtype)) return undefined;
+      Number(node.attrs.batchDims ?? 0) !== 0 || !['float32', 'int32', 'bool'].includes(x.dtype) ||
+      hasUnknownDims(x)) return undefined; // (the slice sizes are the row's dims)
   const slice = tf.getKernel('Slice', backendName)?.kernelFunc;
   const reshape = tf.getKernel('Reshape', backendName)?.kernelFunc;
   if (slice === undefined || reshape === undefined) return undefined;

@@ -14,6 +14,8 @@ import type * as tf from '@tensorflow/tfjs-core';
 export type DataType = tf.DataType;
 
 export interface TensorSpec {
+  /** Dims; UNKNOWN_DIM (-1) for a dim that differs between runs (a relaxed argument dim, a loop
+   * variable that grows, an If output whose branches differ): the rank is always known. */
   shape: number[];
   dtype: DataType;
   /**
@@ -21,6 +23,23 @@ export interface TensorSpec {
    * dtype, 2 = a list of such lists, ...
    */
   list?: number;
+}
+
+/** A dim that is not the same on every run (TensorShapeProto's -1; ONNX would need a dim_param). */
+export const UNKNOWN_DIM = -1;
+
+export function hasUnknownDims(spec: TensorSpec): boolean {
+  return spec.shape.some((d) => d === UNKNOWN_DIM);
+}
+
+/** Whether a value of shape `shape` fits `spec`'s shape (same rank, equal known dims). */
+export function fitsShape(spec: readonly number[], shape: readonly number[]): boolean {
+  return spec.length === shape.length && spec.every((d, i) => d === UNKNOWN_DIM || d === shape[i]);
+}
+
+/** The spec that covers both: dims that differ become unknown (same dtype and rank assumed). */
+export function mergeShapes(a: readonly number[], b: readonly number[]): number[] {
+  return a.map((d, i) => (d === b[i] ? d : UNKNOWN_DIM));
 }
 
 export function sameShape(a: readonly number[], b: readonly number[]): boolean {
@@ -233,8 +252,17 @@ export function graphStats(graph: Graph): GraphStats {
   return stats;
 }
 
+export const shapeText = (shape: readonly number[]): string =>
+  `[${shape.map((d) => (d === UNKNOWN_DIM ? '?' : String(d))).join(',')}]`;
 export const specText = (s: TensorSpec): string =>
-  `${'list<'.repeat(s.list ?? 0)}${s.dtype}[${s.shape.join(',')}]${'>'.repeat(s.list ?? 0)}`;
+  `${'list<'.repeat(s.list ?? 0)}${s.dtype}${shapeText(s.shape)}${'>'.repeat(s.list ?? 0)}`;
+
+/** Whether any value of the graph or its sub-graphs has an unknown dim. */
+export function graphHasUnknownDims(graph: Graph): boolean {
+  return graph.nodes.some((node) => node.outputs.some(hasUnknownDims) ||
+    (node.kind === 'If' && (graphHasUnknownDims(node.then) || graphHasUnknownDims(node.else))) ||
+    (node.kind === 'While' && (graphHasUnknownDims(node.cond) || graphHasUnknownDims(node.body))));
+}
 const refText = (r: ValueRef): string => (r.output === 0 ? `%${r.node}` : `%${r.node}:${r.output}`);
 
 /** A readable listing, one node per line, sub-graphs indented. */

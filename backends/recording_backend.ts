@@ -9,6 +9,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { engineInternals } from './engine_internals';
+import { ensureShapeKernel } from './shape_kernel';
 
 export type NamedInputs = Record<string, tf.TensorInfo | null | undefined> | tf.TensorInfo[];
 
@@ -30,6 +31,7 @@ export function isRecordingBackendName(name: string | null | undefined): boolean
 /** Registers (once) and refreshes the recording twin of `realName`; returns its name. */
 function ensureRecordingBackend(realName: string, realBackend: tf.KernelBackend, listener: ListenerSource): string {
   const name = PREFIX + realName;
+  ensureShapeKernel(realName); // (recorded like any kernel: wrapped below)
   if (tf.findBackendFactory(name) == null) {
     // Lowest priority: never chosen by tf.ready() on its own.
     tf.registerBackend(name, () => realBackend, -1000);

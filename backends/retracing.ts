@@ -38,7 +38,7 @@ export function throwIfNotConverted(fn: Function): void {
 export class RetraceLog {
   private last: string[] | undefined;
   private warned = false;
-  private readonly names: string[];
+  readonly names: string[];
 
   constructor(private readonly fn: Function) {
     this.names = parameterNames(fn);
@@ -58,6 +58,24 @@ export class RetraceLog {
         'is slow: pass changing numbers as tensors, and keep shapes fixed (or pad). Set AUTOGRAPH_VERBOSITY=1 to ' +
         'see every trace and its reason.');
     }
+  }
+
+  /** fn runs again, on probe arguments, to check a graph with unknown dims. */
+  onProbe(count: number, why: string): void {
+    verboseLog(1, () => `tracing ${this.fn.name || 'a function'} (trace #${count}) with other sizes for its unknown dims: ${why}`);
+  }
+
+  /** The last trace is the same graph as an earlier one of other dims: it serves them all. */
+  onRelaxed(relaxed: { index: number; text: string }[]): void {
+    verboseLog(1, () => `relaxed ${this.fn.name || 'a function'}: its graph does not depend on the dims that changed, ` +
+      `one graph now serves ${relaxed.map(({ index, text }) =>
+        `argument ${index}${this.names[index] ? ` (${this.names[index]})` : ''} as ${text}`).join(', ')}`);
+  }
+
+  /** The last trace differs from an earlier one of other dims beyond them: one trace per shape. */
+  onNotRelaxed(difference: string): void {
+    verboseLog(1, () => `not relaxing ${this.fn.name || 'a function'}: its graph depends on the dims that changed ` +
+      `(${difference}); it is traced once per shape`);
   }
 
   private explain(previous: string[], keys: string[]): string {

@@ -8,7 +8,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { OperatorOptions } from '../runtime/options';
 import { capturedTensors, GraphBuilder, specOf, unifyCaptures } from './builder';
 import { at, returnInOneBranch, StagingError } from './errors';
-import { sameShape } from './graph';
+import { mergeShapes, sameShape } from './graph';
 import { defineControlFlow } from './gradients/tape';
 import { flatten } from './nest';
 import type { Tracer } from './tracer';
@@ -89,7 +89,7 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
                       otherTrue: tf.Tensor | undefined): string[] =>
     names.filter((n, i) => flags.includes(n) && isTrueIn(values[i], valuesTrue) && !isTrueIn(other[i], otherTrue));
 
-  interface Output { then: tf.Tensor; else: tf.Tensor; mark?: MaybeUndefined; alwaysTrue?: boolean; truthOnly?: boolean }
+  interface Output { name: string; then: tf.Tensor; else: tf.Tensor; mark?: MaybeUndefined; alwaysTrue?: boolean; truthOnly?: boolean }
   const outputs: Output[] = [];
   const merged: unknown[] = [];
   const rebuilders: ((leaves: unknown[]) => unknown)[] = [];
@@ -135,7 +135,8 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
     leaves.forEach((leaf) => {
       if (!('pair' in leaf)) return;
       const [a, b] = leaf.pair;
-      const differ = a.dtype !== b.dtype || !sameShape(a.shape, b.shape);
+      // Dims may differ (the output's spec has them unknown); dtype and rank may not.
+      const differ = a.dtype !== b.dtype || a.rank !== b.rank;
       if (isValue && (differ || conditionOnly.has(a) || conditionOnly.has(b))) {
         // Its value would depend on the condition's value; its truthiness does not (see ConditionOnly).
         leaf.truthOnly = true;
@@ -143,7 +144,7 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
       }
       if (differ) {
         throw new StagingError(`autograph-ts: '${name}' is ${describeValue(a)} in the if branch but ` +
-          `${describeValue(b)} in the else branch${at(opts)}; both branches must give it the same dtype and shape.`);
+          `${describeValue(b)} in the else branch${at(opts)}; both branches must give it the same dtype and rank.`);
       }
     });
     const thenStatus = t.leaves.map((v) => statusOf(v, trueInThen));
@@ -162,7 +163,7 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
       // A flag set on both paths (e.g. do_return after `if (t) return a; return b;` inside a branch)
       // is true whatever the condition: later guards may rely on it.
       const alwaysTrue = flags.includes(name) && isTrueIn(t.leaves[k], trueInThen) && isTrueIn(e.leaves[k], trueInElse);
-      outputs.push({ then: leaf.pair[0], else: leaf.pair[1], mark, alwaysTrue, truthOnly: leaf.truthOnly });
+      outputs.push({ name: name.replace(/^<(.*)>$/, 'the $1'), then: leaf.pair[0], else: leaf.pair[1], mark, alwaysTrue, truthOnly: leaf.truthOnly });
     });
     merged.push(leaves);
     rebuilders.push((newLeaves) => t.rebuild(newLeaves));
@@ -196,14 +197,23 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
   const captures = unifyCaptures([thenTrace.builder, elseTrace.builder], 0);
 
   const takeThen = thenTrace.error !== undefined ? false : elseTrace.error !== undefined ? true : realCond;
-  const realOutputs = outputs.map((o) => tracer.freshCopy(takeThen ? o.then : o.else));
+  // Where the branches give other dims, the trace goes on with the taken branch's value, or in
+  // the second trace of stage() (Tracer.variant 1) with the other one (see shape_relaxation.ts).
+  const dimsDiffer = (o: Output): boolean => !sameShape(o.then.shape, o.else.shape);
+  if (outputs.some(dimsDiffer)) tracer.changingDims = true;
+  const realOutputs = outputs.map((o) => {
+    const other = tracer.variant === 1 && dimsDiffer(o) && thenTrace.error === undefined && elseTrace.error === undefined;
+    const t = tracer.freshCopy(takeThen !== other ? o.then : o.else);
+    if (dimsDiffer(o)) tracer.watchDims(t, mergeShapes(o.then.shape, o.else.shape), o.name);
+    return t;
+  });
   defineControlFlow(tracer, {
     kind: 'If',
     inputs: [predRef, ...captures],
     then: thenTrace.builder.graph,
     else: elseTrace.builder.graph,
     origin: opts?.origin,
-    outputs: outputs.map((o) => specOf(o.then)),
+    outputs: outputs.map((o) => ({ shape: mergeShapes(o.then.shape, o.else.shape), dtype: o.then.dtype })),
   }, realOutputs, [pred, ...capturedTensors([thenTrace.builder, elseTrace.builder], captures)]);
   tracer.forgetVariableReads();
   outputs.forEach((o, k) => o.mark && maybeUndefined.set(realOutputs[k], o.mark));

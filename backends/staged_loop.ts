@@ -8,12 +8,12 @@ import type { OperatorOptions } from '../runtime/options';
 import type { GetState, SetState, Thunk } from '../runtime/staging_hooks';
 import { capturedTensors, GraphBuilder, specOf, unifyCaptures } from './builder';
 import { at, StagingError } from './errors';
-import { sameShape, type TensorSpec } from './graph';
+import { mergeShapes, sameShape, type TensorSpec, UNKNOWN_DIM } from './graph';
 import { defineControlFlow } from './gradients/tape';
 import { flatten } from './nest';
 import type { Tracer } from './tracer';
 import {
-  conditionTensor, describeValue, isReturnSentinel, isUndefinedValue, MaybeUndefined, placeholderLike,
+  conditionTensor, describeValue, isReturnSentinel, isUndefinedValue, MaybeUndefined, placeholderLike, zerosOf,
 } from './staged_values';
 
 export interface LoopSpec {
@@ -31,6 +31,17 @@ interface Leaf {
   value: unknown;
   /** A loop variable: a tensor parameter of cond and body. */
   loop: boolean;
+  /** Its dims, where the body changes some (UNKNOWN_DIM). */
+  dims?: ChangingDims;
+}
+
+/** A loop variable whose dims the body changes: traced again with those dims unknown. */
+interface ChangingDims {
+  shape: number[];
+}
+
+class RetryWithUnknownDims {
+  constructor(readonly dims: Map<number, ChangingDims>) {}
 }
 
 /** Traced again with these leaves as loop variables: return values seen only as placeholders
@@ -62,7 +73,8 @@ export function stageLoop(tracer: Tracer, spec: LoopSpec): void {
 
   let placeholders = new Map<number, TensorSpec>();
   let rebound = new Set<number>();
-  for (let attempt = 0; ; attempt++) {
+  const changing = new Map<number, ChangingDims>();
+  for (let attempt = 0, widened = 0; ; attempt++) {
     const current = leaves.map((leaf, k) => {
       // `let h = h0` with h0 a tf.Variable, then `h = ...` in the body: h is a loop variable whose
       // first value is a read of the variable.
@@ -72,11 +84,20 @@ export function stageLoop(tracer: Tracer, spec: LoopSpec): void {
       const value = placeholderLike(tracer, p);
       maybeUndefined.set(value, { flag: undefined, origin: opts?.origin });
       return { ...leaf, value, loop: true };
-    });
+    }).map((leaf, k) => withDims(k, changing, leaf));
     try {
       traceWhile(tracer, spec, current, stateOf);
       return;
     } catch (error) {
+      // Each retry for dims makes at least one more dim unknown: as many retries as dims at most.
+      if (error instanceof RetryWithUnknownDims) {
+        error.dims.forEach((d, k) => changing.set(k, d));
+        spec.setState(initial);
+        tracer.changingDims = true;
+        attempt--;
+        if (++widened > 64) throw error;
+        continue;
+      }
       if (!(error instanceof RetryWithPlaceholders) || attempt > 0) throw error;
       spec.setState(initial);
       placeholders = error.specs;
@@ -84,6 +105,37 @@ export function stageLoop(tracer: Tracer, spec: LoopSpec): void {
     }
   }
 }
+
+/** A leaf with the dims the body changes (as the last retry found them). */
+function withDims(k: number, changing: Map<number, ChangingDims>, leaf: Leaf): Leaf {
+  const dims = changing.get(k);
+  return dims === undefined ? leaf : { ...leaf, dims };
+}
+
+/**
+ * What stands for a loop variable in the body and after the loop. With fixed dims, its initial
+ * value. With changing dims, zeros whose unknown dims are sizes other than 0 and 1 (an empty or a
+ * broadcasting value takes other paths in tfjs's kernels: a concat with an empty tensor returns the
+ * other input itself) and other in each trace variant (Tracer.variant), so that the two traces
+ * stage() compares see other dims: in the body d + 2 (variant 1: 2d + 5); after the loop a few
+ * iterations' worth, d + 8 (variant 1: 2d + 11) — code after a growing loop often cannot take its
+ * initial value (`acc.slice(0, 2)` of an accumulator that starts empty).
+ */
+function standIn(tracer: Tracer, leaf: Leaf, afterLoop = false): tf.Tensor {
+  const init = leaf.value as tf.Tensor;
+  if (leaf.dims === undefined) return tracer.freshCopy(init);
+  const unknown = leaf.dims.shape;
+  const size = (d: number): number => (afterLoop ? (tracer.variant === 1 ? 2 * d + 11 : d + 8) : (tracer.variant === 1 ? 2 * d + 5 : d + 2));
+  const dims = init.shape.map((d, i) => (unknown[i] === UNKNOWN_DIM ? size(d) : d));
+  const t = tracer.freshCopy(tracer.makeConstant(zerosOf({ shape: dims, dtype: init.dtype }), dims, init.dtype));
+  tracer.watchDims(t, unknown, leaf.name);
+  return t;
+}
+
+const loopSpecOf = (leaf: Leaf): TensorSpec => {
+  const t = leaf.value as tf.Tensor;
+  return { shape: [...(leaf.dims?.shape ?? t.shape)], dtype: t.dtype };
+};
 
 function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (values: unknown[]) => unknown[]): void {
   const { opts } = spec;
@@ -96,8 +148,8 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
   const enter = (builder: GraphBuilder): unknown[] => {
     const params = loopIndices.map((k) => {
       const init = leaves[k].value as tf.Tensor;
-      const p = tracer.freshCopy(init);
-      const ref = builder.addParam(specOf(p));
+      const p = standIn(tracer, leaves[k]);
+      const ref = builder.addParam(loopSpecOf(leaves[k]));
       builder.values.set(p, ref);
       const mark = maybeUndefined.get(init);
       if (mark) maybeUndefined.set(p, mark);
@@ -144,6 +196,7 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
     });
     const retry = new Map<number, TensorSpec>();
     const rebound = new Set<number>();
+    const widen = new Map<number, ChangingDims>();
     const results = loopIndices.map((k) => {
       const leaf = leaves[k];
       const init = leaf.value as tf.Tensor;
@@ -158,11 +211,19 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
         }
       }
       const t = out as tf.Tensor;
-      if (t.dtype !== init.dtype || !sameShape(t.shape, init.shape)) {
-        const what = t.dtype !== init.dtype ? 'dtype' : t.rank !== init.rank ? 'rank' : 'shape';
+      const shape = loopSpecOf(leaf).shape;
+      if (t.dtype === init.dtype && t.rank === init.rank) {
+        // Dims that change (a growing concat, a shrinking slice), seen in the value or in its spec
+        // (an If whose branches differ): unknown, like tf.while_loop's shape invariants; the body
+        // is traced again (see RetryWithUnknownDims and Tracer.variant).
+        const ref = tracer.resolve(t);
+        const widened = mergeShapes(mergeShapes(shape, t.shape), bodyBuilder.graph.nodes[ref.node].outputs[ref.output].shape);
+        if (!sameShape(widened, shape)) widen.set(k, { shape: widened });
+      } else {
+        const what = t.dtype !== init.dtype ? 'dtype' : 'rank';
         throw new StagingError(`autograph-ts: loop variable '${leaf.name}' changes ${what} in a loop staged on a ` +
           `tensor condition${at(opts)}: ${describeValue(init)} before, ${describeValue(t)} after an iteration. ` +
-          `Keep one dtype and shape (cast or reshape inside the loop).` +
+          `Keep one dtype and rank (cast or reshape inside the loop; its dims may change).` +
           (init.dtype === 'int32' && t.dtype === 'float32'
             ? ` (tfjs makes int32 combined with a JS number float32: start it as tf.scalar(0), or add tf.scalar(1, 'int32').)`
             : ''));
@@ -192,12 +253,13 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
         `carried through a staged loop. Make '${leaf.name}' a tensor before the loop (e.g. ` +
         `\`let ${leaf.name} = tf.scalar(${typeof leaf.value === 'number' ? leaf.value : 0})\`).`);
     });
+    if (widen.size > 0) throw new RetryWithUnknownDims(widen);
     if (retry.size > 0 || rebound.size > 0) throw new RetryWithPlaceholders(retry, rebound);
     bodyBuilder.graph.results = results;
   });
 
   const captures = unifyCaptures([condBuilder, bodyBuilder], n);
-  const realOutputs = loopIndices.map((k) => tracer.freshCopy(leaves[k].value as tf.Tensor));
+  const realOutputs = loopIndices.map((k) => standIn(tracer, leaves[k], true));
   defineControlFlow(tracer, {
     kind: 'While',
     inputs: [...initRefs, ...captures],
@@ -205,7 +267,7 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
     cond: condBuilder.graph,
     body: bodyBuilder.graph,
     origin: opts?.origin,
-    outputs: loopIndices.map((k) => specOf(leaves[k].value as tf.Tensor)),
+    outputs: loopIndices.map((k) => loopSpecOf(leaves[k])),
   }, realOutputs, [...loopIndices.map((k) => leaves[k].value as tf.Tensor), ...capturedTensors([condBuilder, bodyBuilder], captures)]);
   tracer.forgetVariableReads();
   realOutputs.forEach((t, i) => {

@@ -5,7 +5,7 @@
  * constant.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import type { Attrs, AttrValue, KernelNode, Node, Program, RandomArg, RandomOp, ValueRef } from './graph';
+import type { Attrs, AttrValue, Graph, KernelNode, Node, Program, RandomArg, RandomOp, ValueRef } from './graph';
 import { GraphBuilder, specOf, ValueTable } from './builder';
 import type { KernelListener, NamedInputs } from './recording_backend';
 import { engineInternals } from './engine_internals';
@@ -13,6 +13,7 @@ import { StagingError, userFrame } from './errors';
 import { captureSite } from '../runtime/user_frames';
 import { withoutTape } from './gradients/tape';
 import { TraceFacts } from './staged_values';
+import { auditDims, type DimRead, watchDims } from './dim_reads';
 
 
 export class Tracer implements KernelListener {
@@ -23,6 +24,15 @@ export class Tracer implements KernelListener {
   paused = 0;
   /** What this trace knows about its tensors beyond the graph (placeholders, negations, ...). */
   readonly facts = new TraceFacts();
+  /**
+   * A loop variable or an If output changed dims: the graph has unknown dims inside, and the
+   * concrete stand-in the trace went on with may have been baked into later nodes. stage() then
+   * traces again with the other stand-ins (variant 1) and compares (backends/shape_relaxation.ts).
+   */
+  changingDims = false;
+  /** Reads of unknown dims by the user's code (see dim_reads.ts): the graph depends on them. */
+  readonly dimReads: string[] = [];
+  private readonly unwatch: (() => void)[] = [];
 
   private readonly constantIndex = new ValueTable<number>();
   private readonly variableIndex = new Map<tf.Variable, number>();
@@ -33,12 +43,47 @@ export class Tracer implements KernelListener {
   /** The sub-graph that was being traced when each tensor of the user's program was made. */
   private readonly madeIn = new WeakMap<object, GraphBuilder>();
 
-  constructor() {
+  /**
+   * @param variant which stand-in a value of changing dims takes where the trace goes on with one:
+   *   0 the first (a loop's initial value, the branch the condition takes), 1 the other (the value
+   *   after one iteration, the other branch)
+   */
+  /**
+   * Reads of dims by the user's code, per graph (audited traces only, see dim_reads.ts): after the
+   * comparison, a read of a dim that turned out unknown makes the graph depend on it.
+   */
+  readonly audit?: Map<Graph, DimRead[]>;
+
+  constructor(readonly variant: 0 | 1 = 0, audit = false) {
+    if (audit) this.audit = new Map();
     for (const v of Object.values(engineInternals().state.registeredVariables)) this.variableByData.set(v.dataId, v);
   }
 
   get backend(): tf.KernelBackend {
     return tf.engine().backend;
+  }
+
+  /** Reports reads of `t`'s unknown dims (UNKNOWN_DIM in `pattern`) by the user's code until the trace ends. */
+  watchDims(t: tf.Tensor, pattern: readonly number[], name: string): void {
+    this.unwatch.push(watchDims(t, pattern, name, (read) => this.dimReads.push(read)));
+  }
+
+  /** Records the user's reads of `t`'s dims against the value of the graph that holds it. */
+  auditTensor(t: tf.Tensor): void {
+    this.unwatch.push(auditDims(t, (dim, location) => {
+      for (let b: GraphBuilder | undefined = this.current; b !== undefined; b = b.parent) {
+        const ref = b.values.get(t);
+        if (ref === undefined) continue;
+        let reads = this.audit!.get(b.graph);
+        if (reads === undefined) this.audit!.set(b.graph, (reads = []));
+        reads.push({ ref, dim, location });
+        return;
+      }
+    }));
+  }
+
+  unwatchDims(): void {
+    for (const undo of this.unwatch.splice(0)) undo();
   }
 
   // ---- kernels ------------------------------------------------------------------------------
@@ -108,6 +153,7 @@ export class Tracer implements KernelListener {
    * variable that is not state) has no value outside it: using it is an error, never a constant.
    */
   onTensorMade(t: tf.Tensor, evenIfPaused = false): void {
+    if (this.audit !== undefined && this.paused === 0) this.auditTensor(t);
     if ((this.paused === 0 || evenIfPaused) && this.current !== this.root) this.madeIn.set(t, this.current);
   }
 

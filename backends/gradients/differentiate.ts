@@ -13,6 +13,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { GraphBuilder } from '../builder';
 import { StagingError } from '../errors';
 import type { Graph, KernelNode, Node, TensorSpec, ValueRef } from '../graph';
+import { refuseUnknownDims } from '../shape_relaxation';
 import { placeholderLike } from '../staged_values';
 import type { Tracer } from '../tracer';
 import { bindInits, insertNodes, isDifferentiable, readVariables, refKey, specOfRef, subgraphs } from './ir';
@@ -187,11 +188,13 @@ function rowGatherGradient(graph: Graph, node: KernelNode, dy: tf.Tensor, isLive
 
 /** Zeros of `spec` in the current graph (a Fill kernel: no constant of that size is kept). */
 export function zerosTensor(spec: TensorSpec): tf.Tensor {
+  refuseUnknownDims(spec);
   return tf.fill([...spec.shape], 0, spec.dtype);
 }
 
 /** A zeros tensor standing for `ref` of the current graph (kernels run on it are recorded on ref). */
 export function bindPlaceholder(tracer: Tracer, ref: ValueRef, spec: TensorSpec): tf.Tensor {
+  refuseUnknownDims(spec);
   const t = placeholderLike(tracer, spec);
   tracer.current.values.set(t, ref);
   return t;

@@ -11,7 +11,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { disposeValue, execute } from '../executor';
-import type { Graph, Program, ValueRef } from '../graph';
+import { type Graph, graphHasUnknownDims, type Program, type ValueRef } from '../graph';
 import { eliminateCommonSubexpressions } from '../optimize/cse';
 import { foldConstants } from '../optimize/constant_folding';
 import { eliminateDeadNodes } from '../optimize/dead_code';
@@ -88,7 +88,8 @@ export function executeWithGraphGradient(program: Program, args: tf.Tensor[]): t
 }
 
 function buildGradient(program: Program): ProgramGradient | null {
-  if (assignedVariable(program.graph) !== undefined || hasLists(program.graph)) return null;
+  // (A graph with unknown dims runs in engine mode: the backward graph is built from its specs.)
+  if (assignedVariable(program.graph) !== undefined || hasLists(program.graph) || graphHasUnknownDims(program.graph)) return null;
   const tracer = new Tracer();
   // The backward program shares the forward one's tables: its Constant and ReadVariable nodes
   // index them.

@@ -18,6 +18,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { StagingError } from '../errors';
 import type { IfNode, TensorSpec, ValueRef, WhileNode } from '../graph';
+import { refuseUnknownDims } from '../shape_relaxation';
 import type { Tracer } from '../tracer';
 import { bindInits, isDifferentiable, readVariables, subgraphs } from './ir';
 import { prepareControlFlow, PreparedGradient } from './prepared';
@@ -143,6 +144,7 @@ export function defineControlFlow(tracer: Tracer, node: IfNode | WhileNode, outp
 }
 
 function dummyInfo(spec: TensorSpec): tf.TensorInfo {
+  refuseUnknownDims(spec);
   return { dataId: {}, shape: [...spec.shape], dtype: spec.dtype };
 }
 

@@ -14,6 +14,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { GraphBuilder } from '../builder';
 import { StagingError } from '../errors';
 import type { KernelNode, Node, TensorSpec, ValueRef, WhileNode } from '../graph';
+import { refuseUnknownDims } from '../shape_relaxation';
 import { placeholderLike } from '../staged_values';
 import type { Tracer } from '../tracer';
 import { BackwardParams, bindPlaceholder, differentiateGraph, liveParams, zerosTensor } from './differentiate';
@@ -269,6 +270,7 @@ export function prepareWhile(tracer: Tracer, node: WhileNode, wrt: Wrt): Prepara
 }
 
 function dummyInfo(spec: TensorSpec): tf.TensorInfo {
+  refuseUnknownDims(spec);
   return { dataId: {}, shape: [...spec.shape], dtype: spec.dtype };
 }
 

@@ -23,7 +23,7 @@
  *   runs on the tfjs executor.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import type { DataType, Graph, IfNode, KernelNode, Node, Program, TensorSpec, ValueRef, WhileNode } from '../graph';
+import { type DataType, type Graph, hasUnknownDims, type IfNode, type KernelNode, type Node, type Program, specText, type TensorSpec, type ValueRef, type WhileNode } from '../graph';
 import { hasSideEffects, nodeInputs } from '../graph';
 import { kernelLowerings } from './kernels';
 import { listLowerings } from './kernels/lists';
@@ -170,6 +170,10 @@ class Lowering {
 
   private lowerNode(node: Node, g: GraphScope, params: Value[], values: Value[][], where: string): Value[] {
     const ins = (): Value[] => ('inputs' in node ? node.inputs.map((r) => values[r.node][r.output]) : []);
+    // Lowerings take shapes from the recorded specs (reshape targets, slice ends): a value whose
+    // dims change from run to run (backends/shape_relaxation.ts) has no shape to write.
+    const unknown = node.outputs.find(hasUnknownDims);
+    if (unknown !== undefined) throw new Unsupported(`does not lower: unknown dims (${specText(unknown)})`);
     switch (node.kind) {
       case 'Input':
         return [params[node.param]];

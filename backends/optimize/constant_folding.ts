@@ -4,9 +4,12 @@
  * this kind (they are Random / ReadVariable nodes), so they are never folded.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import type { Graph, Program } from '../graph';
+import { type Graph, hasUnknownDims, type Program, type TensorSpec, type ValueRef } from '../graph';
+import { SHAPE_KERNEL } from '../shape_kernel';
 import { engineInternals } from '../engine_internals';
 import { forEachGraph, rewriteGraph } from './rewrite';
+
+const specOfRef = (graph: Graph, ref: ValueRef): TensorSpec => graph.nodes[ref.node].outputs[ref.output];
 
 /** Results larger than this stay computed at run time (memory over a few saved kernel calls). */
 const MAX_FOLDED_SIZE = 1 << 20;
@@ -24,6 +27,17 @@ export function foldConstants(program: Program): void {
       if (node.kind !== 'Kernel' || node.multiOutput || node.inputs.length === 0) {
         r.keep(index);
         return;
+      }
+      if (node.op === SHAPE_KERNEL) {
+        // The dims of a value are a constant wherever they are all known.
+        const of = specOfRef(graph, node.inputs[0]);
+        if (!hasUnknownDims(of)) {
+          const t = tf.keep(tf.tensor1d(of.shape, 'int32'));
+          const at = r.emit({ kind: 'Constant', constant: program.constants.push(t) - 1, outputs: node.outputs });
+          constantOf.set(at, program.constants.length - 1);
+          r.replace(index, [{ node: at, output: 0 }]);
+          return;
+        }
       }
       const inputs = node.inputs.map((x) => r.map(x));
       const constants = inputs.map((x) => constantOf.get(x.node));

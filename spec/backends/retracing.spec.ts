@@ -78,10 +78,38 @@ describe('AUTOGRAPH_VERBOSITY', () => {
     expect(lines).to.deep.equal([
       'autograph-ts: tracing grow (trace #1) for (float32[2], 2): first call',
       'autograph-ts: tracing grow (trace #2) for (float32[3], 2): argument 0 (x) changed from float32[2] to float32[3]',
+      'autograph-ts: relaxed grow: its graph does not depend on the dims that changed, one graph now serves ' +
+        'argument 0 (x) as float32[?]',
     ]);
     const off = run('0');
     expect(off.status, off.stderr).to.equal(0);
     expect(off.stderr).not.to.contain('autograph-ts:');
+  });
+});
+
+describe('AUTOGRAPH_VERBOSITY and unknown dims', () => {
+  it('1 says when a graph is relaxed, and why one is not (the read of a dim, the node that differs)', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { spawnSync } = require('child_process') as typeof import('child_process');
+    const script = `
+      require(${JSON.stringify(require.resolve('../setup'))});
+      const tf = require('@tensorflow/tfjs');
+      const { stage } = require(${JSON.stringify(require.resolve('../../backends/stage'))});
+      tf.ready().then(() => {
+        const reads = stage(function flat(x) { return x.reshape([x.shape[0] * 2]); });
+        reads(tf.ones([2, 2])); reads(tf.ones([3, 2])); reads(tf.ones([4, 2]));
+        const squeezes = stage(function squeezed(x) { return x.expandDims(1).mul(x.expandDims(0)).expandDims(0).squeeze([0]); });
+        squeezes(tf.ones([2])); squeezes(tf.ones([3]));
+      });`;
+    const run = spawnSync(process.execPath, ['-e', script],
+      { encoding: 'utf8', env: { ...process.env, AUTOGRAPH_VERBOSITY: '1' }, cwd: __dirname });
+    expect(run.status, run.stderr).to.equal(0);
+    const lines = run.stderr.split('\n').filter((l) => l.startsWith('autograph-ts:'));
+    expect(lines).to.include('autograph-ts: not relaxing flat: its graph depends on the dims that changed ' +
+      '(it reads x.shape[0] at [eval]:6:68); it is traced once per shape');
+    expect(lines.filter((l) => l.includes('tracing flat'))).to.have.length(3);
+    expect(lines).to.include('autograph-ts: not relaxing squeezed: its graph depends on the dims that changed ' +
+      '(the Reshape has attributes computed from the dims ({"shape":[2,2]} vs {"shape":[3,3]})); it is traced once per shape');
   });
 });
 

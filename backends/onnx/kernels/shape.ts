@@ -52,6 +52,8 @@ export const shapeKernels: LoweringTable = {
   // Constants of the recorded shape (a product with 0 would keep NaN and Infinity).
   ZerosLike: (g, [x], _attrs, outs) => g.filled(outs[0].shape, 0, x.type),
   OnesLike: (g, [x], _attrs, outs) => g.filled(outs[0].shape, 1, x.type),
+  // autograph-ts's own kernel (backends/shape_kernel.ts): int64 here, cast to the recorded int32.
+  Shape: (g, [x], _attrs, outs) => g.op('Shape', [x], {}, OnnxType.INT64, outs[0].shape),
   Tile: (g, [x], attrs, outs) => g.op('Tile', [x, g.int64s((attrs.reps as number[]).map(Number))], {}, x.type, outs[0].shape),
   Transpose: (g, [x], attrs, outs) => g.op('Transpose', [x], { perm: (attrs.perm as number[]).map(Number) }, x.type, outs[0].shape),
   Concat: (g, inputs, attrs, outs) => {
