@@ -93,3 +93,65 @@ export function sequenceLoss(xs: tf.Tensor3D, targets: tf.Tensor2D, w: RnnWeight
   const h = rnn(xs, tf.zeros([xs.shape[1], w.wh.shape[0]]), w);
   return tf.losses.meanSquaredError(targets, h.matMul(w.wo));
 }
+
+/** The seq2seq model of samples/seq2seq (its model.ts is plain tfjs, shared). */
+export interface Seq2SeqHelpers {
+  encode(m: unknown, source: tf.Tensor2D): tf.Tensor2D;
+  decoderStep(m: unknown, h: tf.Tensor2D, tokens: tf.Tensor1D): tf.Tensor2D;
+  logits(m: unknown, h: tf.Tensor2D): tf.Tensor2D;
+  BOS: number;
+  EOS: number;
+}
+
+/** samples/seq2seq's greedyDecode with the stop test read by value. */
+export function seq2seqGreedy({ encode, decoderStep, logits, BOS, EOS }: Seq2SeqHelpers, m: unknown,
+                              source: tf.Tensor2D, maxLen: number): tf.Tensor {
+  const batch = source.shape[0];
+  let h = encode(m, source);
+  let tok: tf.Tensor1D = tf.fill([batch], BOS, 'int32');
+  let done: tf.Tensor1D = tf.zeros([batch], 'bool');
+  const tokens = [tok];
+  for (let t = 0; t < maxLen; t++) {
+    h = decoderStep(m, h, tok);
+    const next = logits(m, h).argMax(1) as tf.Tensor1D;
+    tok = tf.where(done, tf.fill([batch], EOS, 'int32'), next);
+    done = done.logicalOr(tok.equal(EOS));
+    tokens.push(tok);
+    if (truthy(tf.all(done))) break;
+  }
+  return tf.stack(tokens);
+}
+
+/** samples/seq2seq's beamSearch with the stop test read by value. */
+export function seq2seqBeam({ encode, decoderStep, logits, BOS, EOS }: Seq2SeqHelpers, m: unknown & { wo: tf.Tensor2D },
+                            source: tf.Tensor2D, maxLen: number, beam: number): { ids: tf.Tensor; parents: tf.Tensor; scores: tf.Tensor } {
+  const batch = source.shape[0];
+  const vocabulary = m.wo.shape[1];
+  const vocabularySize = tf.scalar(vocabulary, 'int32');
+  const rowOffsets = tf.range(0, batch * beam, beam, 'int32').expandDims(1);
+  let h: tf.Tensor2D = tf.tile(encode(m, source).expandDims(1), [1, beam, 1]).reshape([batch * beam, -1]);
+  let tok: tf.Tensor1D = tf.fill([batch * beam], BOS, 'int32');
+  let scores: tf.Tensor2D = tf.tile(tf.tensor2d([[0, ...Array(beam - 1).fill(-1e9)]]), [batch, 1]);
+  let done: tf.Tensor2D = tf.zeros([batch, beam], 'bool');
+  const onlyEos = tf.oneHot([EOS], vocabulary).sub(1).mul(1e9).reshape([1, 1, vocabulary]);
+  const ids: tf.Tensor2D[] = [];
+  const parents: tf.Tensor2D[] = [];
+  for (let t = 0; t < maxLen; t++) {
+    h = decoderStep(m, h, tok);
+    const logProbs = tf.logSoftmax(logits(m, h)).reshape([batch, beam, vocabulary]);
+    const extend = tf.where(done.expandDims(2).tile([1, 1, vocabulary]), onlyEos.tile([batch, beam, 1]), logProbs);
+    const total = scores.expandDims(2).add(extend).reshape([batch, beam * vocabulary]);
+    const best = tf.topk(total, beam);
+    const parent = tf.floorDiv(best.indices, vocabularySize) as tf.Tensor2D;
+    const token = best.indices.sub(parent.mul(vocabularySize)) as tf.Tensor2D;
+    const rows = parent.add(rowOffsets).reshape([-1]);
+    h = tf.gather(h, rows);
+    done = tf.gather(done.reshape([-1]), rows).reshape([batch, beam]).logicalOr(token.equal(EOS)) as tf.Tensor2D;
+    scores = best.values as tf.Tensor2D;
+    tok = token.reshape([-1]);
+    ids.push(token);
+    parents.push(parent);
+    if (truthy(tf.all(done))) break;
+  }
+  return { ids: tf.stack(ids), parents: tf.stack(parents), scores };
+}

@@ -191,6 +191,32 @@ const decode: Workload = {
   },
 };
 
+/** samples/seq2seq: tokens collected with push in a loop that stops when every sentence has ended. */
+const seq2seq = (mode: 'greedy' | 'beam'): Workload => ({
+  key: `seq2seq-${mode}`,
+  name: mode === 'greedy' ? 'seq2seq greedy, push, b16 v1000 h256 <=64' : 'seq2seq beam 4, push, b16 v1000 h256 <=64',
+  prepare: () => {
+    const model = sample('seq2seq/src/model.ts');
+    const decode = sample('seq2seq/src/decode.ts');
+    const helpers = model as unknown as eager.Seq2SeqHelpers;
+    const m = model.randomModel(1000, 256, 4.5) as Record<string, tf.Tensor>;
+    const source = model.randomSource(16, 12, 1000) as tf.Tensor2D;
+    const owned = [source, ...Object.values(m)];
+    const noNative = 'not built (lists of tokens: hand-built sequence ops)';
+    return mode === 'greedy'
+      ? standard({
+        eager: (mm: unknown, s: tf.Tensor2D, n: number) => eager.seq2seqGreedy(helpers, mm, s, n),
+        converted: decode.greedyDecode, args: [m, source, 64],
+        outputs: single, noNative, owned,
+      })
+      : standard({
+        eager: (mm: never, s: tf.Tensor2D, n: number, k: number) => eager.seq2seqBeam(helpers, mm, s, n, k),
+        converted: decode.beamSearch, args: [m, source, 64, 4],
+        outputs: fields('ids', 'parents', 'scores'), noNative, owned,
+      });
+  },
+});
+
 const newton: Workload = {
   key: 'newton', name: 'Newton-CG logistic regression 2000x50',
   prepare: () => {
@@ -307,6 +333,6 @@ export function workloads({ quick, full, backend }: Selection, options: Options)
     : full || backend === 'wasm' ? [[32, 64], [32, 128], [64, 64], [64, 128], [128, 64], [128, 128]]
     : [[32, 64], [64, 128]];
   return [
-    chainWorkload, collatz, ...rnnSizes.map(([b, t]) => rnnWorkload(b, t)), decode, newton, bptt, mnist(options.mnistSteps),
+    chainWorkload, collatz, ...rnnSizes.map(([b, t]) => rnnWorkload(b, t)), decode, seq2seq('greedy'), seq2seq('beam'), newton, bptt, mnist(options.mnistSteps),
   ];
 }

@@ -53,10 +53,24 @@ const ROOT = path.resolve(__dirname, '../../..');
 /** A sample's source file compiled by the transformer and loaded (its exports). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function loadSample(file: string): Record<string, any> {
-  const source = fs.readFileSync(path.join(ROOT, 'samples', file), 'utf8');
-  const name = path.basename(file);
-  const result = compile({ [name]: source });
+  // The sample's source files are compiled together, so relative imports ('./model') resolve to
+  // their compiled siblings.
+  const dir = path.dirname(path.join(ROOT, 'samples', file));
+  const names = fs.readdirSync(dir).filter((n) => n.endsWith('.ts') && n !== 'main.ts');
+  const result = compile(Object.fromEntries(names.map((n) => [n, fs.readFileSync(path.join(dir, n), 'utf8')])));
   if (result.diagnostics.length) throw new Error(formatDiagnostics(result.diagnostics));
-  return load(result.js[name]);
+  const loaded = new Map<string, Record<string, any>>();
+  const loadFile = (name: string): Record<string, any> => {
+    let exports = loaded.get(name);
+    if (exports === undefined) {
+      const module = { exports: {} as Record<string, any> };
+      loaded.set(name, module.exports);
+      const sibling = (id: string): unknown => (id.startsWith('./') ? loadFile(`${id.slice(2).replace(/\.js$/, '')}.ts`) : require(id));
+      new Function('require', 'module', 'exports', result.js[name])(sibling, module, module.exports);
+      exports = module.exports;
+    }
+    return exports;
+  };
+  return loadFile(path.basename(file));
 }
 
