@@ -11,7 +11,8 @@ import type { GetState, SetState, StagingHooks, Thunk } from '../runtime/staging
 import { logicalNot } from '../runtime/tensors';
 import { at, StagingError } from './errors';
 import { stageConditional } from './staged_if';
-import { stageLoop } from './staged_loop';
+import { stageLoop, StructureChange } from './staged_loop';
+import { stagedArray, stagedArrayState } from './staged_lists';
 import { flatten } from './nest';
 import { conditionTensor } from './staged_values';
 import type { Tracer } from './tracer';
@@ -71,6 +72,14 @@ export class StagedControlFlow implements StagingHooks {
     if (isTensor(iterable)) return this.forOverTensor(iterable, extraTest, body, getState, setState, symbolNames, opts);
     if (iterable instanceof TensorRange) {
       return this.forOverRange(iterable, extraTest, body, getState, setState, symbolNames, opts);
+    }
+    const list = stagedArrayState(iterable);
+    if (list?.isList) {
+      // A list whose length is known only when the graph runs: a While over an index, reading the
+      // list (and its length) where the loop is, since the body may push to it as JS allows.
+      const length = (): tf.Tensor => this.tracer.lists.length(list.list!, list.name);
+      return this.countedLoop(tf.scalar(0, 'int32'), (i) => tf.less(i, length()), 1,
+        (i) => this.tracer.lists.getItem(list.list!, i, list.name), extraTest, body, getState, setState, symbolNames, opts);
     }
     // A JS iterable is unrolled. Once a break/return flag is a tensor, the remaining iterations run
     // under a staged `if (extraTest())`, which is what the native loop's early exit means.
@@ -217,13 +226,32 @@ export class StagedControlFlow implements StagingHooks {
     }, [...names, '<loop counter>'], opts);
   }
 
-  /** A While node for the loop, with the composites it changes (opts.composites) as state. */
+  /**
+   * A While node for the loop, with the composites it changes (opts.composites) as state. An array
+   * of tensors from ag__.newList whose length the body changes becomes a list value, and the loop
+   * is traced again.
+   */
   private loop(test: Thunk, body: Thunk<void>, getState: GetState, setState: SetState, names: string[],
                opts: LoopOptions | undefined): void {
-    const state = withComposites(getState, setState, names, names.length, opts);
-    stageLoop(this.tracer, {
-      test, body, getState: state.getState, setState: state.setState, names: state.names, flags: opts?.flags ?? [], opts,
-    });
+    for (;;) {
+      const state = withComposites(getState, setState, names, names.length, opts);
+      const before = state.getState();
+      try {
+        stageLoop(this.tracer, {
+          test, body, getState: state.getState, setState: state.setState, names: state.names, flags: opts?.flags ?? [], opts,
+        });
+        return;
+      } catch (error) {
+        const grown = error instanceof StructureChange ? stagedArrayState(opts?.composites?.()[error.variable]) : undefined;
+        if (grown === undefined || grown.isList) throw error;
+        state.setState(before);
+        grown.toList();
+      }
+    }
+  }
+
+  newList(items: unknown[], opts?: OperatorOptions): unknown[] {
+    return stagedArray(items, opts?.name ?? 'the array', opts, this.tracer.lists);
   }
 
 }
@@ -242,11 +270,16 @@ function withComposites(getState: GetState, setState: SetState, names: string[],
   return {
     getState: () => {
       const state = getState();
-      return [...state.slice(0, nouts), ...targets.map(([, v]) => copyOf(v)), ...state.slice(nouts)];
+      return [...state.slice(0, nouts), ...targets.map(([, v]) => stagedArrayState(v)?.list ?? copyOf(v)), ...state.slice(nouts)];
     },
     setState: (values) => {
       setState([...values.slice(0, nouts), ...values.slice(nouts + k)]);
-      targets.forEach(([, target], i) => writeInPlace(target, values[nouts + i]));
+      targets.forEach(([, target], i) => {
+        // A list value (a StagedArray in list mode) is one leaf: the list the graph holds now.
+        const staged = stagedArrayState(target);
+        if (staged?.isList) staged.list = values[nouts + i] as typeof staged.list;
+        else writeInPlace(target, values[nouts + i]);
+      });
     },
     names: [...names.slice(0, nouts), ...targets.map(([name]) => name), ...names.slice(nouts)],
     nouts: nouts + k,

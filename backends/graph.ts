@@ -124,19 +124,31 @@ export interface WhileNode {
   outputs: TensorSpec[];
 }
 
-export type ListOp = 'EmptyTensorList' | 'TensorListPushBack' | 'TensorListPopBack';
+export type ListOp = 'EmptyTensorList' | 'TensorListPushBack' | 'TensorListPopBack' | 'TensorListLength' |
+  'TensorListGetItem' | 'TensorListStack' | 'TensorListConcat';
 
 /**
  * A list value operation (TF's TensorList ops; ONNX SequenceEmpty / SequenceInsert / SequenceAt +
- * SequenceErase). Lists are values, not state: PushBack and PopBack return a new list and leave
- * their input list as it was. EmptyTensorList: () -> list; TensorListPushBack: (list, element) ->
- * list; TensorListPopBack: (list) -> (list, element), the last element pushed.
+ * SequenceErase / SequenceLength / ConcatFromSequence). Lists are values, not state: PushBack and
+ * PopBack return a new list and leave their input list as it was. The element spec of a list is
+ * its TensorSpec with `list: 1` (a dim of -1: it differs between elements).
+ *   EmptyTensorList: () -> list
+ *   TensorListPushBack: (list, element) -> list
+ *   TensorListPopBack: (list) -> (list, element), the last element pushed
+ *   TensorListLength: (list) -> int32 scalar
+ *   TensorListGetItem: (list, index: int32 scalar) -> element (0 <= index < length, else an error)
+ *   TensorListStack: (list) -> the elements stacked on a new first axis (tf.stack; attrs.axis)
+ *   TensorListConcat: (list) -> the elements concatenated along attrs.axis (tf.concat)
+ * Stack and Concat of an empty list give a tensor with 0 rows of the element spec.
  */
 export interface ListNode {
   kind: 'List';
   op: ListOp;
   inputs: ValueRef[];
+  attrs?: Attrs;
   outputs: TensorSpec[];
+  /** Index in Program.sites of the user's code that made the node (errors when the graph runs). */
+  site?: number;
 }
 
 export type PrintPart = { text: string } | { input: number; verbose: boolean };
@@ -268,9 +280,11 @@ export function dumpGraph(program: Program, graph: Graph = program.graph, indent
       case 'Random':
         lines.push(`${head}Random ${node.op}(${JSON.stringify(node.args)}; ${args})${tail}`);
         break;
-      case 'List':
-        lines.push(`${head}${node.op}(${args})${tail}`);
+      case 'List': {
+        const attrs = node.attrs && Object.keys(node.attrs).length ? ` ${JSON.stringify(node.attrs)}` : '';
+        lines.push(`${head}${node.op}(${args})${attrs}${tail}`);
         break;
+      }
       case 'Print':
         lines.push(`${head}Print(${args}) ${JSON.stringify(node.parts)}`);
         break;

@@ -11,6 +11,7 @@ import { at, StagingError } from './errors';
 import { sameShape, type TensorSpec } from './graph';
 import { defineControlFlow } from './gradients/tape';
 import { flatten } from './nest';
+import { describeList, TracedList } from './staged_lists';
 import type { Tracer } from './tracer';
 import {
   conditionTensor, describeValue, isReturnSentinel, isUndefinedValue, MaybeUndefined, placeholderLike,
@@ -35,6 +36,14 @@ interface Leaf {
 
 /** Traced again with these leaves as loop variables: return values seen only as placeholders
  * (`specs`), and tf.Variables the body rebinds to another tensor (`rebound`). */
+/** A state variable's structure changed in the body: an array that a push or pop grows or shrinks
+ * (control_flow.ts makes it a list value of the graph when it can, and traces the loop again). */
+export class StructureChange extends StagingError {
+  constructor(readonly variable: string, message: string) {
+    super(message);
+  }
+}
+
 class RetryWithPlaceholders {
   constructor(readonly specs: Map<number, TensorSpec>, readonly rebound = new Set<number>()) {}
 }
@@ -49,6 +58,8 @@ export function stageLoop(tracer: Tracer, spec: LoopSpec): void {
     const name = names[i];
     // A tf.Variable is state of its own (reads and assigns are nodes): it stays itself, not a copy.
     if (value instanceof tf.Tensor && !(value instanceof tf.Variable)) return leaves.push({ name, value, loop: true });
+    // A list value (an array of tensors the loop grows, staged_lists.ts) is a loop variable too.
+    if (value instanceof TracedList) return leaves.push({ name, value, loop: true });
     // Jump flags may be set by a staged if in the body: carry them as bool tensors.
     if (flags.includes(name) && typeof value === 'boolean') {
       return leaves.push({ name, value: tracer.makeConstant([value], [], 'bool'), loop: true });
@@ -85,6 +96,30 @@ export function stageLoop(tracer: Tracer, spec: LoopSpec): void {
   }
 }
 
+/**
+ * The list a loop variable holds after an iteration: `init`'s type, or 'learned' when a list that
+ * started empty got its first element (its element spec is now known: the loop is traced again).
+ */
+function listAfterIteration(init: TracedList, out: unknown, name: string, opts: OperatorOptions | undefined): TracedList | 'learned' {
+  if (!(out instanceof TracedList)) {
+    throw new StagingError(`autograph-ts: '${name}' is ${describeList(init)} in a loop staged on a tensor ` +
+      `condition${at(opts)}, but ${describeValue(out)} after an iteration.`);
+  }
+  const before = init.element;
+  const after = out.element;
+  if (after === undefined) return out;
+  if (before === undefined) {
+    init.learn(after);
+    return 'learned';
+  }
+  if (before.dtype !== after.dtype || !sameShape(before.shape, after.shape)) {
+    throw new StagingError(`autograph-ts: the elements of '${name}' change ${before.dtype !== after.dtype ? 'dtype' : 'shape'} ` +
+      `in a loop staged on a tensor condition${at(opts)}: ${describeList(init)} before, ${describeList(out)} after an ` +
+      'iteration. A list in a staged graph holds tensors of one dtype and shape.');
+  }
+  return out;
+}
+
 function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (values: unknown[]) => unknown[]): void {
   const { opts } = spec;
   const { maybeUndefined } = tracer.facts;
@@ -96,7 +131,7 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
   const enter = (builder: GraphBuilder): unknown[] => {
     const params = loopIndices.map((k) => {
       const init = leaves[k].value as tf.Tensor;
-      const p = tracer.freshCopy(init);
+      const p = init instanceof TracedList ? init.fresh() as unknown as tf.Tensor : tracer.freshCopy(init);
       const ref = builder.addParam(specOf(p));
       builder.values.set(p, ref);
       const mark = maybeUndefined.get(init);
@@ -137,17 +172,27 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
     after.forEach((f, i) => {
       const before = { structure: beforeStructures[i] };
       if (f.structure !== before.structure) {
-        throw new StagingError(`autograph-ts: '${spec.names[i]}' changes structure in a loop staged on a tensor ` +
+        throw new StructureChange(spec.names[i], `autograph-ts: '${spec.names[i]}' changes structure in a loop staged on a tensor ` +
           `condition${at(opts)}: ${before.structure} before, ${f.structure} after an iteration.`);
       }
       outLeaves.push(...f.leaves);
     });
     const retry = new Map<number, TensorSpec>();
     const rebound = new Set<number>();
+    let learned = false;
     const results = loopIndices.map((k) => {
       const leaf = leaves[k];
       const init = leaf.value as tf.Tensor;
       let out = outLeaves[k];
+      if (init instanceof TracedList) {
+        const list = listAfterIteration(init, out, leaf.name, opts);
+        if (list === 'learned') learned = true;
+        else {
+          marks.push(undefined);
+          return tracer.resolve(list);
+        }
+        return tracer.resolve(init);
+      }
       if (!(out instanceof tf.Tensor)) {
         if ((typeof out === 'number' || typeof out === 'boolean') && init.size === 1) {
           out = tracer.makeConstant([init.dtype === 'bool' ? Boolean(out) : Number(out)] as number[] | boolean[],
@@ -192,12 +237,15 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
         `carried through a staged loop. Make '${leaf.name}' a tensor before the loop (e.g. ` +
         `\`let ${leaf.name} = tf.scalar(${typeof leaf.value === 'number' ? leaf.value : 0})\`).`);
     });
-    if (retry.size > 0 || rebound.size > 0) throw new RetryWithPlaceholders(retry, rebound);
+    if (retry.size > 0 || rebound.size > 0 || learned) throw new RetryWithPlaceholders(retry, rebound);
     bodyBuilder.graph.results = results;
   });
 
   const captures = unifyCaptures([condBuilder, bodyBuilder], n);
-  const realOutputs = loopIndices.map((k) => tracer.freshCopy(leaves[k].value as tf.Tensor));
+  const realOutputs = loopIndices.map((k) => {
+    const init = leaves[k].value as tf.Tensor;
+    return init instanceof TracedList ? init.fresh() as unknown as tf.Tensor : tracer.freshCopy(init);
+  });
   defineControlFlow(tracer, {
     kind: 'While',
     inputs: [...initRefs, ...captures],

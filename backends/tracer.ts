@@ -5,7 +5,7 @@
  * constant.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import type { Attrs, AttrValue, KernelNode, Node, Program, RandomArg, RandomOp, ValueRef } from './graph';
+import type { Attrs, AttrValue, KernelNode, ListNode, Node, Program, RandomArg, RandomOp, ValueRef } from './graph';
 import { GraphBuilder, specOf, ValueTable } from './builder';
 import type { KernelListener, NamedInputs } from './recording_backend';
 import { engineInternals } from './engine_internals';
@@ -13,6 +13,7 @@ import { StagingError, userFrame } from './errors';
 import { captureSite } from '../runtime/user_frames';
 import { withoutTape } from './gradients/tape';
 import { TraceFacts } from './staged_values';
+import { ListRecorder } from './staged_lists';
 
 
 export class Tracer implements KernelListener {
@@ -23,6 +24,8 @@ export class Tracer implements KernelListener {
   paused = 0;
   /** What this trace knows about its tensors beyond the graph (placeholders, negations, ...). */
   readonly facts = new TraceFacts();
+  /** Records the List nodes of arrays that staged loops grow (staged_lists.ts). */
+  readonly lists: ListRecorder = new ListRecorder(this);
 
   private readonly constantIndex = new ValueTable<number>();
   private readonly variableIndex = new Map<tf.Variable, number>();
@@ -60,11 +63,17 @@ export class Tracer implements KernelListener {
       multiOutput: Array.isArray(outputs),
       outputs: outs.map(specOf),
     };
-    // Inside a branch or loop body, a kernel's error depends on the data of a later run: remember
-    // where the user's code made it (a captured stack costs microseconds; it is formatted only for
-    // an error). Straight-line kernels fail while tracing already, at the user's line.
+    this.defineAtSite(node, outs);
+  }
+
+  /**
+   * define(), remembering where the user's code made the node when it is recorded inside an
+   * If/While body (whose errors depend on the data): a captured stack costs microseconds and is
+   * formatted only for an error. Straight-line nodes fail while tracing already, at the user's line.
+   */
+  defineAtSite(node: KernelNode | ListNode, outputs: readonly tf.TensorInfo[]): ValueRef[] {
     if (this.current !== this.root) node.site = (this.program.sites ??= []).push(captureSite()) - 1;
-    this.define(node, outs);
+    return this.define(node, outputs);
   }
 
   /** Appends a node to the current graph and binds its outputs to the tensors that hold them. */
@@ -97,6 +106,7 @@ export class Tracer implements KernelListener {
     if (only !== undefined) throw new StagingError(only.misuse);
     const home = this.madeIn.get(info);
     if (home !== undefined && !b.isWithin(home)) throw escapedTensor(home, b);
+    if ('listSpec' in info) throw new Error('autograph-ts internal: a list value that no graph holds');
     return this.constantRef(info);
   }
 
