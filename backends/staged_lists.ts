@@ -113,7 +113,8 @@ export class ListRecorder {
       value: () => {
         throw new StagingError(`autograph-ts: '${name}.length' is used as a JS number${where()}, but '${name}' is a list ` +
           'that a staged loop grows: its length is an int32 tensor, known only when the graph runs. Use it in tensor ' +
-          `ops (e.g. \`tf.less(i, ${name}.length)\`), or stack the list (tf.stack) and read the shape of the result.`);
+          `ops (e.g. \`tf.less(i, ${name}.length)\`), or stack the list (tf.stack) and read the shape of the result; ` +
+          `a function that reads '${name}' as a JS array (a tfjs op other than tf.stack and tf.concat) cannot take it.`);
       },
     });
     return n;
@@ -247,7 +248,10 @@ export class StagedArrayState {
       case Symbol.iterator:
         throw this.misuse('iterating (a for...of that is not converted, a spread, Array.from)');
       default:
-        throw this.misuse(typeof key === 'symbol' ? `using ${String(key)}` : `'${key}'`);
+        // What an array has (its methods) needs its contents; other keys are absent, as on an
+        // array (`instanceof tf.Tensor` asks for 'data', 'dataSync', ...).
+        if (key in Array.prototype) throw this.misuse(typeof key === 'symbol' ? `using ${String(key)}` : `'${key}'`);
+        return undefined;
     }
   }
 
