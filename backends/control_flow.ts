@@ -9,9 +9,9 @@ import type { LoopOptions, OperatorOptions } from '../runtime/options';
 import { TensorRange } from '../runtime/range';
 import type { GetState, SetState, StagingHooks, Thunk } from '../runtime/staging_hooks';
 import { logicalNot } from '../runtime/tensors';
-import { at, StagingError } from './errors';
+import { at, StagingError, StructureChange } from './errors';
 import { stageConditional } from './staged_if';
-import { stageLoop, StructureChange } from './staged_loop';
+import { stageLoop } from './staged_loop';
 import { stagedArray, stagedArrayState } from './staged_lists';
 import { flatten } from './nest';
 import { conditionTensor } from './staged_values';
@@ -30,20 +30,27 @@ export class StagedControlFlow implements StagingHooks {
       else orelse();
       return;
     }
-    // The first nouts names are the outputs; the others are only restored before each branch is
-    // traced (the branches run one after the other here) and after the If (they are dead there).
-    ({ getState, setState, names: symbolNames, nouts } = withComposites(getState, setState, symbolNames, nouts, opts));
-    const before = getState();
-    const branch = (run: Thunk<void>) => (): unknown[] => {
-      setState(before);
-      run();
-      return getState().slice(0, nouts);
-    };
-    const merged = stageConditional(this.tracer, cond, branch(body), branch(orelse), {
-      names: symbolNames.slice(0, nouts), flags: opts?.flags ?? [], opts, isExpression: false,
-      before: before.slice(0, nouts),
+    retryWithLists(opts, () => {
+      // The first nouts names are the outputs; the others are only restored before each branch is
+      // traced (the branches run one after the other here) and after the If (they are dead there).
+      const state = withComposites(getState, setState, symbolNames, nouts, opts);
+      const before = state.getState();
+      const branch = (run: Thunk<void>) => (): unknown[] => {
+        state.setState(before);
+        run();
+        return state.getState().slice(0, state.nouts);
+      };
+      return {
+        run: () => {
+          const merged = stageConditional(this.tracer, cond, branch(body), branch(orelse), {
+            names: state.names.slice(0, state.nouts), flags: opts?.flags ?? [], opts, isExpression: false,
+            before: before.slice(0, state.nouts),
+          });
+          state.setState([...merged, ...before.slice(state.nouts)]);
+        },
+        restore: () => state.setState(before),
+      };
     });
-    setState([...merged, ...before.slice(nouts)]);
   }
 
   whileStmt(test: Thunk, body: Thunk<void>, getState: GetState, setState: SetState, symbolNames: string[],
@@ -233,27 +240,48 @@ export class StagedControlFlow implements StagingHooks {
    */
   private loop(test: Thunk, body: Thunk<void>, getState: GetState, setState: SetState, names: string[],
                opts: LoopOptions | undefined): void {
-    for (;;) {
+    retryWithLists(opts, () => {
       const state = withComposites(getState, setState, names, names.length, opts);
       const before = state.getState();
-      try {
-        stageLoop(this.tracer, {
+      return {
+        run: () => stageLoop(this.tracer, {
           test, body, getState: state.getState, setState: state.setState, names: state.names, flags: opts?.flags ?? [], opts,
-        });
-        return;
-      } catch (error) {
-        const grown = error instanceof StructureChange ? stagedArrayState(opts?.composites?.()[error.variable]) : undefined;
-        if (grown === undefined || grown.isList) throw error;
-        state.setState(before);
-        grown.toList();
-      }
-    }
+        }),
+        restore: () => state.setState(before),
+      };
+    });
   }
 
   newList(items: unknown[], opts?: OperatorOptions): unknown[] {
     return stagedArray(items, opts?.name ?? 'the array', opts, this.tracer.lists);
   }
 
+}
+
+/**
+ * Stages a statement (`attempt` prepares one try: how to run it, how to undo what it changed);
+ * when an array from ag__.newList that it changes in place changes length (a push or pop in a
+ * loop body or in one branch), the array becomes a list value of the graph (staged_lists.ts) and
+ * the statement is staged again.
+ */
+function retryWithLists(opts: OperatorOptions | undefined, attempt: () => { run: () => void; restore: () => void }): void {
+  const arrays = Object.values(opts?.composites?.() ?? {}).flatMap((v) => stagedArrayState(v) ?? []);
+  for (;;) {
+    const lists = arrays.map((a) => a.list);
+    const { run, restore } = attempt();
+    try {
+      run();
+      return;
+    } catch (error) {
+      const grown = error instanceof StructureChange ? stagedArrayState(opts?.composites?.()[error.variable]) : undefined;
+      const index = grown === undefined ? -1 : arrays.indexOf(grown);
+      if (index < 0 || lists[index] !== undefined) throw error;
+      // Back to how the arrays were (a statement nested in this one may have made lists of them).
+      arrays.forEach((a, i) => (a.list = lists[i]));
+      restore();
+      grown!.toList();
+    }
+  }
 }
 
 /**

@@ -77,6 +77,13 @@ export class ListRecorder {
     return list;
   }
 
+  /** A new empty list of `list`'s type (the value of a branch that throws). */
+  emptyLike(list: TracedList): TracedList {
+    const empty = list.fresh();
+    this.record('EmptyTensorList', [], [empty]);
+    return empty;
+  }
+
   push(list: TracedList, item: unknown, name: string): TracedList {
     if (!(item instanceof tf.Tensor)) {
       throw new StagingError(`autograph-ts: '${name}' is a list of tensors in the staged graph, but ${describeValue(item)} ` +

@@ -7,7 +7,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { OperatorOptions } from '../runtime/options';
 import type { GetState, SetState, Thunk } from '../runtime/staging_hooks';
 import { capturedTensors, GraphBuilder, specOf, unifyCaptures } from './builder';
-import { at, StagingError } from './errors';
+import { at, StagingError, StructureChange } from './errors';
 import { sameShape, type TensorSpec } from './graph';
 import { defineControlFlow } from './gradients/tape';
 import { flatten } from './nest';
@@ -36,14 +36,6 @@ interface Leaf {
 
 /** Traced again with these leaves as loop variables: return values seen only as placeholders
  * (`specs`), and tf.Variables the body rebinds to another tensor (`rebound`). */
-/** A state variable's structure changed in the body: an array that a push or pop grows or shrinks
- * (control_flow.ts makes it a list value of the graph when it can, and traces the loop again). */
-export class StructureChange extends StagingError {
-  constructor(readonly variable: string, message: string) {
-    super(message);
-  }
-}
-
 class RetryWithPlaceholders {
   constructor(readonly specs: Map<number, TensorSpec>, readonly rebound = new Set<number>()) {}
 }

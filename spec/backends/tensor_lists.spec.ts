@@ -76,6 +76,12 @@ describe('tensor lists: arrays of tensors grown by staged loops (backends/staged
   it('pop in a second staged loop empties the list the first one grew', () => {
     expect(agree('reversed', [S(3)], [S(0)], [S(1)])).to.deep.equal([[-1, 2, 1, 0], [-1], [-1, 0]]);
   });
+  it('a push under a staged if in the loop body: the If passes the list through both branches', () => {
+    expect(agree('oddsOnly', [S(6)], [S(1)], [S(2)])).to.deep.equal([[-1, 1, 3, 5], [-1], [-1, 1]]);
+  });
+  it('a push in one branch and a pop in the other of a staged if outside loops', () => {
+    expect(agree('pushOrPop', [S(3)], [S(-3)])).to.deep.equal([[7, 8, 3], [7]]);
+  });
   it('for...of over the list after the loop is a staged loop too', () => {
     expect(agree('sumOfList', [S(4)], [S(0)])).to.deep.equal([10, 0]);
   });

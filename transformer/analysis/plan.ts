@@ -50,7 +50,7 @@ export interface ConversionPlan {
   readonly warnings: ConversionError[];
   /**
    * `let`/`const` declarations of arrays that may hold tensors (by the checker) and that a
-   * converted loop changes in place (`xs.push(t)`): their initializer becomes `ag__.newList(...)`,
+   * converted statement changes in place (`xs.push(t)` in a loop body or a branch): their initializer becomes `ag__.newList(...)`,
    * so that a staged loop can make the array a list value of the graph (backends/staged_lists.ts).
    */
   readonly newLists: Set<TS.VariableDeclaration>;
@@ -232,7 +232,7 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
 /** See ConversionPlan.newLists. */
 function newLists(body: TS.Node, converted: Set<TS.Node>, classifier: Classifier): Set<TS.VariableDeclaration> {
   const grown = new Set<string>();
-  for (const node of converted) if (isLoop(node)) for (const name of compositeTargetsOf(new Set(), node)) grown.add(name);
+  for (const node of converted) for (const name of compositeTargetsOf(new Set(), node)) grown.add(name);
   const found = new Set<TS.VariableDeclaration>();
   if (grown.size === 0) return found;
   const visit = (node: TS.Node): void => {
