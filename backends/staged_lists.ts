@@ -17,6 +17,7 @@ import { at, StagingError, userFrame } from './errors';
 import type { ListNode, ListOp, TensorSpec, ValueRef } from './graph';
 import { describeValue, zerosOf } from './staged_values';
 import type { Tracer } from './tracer';
+import { isTapeOn } from './gradients/tape';
 
 /**
  * A list value while tracing. It is a TensorInfo so that the tracer's tables and captures treat it
@@ -167,6 +168,13 @@ export class ListRecorder {
   }
 
   private elementOf(list: TracedList, name: string, what: string): TensorSpec {
+    // Lists are not on tfjs's gradient tape: a value read from one would silently carry no gradient.
+    if (isTapeOn()) {
+      throw new StagingError(`autograph-ts: ${what} of '${name}'${where()} while a gradient is recorded inside the staged ` +
+        'function (tf.grad, tf.valueAndGrad, tf.variableGrads, optimizer.minimize): gradients through a list of tensors ' +
+        'are not staged. Take the gradient of the staged function from outside it (`tf.grad((x) => staged(x))`), or ' +
+        'compute the value without the list.');
+    }
     const element = list.element;
     if (element === undefined) {
       throw new StagingError(`autograph-ts: ${what} of '${name}'${where()}, an empty list in the staged graph whose element ` +
