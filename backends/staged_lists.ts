@@ -300,3 +300,25 @@ export function stagedArray(items: unknown[], name: string, opts: OperatorOption
   states.set(proxy, state);
   return proxy;
 }
+
+/**
+ * A list in a staged function's result (itself, or inside the arrays and plain objects returned):
+ * the graph's results are tensors, and the list's length is known only when it runs.
+ */
+export function checkNoListIn(result: unknown): void {
+  const seen = new Set<unknown>();
+  const visit = (value: unknown): void => {
+    if (typeof value !== 'object' || value === null || seen.has(value)) return;
+    seen.add(value);
+    const state = stagedArrayState(value);
+    if (state?.isList) {
+      throw new StagingError(`autograph-ts: the staged function returns '${state.name}'${at(state.opts)}, a list of tensors ` +
+        `that a staged loop grows (its length is known only when the graph runs): return tf.stack(${state.name}) or ` +
+        `tf.concat(${state.name}) instead.`);
+    }
+    const proto = Object.getPrototypeOf(value);
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (proto === Object.prototype || proto === null) Object.values(value).forEach(visit);
+  };
+  visit(result);
+}

@@ -82,6 +82,12 @@ describe('tensor lists: arrays of tensors grown by staged loops (backends/staged
   it('a push in one branch and a pop in the other of a staged if outside loops', () => {
     expect(agree('pushOrPop', [S(3)], [S(-3)])).to.deep.equal([[7, 8, 3], [7]]);
   });
+  it('a list grown by an inner loop inside an outer staged loop is the outer loop\'s state too', () => {
+    expect(agree('triangle', [S(3)], [S(1)])).to.deep.equal([[0, 10, 11, 20, 21, 22], [0]]);
+    const ops = kinds(stage(m.triangle).inspect(S(3)).program.graph);
+    expect(ops.filter((k) => k === 'While')).to.have.length(2);
+    expect(ops.filter((k) => k === 'TensorListPushBack')).to.have.length(1);
+  });
   it('for...of over the list after the loop is a staged loop too', () => {
     expect(agree('sumOfList', [S(4)], [S(0)])).to.deep.equal([10, 0]);
   });
@@ -142,6 +148,9 @@ describe('tensor lists: arrays of tensors grown by staged loops (backends/staged
     it('.length used as a JS number after the loop (an array index, a shape, a JS loop bound)', () => {
       refuses('lengthInJsLoop', [S(2)], /'xs\.length' is used as a JS number \(at [^)]+:\d+:\d+\)/);
       refuses('lengthAsNumber', [S(2)], /'xs\.length' is used as a JS number/);
+    });
+    it('returning the list itself', () => {
+      refuses('returnsList', [S(2)], /the staged function returns 'xs' \(main\.ts:\d+:\d+\), a list of tensors .* return tf\.stack\(xs\)/);
     });
     it('a tfjs op other than tf.stack / tf.concat given the list', () => {
       refuses('otherOp', [S(2)], /'xs\.length' is used as a JS number .* a function that reads 'xs' as a JS array \(a tfjs op other than tf\.stack and tf\.concat\) cannot take it/);
