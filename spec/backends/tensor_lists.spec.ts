@@ -64,6 +64,10 @@ describe('tensor lists: arrays of tensors grown by staged loops (backends/staged
     expect(ops.filter((k) => k === 'While')).to.have.length(1);
     expect(ops.filter((k) => k === 'TensorListPushBack')).to.have.length(1);
     expect(ops).to.include.members(['EmptyTensorList', 'TensorListStack']);
+    const info = stage(m.squares).inspect(S(3));
+    expect(info.dump()).to.match(/TensorListPushBack\(%\d+, %\d+\) : list<float32\[\]>/);
+    expect(info.dump()).to.match(/TensorListStack\(%\d+:1\) \{"axis":0\} : float32\[-1\]/);
+    expect(info.dot()).to.match(/TensorListPushBack\\nlist<float32\[\]>", shape=folder/);
   });
 
   it('concat after a for...of range; a list that starts with an element', () => {
