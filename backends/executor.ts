@@ -372,7 +372,7 @@ class DirectRun {
           vals[step.outs[0]] = this.empty(emptyJoinShape(step));
           return;
         }
-        if (step.op === 'TensorListStack') checkSameShapes(items);
+        checkJoinable(step, items);
         vals[step.outs[0]] = step.join!({ inputs: items as unknown as tf.NamedTensorInfoMap,
           attrs: { axis: step.axis! } as unknown as tf.NamedAttrMap, backend: this.backend }) as Value;
         return;
@@ -511,7 +511,7 @@ class EngineRun {
               vals[step.outs[0]] = tf.zeros(shape, dtype);
               return;
             }
-            if (step.op === 'TensorListStack') checkSameShapes(items);
+            checkJoinable(step, items);
             vals[step.outs[0]] = engine().runKernel(step.op === 'TensorListStack' ? 'Pack' : 'Concat', items as unknown as tf.NamedTensorMap,
               { axis: step.axis! } as unknown as tf.NamedAttrMap) as tf.Tensor;
             return;
@@ -544,12 +544,14 @@ function checkedIndex(index: number, length: number): number {
   return index;
 }
 
-function checkSameShapes(items: readonly tf.TensorInfo[]): void {
+/** The elements of a list agree in shape (Stack), or in every dim but the axis (Concat), as tf.stack / tf.concat check. */
+function checkJoinable(step: ListStep, items: readonly tf.TensorInfo[]): void {
   const first = items[0].shape;
+  const skip = step.op === 'TensorListConcat' ? step.axis! : -1;
   for (const item of items) {
-    if (item.shape.length !== first.length || item.shape.some((d, i) => d !== first[i])) {
-      throw new Error(`autograph-ts: tf.stack of a list whose elements differ in shape: [${first}] and [${item.shape}] ` +
-        '(all tensors passed to stack must have matching shapes)');
+    if (item.shape.length !== first.length || item.shape.some((d, i) => i !== skip && d !== first[i])) {
+      throw new Error(`autograph-ts: ${step.op === 'TensorListStack' ? 'tf.stack' : 'tf.concat'} of a list whose elements ` +
+        `have the shapes [${first}] and [${item.shape}]`);
     }
   }
 }

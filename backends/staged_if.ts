@@ -11,7 +11,7 @@ import { at, returnInOneBranch, StagingError, StructureChange } from './errors';
 import { sameShape } from './graph';
 import { defineControlFlow } from './gradients/tape';
 import { flatten } from './nest';
-import { describeList, TracedList } from './staged_lists';
+import { describeList, relaxedShape, TracedList } from './staged_lists';
 import type { Tracer } from './tracer';
 import {
   conditionTensor, describeValue, isReturnSentinel, isUndefinedValue, MaybeUndefined, placeholderLike, zerosOf,
@@ -274,10 +274,16 @@ function sameListType(a: unknown, b: unknown, name: string, opts: OperatorOption
   const eb = b.element;
   if (ea === undefined && eb !== undefined) a.learn(eb);
   if (eb === undefined && ea !== undefined) b.learn(ea);
-  if (ea !== undefined && eb !== undefined && (ea.dtype !== eb.dtype || !sameShape(ea.shape, eb.shape))) {
+  if (ea !== undefined && eb !== undefined && (ea.dtype !== eb.dtype || ea.shape.length !== eb.shape.length)) {
     throw new StagingError(`autograph-ts: the elements of '${name}' differ between the branches of a conditional on a ` +
       `tensor${at(opts)}: ${describeList(a)} in the if branch, ${describeList(b)} in the else branch. A list in a staged ` +
-      'graph holds tensors of one dtype and shape.');
+      'graph holds tensors of one dtype and rank.');
+  }
+  if (ea !== undefined && eb !== undefined && !sameShape(ea.shape, eb.shape)) {
+    // Dims that differ between the branches are unknown in both lists' specs.
+    const relaxed = { shape: relaxedShape(ea.shape, eb.shape), dtype: ea.dtype };
+    a.learn(relaxed);
+    b.learn(relaxed);
   }
   return [a as unknown as tf.Tensor, b as unknown as tf.Tensor] as const;
 }

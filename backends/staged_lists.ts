@@ -49,7 +49,8 @@ export class TracedList implements tf.TensorInfo {
     return this.known ? { shape: this.listSpec.shape, dtype: this.listSpec.dtype } : undefined;
   }
 
-  /** Learns the element spec of a list that started empty (for the loop's second trace). */
+  /** Learns the element spec of a list that started empty, or dims that differ between elements
+   * (for the loop's second trace). */
   learn(element: TensorSpec): void {
     this.listSpec.shape = [...element.shape];
     this.listSpec.dtype = element.dtype;
@@ -63,7 +64,8 @@ export function isTracedList(value: unknown): value is TracedList {
 
 export function describeList(list: TracedList): string {
   const e = list.element;
-  return e ? `a list of ${e.dtype} tensors of shape [${e.shape.join(', ')}]` : 'an empty list of tensors';
+  return e ? `a list of ${e.dtype} tensors of shape [${e.shape.map((d) => (d < 0 ? '?' : d)).join(', ')}]`
+    : 'an empty list of tensors';
 }
 
 /** The List nodes of one trace, recorded with the tracer (each at the user's line). */
@@ -96,17 +98,18 @@ export class ListRecorder {
         `pushed to ${describeList(list)}. A list in a staged graph holds tensors of one dtype: cast it first ` +
         `(e.g. \`.cast('${element.dtype}')\`).`);
     }
-    if (element !== undefined && (element.shape.length !== item.rank || element.shape.some((d, i) => d !== item.shape[i]))) {
-      throw new StagingError(`autograph-ts: the elements of '${name}' change shape${where()}: ${describeValue(item)} is ` +
-        `pushed to ${describeList(list)}. A list in a staged graph holds tensors of one shape: reshape it first.`);
+    if (element !== undefined && element.shape.length !== item.rank) {
+      throw new StagingError(`autograph-ts: the elements of '${name}' change rank${where()}: ${describeValue(item)} is ` +
+        `pushed to ${describeList(list)}. A list in a staged graph holds tensors of one rank: reshape it first.`);
     }
-    const next = TracedList.of(item);
+    // Dims that differ between elements are unknown (-1) in the list's spec.
+    const next = TracedList.of(element === undefined ? item : { shape: relaxedShape(element.shape, item.shape), dtype: item.dtype });
     this.record('TensorListPushBack', [this.tracer.resolve(list), this.tracer.resolve(item)], [next]);
     return next;
   }
 
   pop(list: TracedList, name: string): [TracedList, tf.Tensor] {
-    const element = this.elementOf(list, name, 'pop()');
+    const element = this.elementOf(list, name, 'pop()', true);
     const rest = list.fresh();
     const item = this.placeholder(element);
     this.record('TensorListPopBack', [this.tracer.resolve(list)], [rest, item]);
@@ -130,7 +133,7 @@ export class ListRecorder {
 
   /** list[index]: `index` a JS integer (from the front; negative counts from the end, as `at`) or a tensor. */
   getItem(list: TracedList, index: number | tf.Tensor, name: string): tf.Tensor {
-    const element = this.elementOf(list, name, `${name}[i]`);
+    const element = this.elementOf(list, name, `${name}[i]`, true);
     let i: tf.Tensor;
     if (index instanceof tf.Tensor) {
       if (index.rank !== 0 || index.dtype === 'bool' || index.dtype === 'string') {
@@ -151,23 +154,31 @@ export class ListRecorder {
   /** tf.stack(list, axis) / tf.concat(list, axis). */
   join(list: TracedList, op: 'TensorListStack' | 'TensorListConcat', axis: number, name: string): tf.Tensor {
     const what = op === 'TensorListStack' ? 'tf.stack' : 'tf.concat';
-    const element = this.elementOf(list, name, what);
+    const element = this.elementOf(list, name, what, false);
     const rank = element.shape.length + (op === 'TensorListStack' ? 1 : 0);
     const a = axis < 0 ? axis + rank : axis;
     if (!(a >= 0 && a < rank) || (op === 'TensorListStack' && a !== 0)) {
       throw new StagingError(`autograph-ts: ${what}(${name}, ${axis})${where()}: a list that a staged loop grows is ` +
         `${op === 'TensorListStack' ? 'stacked along axis 0 only (transpose the result)' : `concatenated along an axis of its elements (rank ${element.shape.length})`}.`);
     }
+    // Elements whose dims differ can only be concatenated, along the one axis where they differ.
+    const differing = element.shape.flatMap((d, k) => (d < 0 ? [k] : []));
+    if (differing.length > 0 && (op === 'TensorListStack' || differing.some((k) => k !== a))) {
+      throw new StagingError(`autograph-ts: ${what}(${name}${axis ? `, ${axis}` : ''})${where()}: the elements of ` +
+        `'${name}' differ in dim ${differing.join(', ')} (${describeList(list)}), so they can only be concatenated along ` +
+        `${differing.length === 1 ? `axis ${differing[0]}` : 'one axis'}.`);
+    }
     // The joined axis has a length known only when the graph runs (-1 in the spec); the trace
-    // goes on with one row per element... of one element.
+    // goes on with a placeholder of length 1 there.
     const shape = op === 'TensorListStack' ? [-1, ...element.shape] : element.shape.map((d, k) => (k === a ? -1 : d));
-    const traceShape = op === 'TensorListStack' ? [1, ...element.shape] : [...element.shape];
+    const traceShape = (op === 'TensorListStack' ? [1, ...element.shape] : element.shape).map((d) => (d < 0 ? 1 : d));
     const out = this.placeholder({ shape: traceShape, dtype: element.dtype });
     this.record(op, [this.tracer.resolve(list)], [out], { axis: a }, [{ shape, dtype: element.dtype }]);
     return out;
   }
 
-  private elementOf(list: TracedList, name: string, what: string): TensorSpec {
+  /** The element spec, known (something was pushed); `exact`: with no unknown dims (to read an element). */
+  private elementOf(list: TracedList, name: string, what: string, exact: boolean): TensorSpec {
     // Lists are not on tfjs's gradient tape: a value read from one would silently carry no gradient.
     if (isTapeOn()) {
       throw new StagingError(`autograph-ts: ${what} of '${name}'${where()} while a gradient is recorded inside the staged ` +
@@ -179,6 +190,10 @@ export class ListRecorder {
     if (element === undefined) {
       throw new StagingError(`autograph-ts: ${what} of '${name}'${where()}, an empty list in the staged graph whose element ` +
         'dtype and shape are not known yet: push to it first.');
+    }
+    if (exact && element.shape.some((d) => d < 0)) {
+      throw new StagingError(`autograph-ts: ${what} of '${name}'${where()}: its elements differ in shape ` +
+        `(${describeList(list)}), so an element has no one shape to trace with. Concatenate them (tf.concat) instead.`);
     }
     return element;
   }
@@ -199,6 +214,11 @@ export class ListRecorder {
     this.tracer.defineAtSite(node, outputs);
     for (const o of outputs) this.tracer.onTensorMade(o as tf.Tensor, true);
   }
+}
+
+/** `a` with -1 where `b` differs. */
+export function relaxedShape(a: readonly number[], b: readonly number[]): number[] {
+  return a.map((d, k) => (d === b[k] ? d : -1));
 }
 
 function where(): string {

@@ -11,7 +11,7 @@ import { at, StagingError, StructureChange } from './errors';
 import { sameShape, type TensorSpec } from './graph';
 import { defineControlFlow } from './gradients/tape';
 import { flatten } from './nest';
-import { describeList, TracedList } from './staged_lists';
+import { describeList, relaxedShape, TracedList } from './staged_lists';
 import type { Tracer } from './tracer';
 import {
   conditionTensor, describeValue, isReturnSentinel, isUndefinedValue, MaybeUndefined, placeholderLike,
@@ -104,10 +104,15 @@ function listAfterIteration(init: TracedList, out: unknown, name: string, opts: 
     init.learn(after);
     return 'learned';
   }
-  if (before.dtype !== after.dtype || !sameShape(before.shape, after.shape)) {
-    throw new StagingError(`autograph-ts: the elements of '${name}' change ${before.dtype !== after.dtype ? 'dtype' : 'shape'} ` +
+  if (before.dtype !== after.dtype || before.shape.length !== after.shape.length) {
+    throw new StagingError(`autograph-ts: the elements of '${name}' change ${before.dtype !== after.dtype ? 'dtype' : 'rank'} ` +
       `in a loop staged on a tensor condition${at(opts)}: ${describeList(init)} before, ${describeList(out)} after an ` +
-      'iteration. A list in a staged graph holds tensors of one dtype and shape.');
+      'iteration. A list in a staged graph holds tensors of one dtype and rank.');
+  }
+  if (!sameShape(before.shape, after.shape)) {
+    // Elements pushed in the loop differ in some dims from those before it: those dims are unknown.
+    init.learn({ shape: relaxedShape(before.shape, after.shape), dtype: before.dtype });
+    return 'learned';
   }
   return out;
 }

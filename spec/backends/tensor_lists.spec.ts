@@ -92,6 +92,11 @@ describe('tensor lists: arrays of tensors grown by staged loops (backends/staged
     expect(ops.filter((k) => k === 'While')).to.have.length(2);
     expect(ops.filter((k) => k === 'TensorListPushBack')).to.have.length(1);
   });
+  it('elements of one rank whose dims differ: concatenated after the loop (the dim is unknown in the spec)', () => {
+    expect(agree('prefixAndPairs', [S(2)], [S(0)])).to.deep.equal([[-1, -2, -3, 0, 0, 1, 10], [-1, -2, -3]]);
+    expect(stage(m.prefixAndPairs).inspect(S(2)).dump()).to.match(/TensorListPushBack\(%\d+, %\d+\) : list<float32\[-1\]>/);
+    refuses('stackOfDifferentDims', [S(2)], /tf\.stack\(pieces\) \(at [^)]+\): the elements of 'pieces' differ in dim 0 \(a list of float32 tensors of shape \[\?\]\), so they can only be concatenated along axis 0/);
+  });
   it('for...of over the list after the loop is a staged loop too', () => {
     expect(agree('sumOfList', [S(4)], [S(0)])).to.deep.equal([10, 0]);
   });
