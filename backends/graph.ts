@@ -219,16 +219,19 @@ export interface GraphStats {
   ifs: number;
   whiles: number;
   constants: number;
+  /** List nodes (EmptyTensorList, TensorListPushBack, ...). */
+  lists: number;
 }
 
 /** Counts over the graph and all its sub-graphs. */
 export function graphStats(graph: Graph): GraphStats {
-  const stats: GraphStats = { nodes: 0, kernels: 0, ifs: 0, whiles: 0, constants: 0 };
+  const stats: GraphStats = { nodes: 0, kernels: 0, ifs: 0, whiles: 0, constants: 0, lists: 0 };
   const visit = (g: Graph): void => {
     for (const node of g.nodes) {
       stats.nodes++;
       if (node.kind === 'Kernel') stats.kernels++;
       if (node.kind === 'Constant') stats.constants++;
+      if (node.kind === 'List') stats.lists++;
       if (node.kind === 'If') {
         stats.ifs++;
         visit(node.then);

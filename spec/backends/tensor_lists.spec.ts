@@ -65,6 +65,7 @@ describe('tensor lists: arrays of tensors grown by staged loops (backends/staged
     expect(ops.filter((k) => k === 'TensorListPushBack')).to.have.length(1);
     expect(ops).to.include.members(['EmptyTensorList', 'TensorListStack']);
     const info = stage(m.squares).inspect(S(3));
+    expect(info.stats).to.include({ whiles: 1, lists: 3 });
     expect(info.dump()).to.match(/TensorListPushBack\(%\d+, %\d+\) : list<float32\[\]>/);
     expect(info.dump()).to.match(/TensorListStack\(%\d+:1\) \{"axis":0\} : float32\[-1\]/);
     expect(info.dot()).to.match(/TensorListPushBack\\nlist<float32\[\]>", shape=folder/);
@@ -189,5 +190,13 @@ describe('tensor lists: arrays of tensors grown by staged loops (backends/staged
     for (let k = 0; k < 3; k++) staged(...args).dispose();
     expect(tf.memory().numTensors).to.equal(before);
     expect(tf.memory().numBytes).to.equal(beforeBytes);
+    // A run that fails on a list index releases the lists and elements it made.
+    const failing = stage(m.endsAfterLoop);
+    const [zero, two] = [S(0), S(2)];
+    expect(() => failing(zero)).to.throw(RangeError);
+    const atError = tf.memory().numBytes;
+    expect(() => failing(zero)).to.throw(RangeError);
+    failing(two).dispose();
+    expect(tf.memory().numBytes).to.equal(atError);
   });
 });
