@@ -66,10 +66,9 @@ export interface WhileStep extends StepBase {
 }
 export interface ListStep extends StepBase {
   kind: 'List'; op: ListOp; ins: Slot[]; outs: Slot[];
-  /** TensorListStack / TensorListConcat: the axis, the result's spec (for an empty list) and the
-   * kernel that joins the elements (Pack / Concat; undefined in engine mode). */
+  /** TensorListStack / TensorListConcat: the axis and the kernel that joins the elements (Pack /
+   * Concat; undefined in engine mode). */
   axis?: number;
-  result?: { shape: number[]; dtype: tf.DataType };
   join?: tf.KernelFunc;
 }
 export interface PrintStep extends StepBase { kind: 'Print'; ins: Slot[]; parts: PrintPart[] }
@@ -185,7 +184,6 @@ export function compile(graph: Graph, backendName: string | undefined): Plan {
         if (node.op === 'TensorListStack' || node.op === 'TensorListConcat') {
           const kernel = node.op === 'TensorListStack' ? 'Pack' : 'Concat';
           step.axis = Number(node.attrs?.axis ?? 0);
-          step.result = { shape: node.outputs[0].shape, dtype: node.outputs[0].dtype };
           step.join = backendName === undefined ? undefined : tf.getKernel(kernel, backendName)?.kernelFunc;
           if (backendName !== undefined && step.join === undefined) {
             throw new Error(`autograph-ts: kernel '${kernel}' is not registered for backend '${backendName}'`);

@@ -368,10 +368,6 @@ class DirectRun {
       case 'TensorListStack':
       case 'TensorListConcat': {
         const items = (vals[step.ins[0]] as unknown as ListValue<Value>).items();
-        if (items.length === 0) {
-          vals[step.outs[0]] = this.empty(emptyJoinShape(step));
-          return;
-        }
         checkJoinable(step, items);
         vals[step.outs[0]] = step.join!({ inputs: items as unknown as tf.NamedTensorInfoMap,
           attrs: { axis: step.axis! } as unknown as tf.NamedAttrMap, backend: this.backend }) as Value;
@@ -383,11 +379,6 @@ class DirectRun {
   private scalar(value: number): Value {
     const dataId = this.backend.write(new Int32Array([value]), [], 'int32');
     return { dataId, shape: [], dtype: 'int32' };
-  }
-
-  private empty({ shape, dtype }: { shape: number[]; dtype: tf.DataType }): Value {
-    const values = dtype === 'int32' ? new Int32Array(0) : dtype === 'bool' ? new Uint8Array(0) : new Float32Array(0);
-    return { dataId: this.backend.write(values, shape, dtype), shape, dtype };
   }
 
   /** A tf.Tensor view of a value for the host callbacks (a new reference, or the tensor itself). */
@@ -506,11 +497,6 @@ class EngineRun {
           case 'TensorListStack':
           case 'TensorListConcat': {
             const items = list!.items();
-            if (items.length === 0) {
-              const { shape, dtype } = emptyJoinShape(step);
-              vals[step.outs[0]] = tf.zeros(shape, dtype);
-              return;
-            }
             checkJoinable(step, items);
             vals[step.outs[0]] = engine().runKernel(step.op === 'TensorListStack' ? 'Pack' : 'Concat', items as unknown as tf.NamedTensorMap,
               { axis: step.axis! } as unknown as tf.NamedAttrMap) as tf.Tensor;
@@ -544,8 +530,11 @@ function checkedIndex(index: number, length: number): number {
   return index;
 }
 
-/** The elements of a list agree in shape (Stack), or in every dim but the axis (Concat), as tf.stack / tf.concat check. */
+/** The list is not empty and its elements agree in shape (Stack), or in every dim but the axis
+ * (Concat), as tf.stack / tf.concat check. */
 function checkJoinable(step: ListStep, items: readonly tf.TensorInfo[]): void {
+  // tfjs's own error for an empty array: stacking an empty list fails as eagerly.
+  if (items.length === 0) throw new Error(`Pass at least one tensor to ${step.op === 'TensorListStack' ? 'tf.stack' : 'concat'}`);
   const first = items[0].shape;
   const skip = step.op === 'TensorListConcat' ? step.axis! : -1;
   for (const item of items) {
@@ -554,17 +543,6 @@ function checkJoinable(step: ListStep, items: readonly tf.TensorInfo[]): void {
         `have the shapes [${first}] and [${item.shape}]`);
     }
   }
-}
-
-/** The shape of Stack / Concat of an empty list: 0 rows of the element spec. */
-function emptyJoinShape(step: ListStep): { shape: number[]; dtype: tf.DataType } {
-  const { shape, dtype } = step.result!;
-  const out = shape.map((d, i) => (i === (step.op === 'TensorListStack' ? 0 : step.axis!) ? 0 : d));
-  if (out.some((d) => d < 0)) {
-    throw new Error(`autograph-ts: ${step.op === 'TensorListStack' ? 'tf.stack' : 'tf.concat'} of an empty list whose ` +
-      `element shape is not known ([${shape.slice(1)}])`);
-  }
-  return { shape: out, dtype };
 }
 
 /** Frees a value execute() returned: a tensor, or a list of them. */

@@ -139,7 +139,7 @@ export type ListOp = 'EmptyTensorList' | 'TensorListPushBack' | 'TensorListPopBa
  *   TensorListGetItem: (list, index: int32 scalar) -> element (0 <= index < length, else an error)
  *   TensorListStack: (list) -> the elements stacked on a new first axis (tf.stack; attrs.axis)
  *   TensorListConcat: (list) -> the elements concatenated along attrs.axis (tf.concat)
- * Stack and Concat of an empty list give a tensor with 0 rows of the element spec.
+ * Stack and Concat of an empty list fail, as tf.stack([]) and tf.concat([]) do.
  */
 export interface ListNode {
   kind: 'List';

@@ -58,10 +58,6 @@ export class TracedList implements tf.TensorInfo {
   }
 }
 
-export function isTracedList(value: unknown): value is TracedList {
-  return value instanceof TracedList;
-}
-
 export function describeList(list: TracedList): string {
   const e = list.element;
   return e ? `a list of ${e.dtype} tensors of shape [${e.shape.map((d) => (d < 0 ? '?' : d)).join(', ')}]`

@@ -98,6 +98,13 @@ describe('tensor lists: arrays of tensors grown by staged loops (backends/staged
     expect(stage(m.prefixAndPairs).inspect(S(2)).dump()).to.match(/TensorListPushBack\(%\d+, %\d+\) : list<float32\[-1\]>/);
     refuses('stackOfDifferentDims', [S(2)], /tf\.stack\(pieces\) \(at [^)]+\): the elements of 'pieces' differ in dim 0 \(a list of float32 tensors of shape \[\?\]\), so they can only be concatenated along axis 0/);
   });
+  it('static loops around and inside the staged loop push too (unrolled into the trace)', () => {
+    expect(agree('staticAndStaged', [S(2)], [S(0)])).to.deep.equal([[-2, -1, 0, 100, 1, 101], [-2, -1]]);
+  });
+  it('tf.stack of a list that stays empty fails when the graph runs, as tf.stack([]) does eagerly', () => {
+    expect(() => m.squares(S(0))).to.throw(Error, /Pass at least one tensor to tf\.stack/);
+    expect(() => stage(m.squares)(S(0))).to.throw(Error, /Pass at least one tensor to tf\.stack/);
+  });
   it('for...of over the list after the loop is a staged loop too', () => {
     expect(agree('sumOfList', [S(4)], [S(0)])).to.deep.equal([10, 0]);
   });
