@@ -200,6 +200,10 @@ export function hasSideEffects(node: Node): boolean {
     case 'Print':
     case 'Check':
       return true;
+    case 'List':
+      // Reading an element fails when the index is out of range (where JS gives undefined, which
+      // `xs[i] === undefined` may test): a read whose value is unused still runs.
+      return node.op === 'TensorListGetItem';
     case 'If':
       return graphHasSideEffects(node.then) || graphHasSideEffects(node.else);
     case 'While':

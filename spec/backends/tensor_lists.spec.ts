@@ -98,6 +98,11 @@ describe('tensor lists: arrays of tensors grown by staged loops (backends/staged
     expect(stage(m.prefixAndPairs).inspect(S(2)).dump()).to.match(/TensorListPushBack\(%\d+, %\d+\) : list<float32\[-1\]>/);
     refuses('stackOfDifferentDims', [S(2)], /tf\.stack\(pieces\) \(at [^)]+\): the elements of 'pieces' differ in dim 0 \(a list of float32 tensors of shape \[\?\]\), so they can only be concatenated along axis 0/);
   });
+  it('an element past the end read only to test it: an error when the graph runs, not the other path', () => {
+    expect(m.testsUndefined(S(2)).arraySync()).to.equal(-1);
+    expect(() => stage(m.testsUndefined)(S(2))).to.throw(RangeError, /index 3 is out of range of a list of length 2/);
+    expect(stage(m.testsUndefined)(S(5)).arraySync()).to.equal(1);
+  });
   it('static loops around and inside the staged loop push too (unrolled into the trace)', () => {
     expect(agree('staticAndStaged', [S(2)], [S(0)])).to.deep.equal([[-2, -1, 0, 100, 1, 101], [-2, -1]]);
   });
