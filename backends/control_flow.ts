@@ -253,6 +253,8 @@ export class StagedControlFlow implements StagingHooks {
   }
 
   newList(items: unknown[], opts?: OperatorOptions): unknown[] {
+    // Already one (the transformer wraps array literals only, but a value may come back around).
+    if (stagedArrayState(items) !== undefined) return items;
     return stagedArray(items, opts?.name ?? 'the array', opts, this.tracer.lists);
   }
 

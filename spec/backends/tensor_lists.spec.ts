@@ -103,6 +103,11 @@ describe('tensor lists: arrays of tensors grown by staged loops (backends/staged
     expect(() => stage(m.testsUndefined)(S(2))).to.throw(RangeError, /index 3 is out of range of a list of length 2/);
     expect(stage(m.testsUndefined)(S(5)).arraySync()).to.equal(1);
   });
+  it('for...of over a tensor\'s rows and a do-while push to one list', () => {
+    const t = tf.tensor2d([[1, 2], [3, 4]]);
+    expect(agree('rowsAndDoWhile', [t, S(2)], [t, S(0)])).to.deep.equal([
+      [[2, 4], [6, 8], [7, 7], [8, 8]], [[2, 4], [6, 8], [7, 7]]]);
+  });
   it('static loops around and inside the staged loop push too (unrolled into the trace)', () => {
     expect(agree('staticAndStaged', [S(2)], [S(0)])).to.deep.equal([[-2, -1, 0, 100, 1, 101], [-2, -1]]);
   });

@@ -49,7 +49,7 @@ export interface ConversionPlan {
   /** Problems worth a warning that do not prevent conversion. */
   readonly warnings: ConversionError[];
   /**
-   * `let`/`const` declarations of arrays that may hold tensors (by the checker) and that a
+   * `let`/`const` declarations of new arrays (`= [...]`) that may hold tensors (by the checker) and that a
    * converted statement changes in place (`xs.push(t)` in a loop body or a branch): their initializer becomes `ag__.newList(...)`,
    * so that a staged loop can make the array a list value of the graph (backends/staged_lists.ts).
    */
@@ -229,6 +229,12 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
     asserts: assertKinds(expressions, classifier), switchDiscriminants, newLists: newLists(body, converted, classifier) };
 }
 
+function skipOuterExpressions(e: TS.Expression): TS.Expression {
+  while (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e) ||
+         ts.isTypeAssertionExpression(e) || ts.isNonNullExpression(e)) e = e.expression;
+  return e;
+}
+
 /** See ConversionPlan.newLists. */
 function newLists(body: TS.Node, converted: Set<TS.Node>, classifier: Classifier): Set<TS.VariableDeclaration> {
   const grown = new Set<string>();
@@ -237,7 +243,10 @@ function newLists(body: TS.Node, converted: Set<TS.Node>, classifier: Classifier
   if (grown.size === 0) return found;
   const visit = (node: TS.Node): void => {
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
+    // Only a new array (a literal): no other name can refer to it, so that the list the trace makes
+    // of it is what every reference sees.
     if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer !== undefined &&
+        ts.isArrayLiteralExpression(skipOuterExpressions(node.initializer)) &&
         grown.has(node.name.text) && ts.isVariableDeclarationList(node.parent) &&
         (node.parent.flags & ts.NodeFlags.BlockScoped) !== 0 && classifier.mayHoldTensors(node.name)) {
       found.add(node);
