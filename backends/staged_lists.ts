@@ -18,6 +18,7 @@ import type { ListNode, ListOp, TensorSpec, ValueRef } from './graph';
 import { describeValue, zerosOf } from './staged_values';
 import type { Tracer } from './tracer';
 import { isTapeOn } from './gradients/tape';
+import { isUserFrame } from '../runtime/user_frames';
 
 /**
  * A list value while tracing. It is a TensorInfo so that the tracer's tables and captures treat it
@@ -170,6 +171,7 @@ export class ListRecorder {
     const traceShape = (op === 'TensorListStack' ? [1, ...element.shape] : element.shape).map((d) => (d < 0 ? 1 : d));
     const out = this.placeholder({ shape: traceShape, dtype: element.dtype });
     this.record(op, [this.tracer.resolve(list)], [out], { axis: a }, [{ shape, dtype: element.dtype }]);
+    guardUnknownDim(out, a, `${what}(${name})`);
     return out;
   }
 
@@ -210,6 +212,48 @@ export class ListRecorder {
     this.tracer.defineAtSite(node, outputs);
     for (const o of outputs) this.tracer.onTensorMade(o as tf.Tensor, true);
   }
+}
+
+/**
+ * The result of tf.stack / tf.concat of a list has a dim that only the graph knows; the trace holds
+ * a placeholder of length 1 there. tfjs reads shapes all the time (that is fine: its kernels run on
+ * the placeholder), but the user's code reading that dim (`out.shape[0]`, `out.size`) would bake
+ * the placeholder's 1 into the graph: that read is a StagingError.
+ */
+function guardUnknownDim(t: tf.Tensor, dim: number, what: string): void {
+  const refuse = (read: string): StagingError => new StagingError(`autograph-ts: ${read} of ${what} is read${where()}, ` +
+    `but dim ${dim} of ${what} is known only when the graph runs (the list's length). Compute with tensors instead ` +
+    `(e.g. \`tf.stack(...)\` then ops on it, or the list's length, an int32 tensor).`);
+  const shape = new Proxy(t.shape, {
+    get: (target, key, receiver) => {
+      if (key === String(dim) && readByUserCode()) throw refuse(`'shape[${dim}]'`);
+      return Reflect.get(target, key, receiver);
+    },
+  });
+  const size = t.size;
+  Object.defineProperty(t, 'shape', { value: shape, configurable: true, writable: true });
+  Object.defineProperty(t, 'size', {
+    configurable: true,
+    get: () => {
+      if (readByUserCode()) throw refuse("'size'");
+      return size;
+    },
+  });
+}
+
+/** Whether the code that called the caller of this function is the user's (not tfjs, not ours). */
+function readByUserCode(): boolean {
+  const holder: { stack?: string } = {};
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 8;
+  try {
+    Error.captureStackTrace(holder, readByUserCode);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+  // [0] is the accessor; builtins in between (Array.prototype.map, destructuring) are skipped.
+  const frames = (holder.stack ?? '').split('\n').slice(2).filter((l) => !/\((<anonymous>|native)\)\s*$/.test(l));
+  return frames.length > 0 && isUserFrame(frames[0]);
 }
 
 /** `a` with -1 where `b` differs. */
