@@ -67,7 +67,25 @@ export function describeList(list: TracedList): string {
 
 /** The List nodes of one trace, recorded with the tracer (each at the user's line). */
 export class ListRecorder {
+  /**
+   * Data of tensors whose dims depend on a list's length (a stack or concat of a list, and what
+   * kernels compute from it), with what they come from: their shapes are guarded (guardShape).
+   */
+  private readonly unknownDims = new WeakMap<object, string>();
+
   constructor(private readonly tracer: Tracer) {}
+
+  /** A kernel ran: outputs computed from a tensor of unknown dims have unknown dims too. */
+  onKernel(inputs: readonly tf.TensorInfo[], outputs: readonly tf.TensorInfo[]): void {
+    const from = inputs.map((t) => this.unknownDims.get(t.dataId)).find((w) => w !== undefined);
+    if (from !== undefined) for (const o of outputs) this.unknownDims.set(o.dataId, from);
+  }
+
+  /** A tensor was made (by the engine, for a kernel's output): guard its shape if it depends on a list's length. */
+  onTensorMade(t: tf.Tensor): void {
+    const from = this.unknownDims.get(t.dataId);
+    if (from !== undefined && !guarded.has(t)) guardShape(t, undefined, `a tensor computed from ${from}`);
+  }
 
   /** A list holding `items` (tensors of one dtype and shape), made in the current graph. */
   fromItems(items: tf.Tensor[], name: string): TracedList {
@@ -171,7 +189,8 @@ export class ListRecorder {
     const traceShape = (op === 'TensorListStack' ? [1, ...element.shape] : element.shape).map((d) => (d < 0 ? 1 : d));
     const out = this.placeholder({ shape: traceShape, dtype: element.dtype });
     this.record(op, [this.tracer.resolve(list)], [out], { axis: a }, [{ shape, dtype: element.dtype }]);
-    guardUnknownDim(out, a, `${what}(${name})`);
+    guardShape(out, a, `${what}(${name})`);
+    this.unknownDims.set(out.dataId, `${what}(${name})`);
     return out;
   }
 
@@ -216,21 +235,28 @@ export class ListRecorder {
 
 /**
  * The result of tf.stack / tf.concat of a list has a dim that only the graph knows; the trace holds
- * a placeholder of length 1 there. tfjs reads shapes all the time (that is fine: its kernels run on
- * the placeholder), but the user's code reading that dim (`out.shape[0]`, `out.size`) would bake
- * the placeholder's 1 into the graph: that read is a StagingError.
+ * a placeholder of length 1 there, and tensors computed from it have dims that depend on it. tfjs
+ * reads shapes all the time (that is fine: its kernels run on the placeholders), but the user's
+ * code reading such a dim (`out.shape[0]`, `out.size`) would bake a trace-time number into the
+ * graph: that read is a StagingError. `dim`: the one unknown dim; undefined: any of them (a
+ * computed tensor, whose dims may mix the unknown one with others).
  */
-function guardUnknownDim(t: tf.Tensor, dim: number, what: string): void {
+const guarded = new WeakSet<tf.Tensor>();
+
+function guardShape(t: tf.Tensor, dim: number | undefined, what: string): void {
   const refuse = (read: string): StagingError => new StagingError(`autograph-ts: ${read} of ${what} is read${where()}, ` +
-    `but dim ${dim} of ${what} is known only when the graph runs (the list's length). Compute with tensors instead ` +
-    `(e.g. \`tf.stack(...)\` then ops on it, or the list's length, an int32 tensor).`);
+    `but ${dim === undefined ? 'its shape depends on' : `dim ${dim} of ${what} is`} the length of a list, known only when ` +
+    'the graph runs. Compute with tensors instead (ops on the stacked tensor, or the list\'s length, an int32 tensor).');
   const shape = new Proxy(t.shape, {
     get: (target, key, receiver) => {
-      if (key === String(dim) && readByUserCode()) throw refuse(`'shape[${dim}]'`);
+      if (typeof key === 'string' && (dim === undefined ? /^\d+$/.test(key) : key === String(dim)) && readByUserCode()) {
+        throw refuse(`'shape[${key}]'`);
+      }
       return Reflect.get(target, key, receiver);
     },
   });
   const size = t.size;
+  guarded.add(t);
   Object.defineProperty(t, 'shape', { value: shape, configurable: true, writable: true });
   Object.defineProperty(t, 'size', {
     configurable: true,

@@ -64,6 +64,7 @@ export class Tracer implements KernelListener {
       outputs: outs.map(specOf),
     };
     this.defineAtSite(node, outs);
+    this.lists.onKernel(present.map(([, t]) => t), outs);
   }
 
   /**
@@ -119,6 +120,7 @@ export class Tracer implements KernelListener {
    */
   onTensorMade(t: tf.Tensor, evenIfPaused = false): void {
     if ((this.paused === 0 || evenIfPaused) && this.current !== this.root) this.madeIn.set(t, this.current);
+    this.lists.onTensorMade(t);
   }
 
   private lookupOuter(b: GraphBuilder, info: tf.TensorInfo): ValueRef | undefined {
