@@ -76,9 +76,17 @@ export class ListRecorder {
   constructor(private readonly tracer: Tracer) {}
 
   /** A kernel ran: outputs computed from a tensor of unknown dims have unknown dims too. */
-  onKernel(inputs: readonly tf.TensorInfo[], outputs: readonly tf.TensorInfo[]): void {
+  onKernel(op: string, inputs: readonly tf.TensorInfo[], outputs: readonly tf.TensorInfo[]): void {
     const from = inputs.map((t) => this.unknownDims.get(t.dataId)).find((w) => w !== undefined);
-    if (from !== undefined) for (const o of outputs) this.unknownDims.set(o.dataId, from);
+    if (from === undefined) return;
+    // tfjs gives these as many outputs as the traced dims say (tf.unstack, tf.split into n pieces):
+    // the count would be the placeholder's, not the list's length.
+    if (op === 'Unpack' || op === 'SplitV') {
+      throw new StagingError(`autograph-ts: ${op === 'Unpack' ? 'tf.unstack' : 'tf.split'} of a tensor computed from ` +
+        `${from}${where()}: how many pieces it gives depends on the length of a list, known only when the graph runs. ` +
+        'Iterate over the list itself (for...of), or index it.');
+    }
+    for (const o of outputs) this.unknownDims.set(o.dataId, from);
   }
 
   /** A tensor was made (by the engine, for a kernel's output): guard its shape if it depends on a list's length. */

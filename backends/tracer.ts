@@ -64,7 +64,7 @@ export class Tracer implements KernelListener {
       outputs: outs.map(specOf),
     };
     this.defineAtSite(node, outs);
-    this.lists.onKernel(present.map(([, t]) => t), outs);
+    this.lists.onKernel(kernelName, present.map(([, t]) => t), outs);
   }
 
   /**

@@ -176,6 +176,10 @@ describe('tensor lists: arrays of tensors grown by staged loops (backends/staged
       refuses('lengthInJsLoop', [S(2)], /'xs\.length' is used as a JS number \(at [^)]+:\d+:\d+\)/);
       refuses('lengthAsNumber', [S(2)], /'xs\.length' is used as a JS number/);
     });
+    it('tf.unstack of the stacked list (its count would be the trace\'s)', () => {
+      expect(m.unstackCount(S(3)).arraySync()).to.equal(3);
+      refuses('unstackCount', [S(3)], /tf\.unstack of a tensor computed from tf\.stack\(xs\) .*depends on the length of a list/);
+    });
     it('returning the list itself', () => {
       refuses('returnsList', [S(2)], /the staged function returns 'xs' \(main\.ts:\d+:\d+\), a list of tensors .* return tf\.stack\(xs\)/);
     });
