@@ -7,6 +7,9 @@ import type * as tf from '@tensorflow/tfjs-core';
 import { type Graph, type Node, sameShape, type TensorSpec, type ValueRef } from './graph';
 
 export function specOf(info: tf.TensorInfo): TensorSpec {
+  // A list value while tracing (staged_lists.ts TracedList): its spec object is shared on purpose.
+  const list = (info as { listSpec?: TensorSpec }).listSpec;
+  if (list !== undefined) return list;
   return { shape: [...info.shape], dtype: info.dtype };
 }
 

@@ -9,9 +9,10 @@ import type { LoopOptions, OperatorOptions } from '../runtime/options';
 import { TensorRange } from '../runtime/range';
 import type { GetState, SetState, StagingHooks, Thunk } from '../runtime/staging_hooks';
 import { logicalNot } from '../runtime/tensors';
-import { at, StagingError } from './errors';
+import { at, StagingError, StructureChange } from './errors';
 import { stageConditional } from './staged_if';
 import { stageLoop } from './staged_loop';
+import { stagedArray, stagedArrayState } from './staged_lists';
 import { flatten } from './nest';
 import { conditionTensor } from './staged_values';
 import { shapeTensor } from './shape_kernel';
@@ -30,20 +31,27 @@ export class StagedControlFlow implements StagingHooks {
       else orelse();
       return;
     }
-    // The first nouts names are the outputs; the others are only restored before each branch is
-    // traced (the branches run one after the other here) and after the If (they are dead there).
-    ({ getState, setState, names: symbolNames, nouts } = withComposites(getState, setState, symbolNames, nouts, opts));
-    const before = getState();
-    const branch = (run: Thunk<void>) => (): unknown[] => {
-      setState(before);
-      run();
-      return getState().slice(0, nouts);
-    };
-    const merged = stageConditional(this.tracer, cond, branch(body), branch(orelse), {
-      names: symbolNames.slice(0, nouts), flags: opts?.flags ?? [], opts, isExpression: false,
-      before: before.slice(0, nouts),
+    retryWithLists(opts, () => {
+      // The first nouts names are the outputs; the others are only restored before each branch is
+      // traced (the branches run one after the other here) and after the If (they are dead there).
+      const state = withComposites(getState, setState, symbolNames, nouts, opts);
+      const before = state.getState();
+      const branch = (run: Thunk<void>) => (): unknown[] => {
+        state.setState(before);
+        run();
+        return state.getState().slice(0, state.nouts);
+      };
+      return {
+        run: () => {
+          const merged = stageConditional(this.tracer, cond, branch(body), branch(orelse), {
+            names: state.names.slice(0, state.nouts), flags: opts?.flags ?? [], opts, isExpression: false,
+            before: before.slice(0, state.nouts),
+          });
+          state.setState([...merged, ...before.slice(state.nouts)]);
+        },
+        restore: () => state.setState(before),
+      };
     });
-    setState([...merged, ...before.slice(nouts)]);
   }
 
   whileStmt(test: Thunk, body: Thunk<void>, getState: GetState, setState: SetState, symbolNames: string[],
@@ -72,6 +80,14 @@ export class StagedControlFlow implements StagingHooks {
     if (isTensor(iterable)) return this.forOverTensor(iterable, extraTest, body, getState, setState, symbolNames, opts);
     if (iterable instanceof TensorRange) {
       return this.forOverRange(iterable, extraTest, body, getState, setState, symbolNames, opts);
+    }
+    const list = stagedArrayState(iterable);
+    if (list?.isList) {
+      // A list whose length is known only when the graph runs: a While over an index, reading the
+      // list (and its length) where the loop is, since the body may push to it as JS allows.
+      const length = (): tf.Tensor => this.tracer.lists.length(list.list!, list.name);
+      return this.countedLoop(tf.scalar(0, 'int32'), (i) => tf.less(i, length()), 1,
+        (i) => this.tracer.lists.getItem(list.list!, i, list.name), extraTest, body, getState, setState, symbolNames, opts);
     }
     // A JS iterable is unrolled. Once a break/return flag is a tensor, the remaining iterations run
     // under a staged `if (extraTest())`, which is what the native loop's early exit means.
@@ -220,15 +236,57 @@ export class StagedControlFlow implements StagingHooks {
     }, [...names, '<loop counter>'], opts);
   }
 
-  /** A While node for the loop, with the composites it changes (opts.composites) as state. */
+  /**
+   * A While node for the loop, with the composites it changes (opts.composites) as state. An array
+   * of tensors from ag__.newList whose length the body changes becomes a list value, and the loop
+   * is traced again.
+   */
   private loop(test: Thunk, body: Thunk<void>, getState: GetState, setState: SetState, names: string[],
                opts: LoopOptions | undefined): void {
-    const state = withComposites(getState, setState, names, names.length, opts);
-    stageLoop(this.tracer, {
-      test, body, getState: state.getState, setState: state.setState, names: state.names, flags: opts?.flags ?? [], opts,
+    retryWithLists(opts, () => {
+      const state = withComposites(getState, setState, names, names.length, opts);
+      const before = state.getState();
+      return {
+        run: () => stageLoop(this.tracer, {
+          test, body, getState: state.getState, setState: state.setState, names: state.names, flags: opts?.flags ?? [], opts,
+        }),
+        restore: () => state.setState(before),
+      };
     });
   }
 
+  newList(items: unknown[], opts?: OperatorOptions): unknown[] {
+    // Already one (the transformer wraps array literals only, but a value may come back around).
+    if (stagedArrayState(items) !== undefined) return items;
+    return stagedArray(items, opts?.name ?? 'the array', opts, this.tracer.lists);
+  }
+
+}
+
+/**
+ * Stages a statement (`attempt` prepares one try: how to run it, how to undo what it changed);
+ * when an array from ag__.newList that it changes in place changes length (a push or pop in a
+ * loop body or in one branch), the array becomes a list value of the graph (staged_lists.ts) and
+ * the statement is staged again.
+ */
+function retryWithLists(opts: OperatorOptions | undefined, attempt: () => { run: () => void; restore: () => void }): void {
+  const arrays = Object.values(opts?.composites?.() ?? {}).flatMap((v) => stagedArrayState(v) ?? []);
+  for (;;) {
+    const lists = arrays.map((a) => a.list);
+    const { run, restore } = attempt();
+    try {
+      run();
+      return;
+    } catch (error) {
+      const grown = error instanceof StructureChange ? stagedArrayState(opts?.composites?.()[error.variable]) : undefined;
+      const index = grown === undefined ? -1 : arrays.indexOf(grown);
+      if (index < 0 || lists[index] !== undefined) throw error;
+      // Back to how the arrays were (a statement nested in this one may have made lists of them).
+      arrays.forEach((a, i) => (a.list = lists[i]));
+      restore();
+      grown!.toList();
+    }
+  }
 }
 
 /**
@@ -245,11 +303,16 @@ function withComposites(getState: GetState, setState: SetState, names: string[],
   return {
     getState: () => {
       const state = getState();
-      return [...state.slice(0, nouts), ...targets.map(([, v]) => copyOf(v)), ...state.slice(nouts)];
+      return [...state.slice(0, nouts), ...targets.map(([, v]) => stagedArrayState(v)?.list ?? copyOf(v)), ...state.slice(nouts)];
     },
     setState: (values) => {
       setState([...values.slice(0, nouts), ...values.slice(nouts + k)]);
-      targets.forEach(([, target], i) => writeInPlace(target, values[nouts + i]));
+      targets.forEach(([, target], i) => {
+        // A list value (a StagedArray in list mode) is one leaf: the list the graph holds now.
+        const staged = stagedArrayState(target);
+        if (staged?.isList) staged.list = values[nouts + i] as typeof staged.list;
+        else writeInPlace(target, values[nouts + i]);
+      });
     },
     names: [...names.slice(0, nouts), ...targets.map(([name]) => name), ...names.slice(nouts)],
     nouts: nouts + k,

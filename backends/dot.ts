@@ -95,6 +95,7 @@ function style(node: Node): string {
     case 'Print':
     case 'Check':
     case 'Random': return ', fillcolor="#ffe6e6"';
+    case 'List': return ', shape=folder, fillcolor="#e6f6e6"';
     default: return '';
   }
 }

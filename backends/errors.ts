@@ -18,6 +18,17 @@ export class StagingError extends Error {
   }
 }
 
+/**
+ * A state variable's structure differs after a staged loop body or between the branches of a
+ * staged if: an array that a push or pop grows or shrinks. control_flow.ts makes such an array a
+ * list value of the graph when it can (staged_lists.ts) and traces the statement again.
+ */
+export class StructureChange extends StagingError {
+  constructor(readonly variable: string, message: string) {
+    super(message);
+  }
+}
+
 /** " (file.ts:12:5)" or "". */
 export function at(opts: OperatorOptions | undefined): string {
   return opts?.origin ? ` (${opts.origin})` : '';

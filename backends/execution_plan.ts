@@ -65,7 +65,13 @@ export interface IfStep extends StepBase { kind: 'If'; cond: Slot; ins: Slot[]; 
 export interface WhileStep extends StepBase {
   kind: 'While'; ins: Slot[]; loopVars: number; cond: Plan; body: Plan; outs: Slot[];
 }
-export interface ListStep extends StepBase { kind: 'List'; op: ListOp; ins: Slot[]; outs: Slot[] }
+export interface ListStep extends StepBase {
+  kind: 'List'; op: ListOp; ins: Slot[]; outs: Slot[];
+  /** TensorListStack / TensorListConcat: the axis and the kernel that joins the elements (Pack /
+   * Concat; undefined in engine mode). */
+  axis?: number;
+  join?: tf.KernelFunc;
+}
 export interface PrintStep extends StepBase { kind: 'Print'; ins: Slot[]; parts: PrintPart[] }
 export interface CheckStep extends StepBase { kind: 'Check'; pred: Slot; error: number }
 
@@ -176,7 +182,16 @@ export function compile(graph: Graph, backendName: string | undefined): Plan {
       case 'List': {
         const outs = node.outputs.map(() => newSlot(true));
         slotOf[index] = outs;
-        steps.push({ kind: 'List', op: node.op, ins: ins(node), outs, free: [] });
+        const step: ListStep = { kind: 'List', op: node.op, ins: ins(node), outs, free: [] };
+        if (node.op === 'TensorListStack' || node.op === 'TensorListConcat') {
+          const kernel = node.op === 'TensorListStack' ? 'Pack' : 'Concat';
+          step.axis = Number(node.attrs?.axis ?? 0);
+          step.join = backendName === undefined ? undefined : tf.getKernel(kernel, backendName)?.kernelFunc;
+          if (backendName !== undefined && step.join === undefined) {
+            throw new Error(`autograph-ts: kernel '${kernel}' is not registered for backend '${backendName}'`);
+          }
+        }
+        steps.push(step);
         return;
       }
       case 'Print':

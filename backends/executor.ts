@@ -23,7 +23,7 @@ import { locateError, siteLocation } from '../runtime/user_frames';
 function siteOf(program: Program, step: Step): { location: string; name?: string } | undefined {
   const node = step.node;
   if (node === undefined) return undefined;
-  if (node.kind === 'Kernel' && node.site !== undefined) {
+  if ((node.kind === 'Kernel' || node.kind === 'List') && node.site !== undefined) {
     const site = program.sites?.[node.site];
     if (site !== undefined) return siteLocation(site);
   }
@@ -178,8 +178,8 @@ class DirectRun {
     } catch (error) {
       // A kernel's error (tfjs's own message) gains the user's line; Check errors are the user's own.
       const failed = steps[i];
-      if (failed !== undefined && (failed.kind === 'Kernel' || failed.kind === 'Row')) {
-        locateError(error, siteOf(this.program, failed), `the staged ${failed.kind === 'Kernel' ? failed.op : 'GatherV2'}`);
+      if (failed !== undefined && (failed.kind === 'Kernel' || failed.kind === 'Row' || failed.kind === 'List')) {
+        locateError(error, siteOf(this.program, failed), `the staged ${failed.kind === 'Row' ? 'GatherV2' : failed.op}`);
       }
       const owned = plan.owned;
       for (let s = 0; s < frame.length; s++) if (owned[s] && frame[s] !== undefined) this.release(frame[s]!);
@@ -347,12 +347,38 @@ class DirectRun {
         return;
       }
       case 'TensorListPopBack': {
-        const { rest, item } = (vals[step.ins[0]] as unknown as ListValue<Value>).pop();
+        const list = vals[step.ins[0]] as unknown as ListValue<Value>;
+        if (list.length === 0) throw new ListIndexError('pop() of an empty list');
+        const { rest, item } = list.pop();
         vals[step.outs[0]] = this.share(rest as unknown as Value);
         vals[step.outs[1]] = this.share(item);
         return;
       }
+      case 'TensorListLength': {
+        const list = vals[step.ins[0]] as unknown as ListValue<Value>;
+        vals[step.outs[0]] = this.scalar(list.length);
+        return;
+      }
+      case 'TensorListGetItem': {
+        const list = vals[step.ins[0]] as unknown as ListValue<Value>;
+        const index = this.read(vals[step.ins[1]]!);
+        vals[step.outs[0]] = this.share(list.at(checkedIndex(index, list.length)));
+        return;
+      }
+      case 'TensorListStack':
+      case 'TensorListConcat': {
+        const items = (vals[step.ins[0]] as unknown as ListValue<Value>).items();
+        checkJoinable(step, items);
+        vals[step.outs[0]] = step.join!({ inputs: items as unknown as tf.NamedTensorInfoMap,
+          attrs: { axis: step.axis! } as unknown as tf.NamedAttrMap, backend: this.backend }) as Value;
+        return;
+      }
     }
+  }
+
+  private scalar(value: number): Value {
+    const dataId = this.backend.write(new Int32Array([value]), [], 'int32');
+    return { dataId, shape: [], dtype: 'int32' };
   }
 
   /** A tf.Tensor view of a value for the host callbacks (a new reference, or the tensor itself). */
@@ -447,15 +473,35 @@ class EngineRun {
         // Elements are clones (Identity kernels, on the tape): the run may free the pushed tensor,
         // and what is popped stays connected to what was pushed for the gradient.
         const list = vals[step.ins[0]] as unknown as ListValue<tf.Tensor> | undefined;
-        if (step.op === 'EmptyTensorList') {
-          vals[step.outs[0]] = ListValue.empty<tf.Tensor>() as unknown as tf.Tensor;
-        } else if (step.op === 'TensorListPushBack') {
-          const item = vals[step.ins[1]]!;
-          vals[step.outs[0]] = list!.push(item instanceof ListValue ? item : tf.clone(item)) as unknown as tf.Tensor;
-        } else {
-          const { rest, item } = list!.pop();
-          vals[step.outs[0]] = rest as unknown as tf.Tensor;
-          vals[step.outs[1]] = item instanceof ListValue ? item as unknown as tf.Tensor : tf.clone(item);
+        const copy = (item: tf.Tensor): tf.Tensor => (item instanceof ListValue ? item : tf.clone(item));
+        switch (step.op) {
+          case 'EmptyTensorList':
+            vals[step.outs[0]] = ListValue.empty<tf.Tensor>() as unknown as tf.Tensor;
+            return;
+          case 'TensorListPushBack':
+            vals[step.outs[0]] = list!.push(copy(vals[step.ins[1]]!)) as unknown as tf.Tensor;
+            return;
+          case 'TensorListPopBack': {
+            if (list!.length === 0) throw new ListIndexError('pop() of an empty list');
+            const { rest, item } = list!.pop();
+            vals[step.outs[0]] = rest as unknown as tf.Tensor;
+            vals[step.outs[1]] = copy(item);
+            return;
+          }
+          case 'TensorListLength':
+            vals[step.outs[0]] = tf.scalar(list!.length, 'int32');
+            return;
+          case 'TensorListGetItem':
+            vals[step.outs[0]] = copy(list!.at(checkedIndex(vals[step.ins[1]]!.dataSync()[0], list!.length)));
+            return;
+          case 'TensorListStack':
+          case 'TensorListConcat': {
+            const items = list!.items();
+            checkJoinable(step, items);
+            vals[step.outs[0]] = engine().runKernel(step.op === 'TensorListStack' ? 'Pack' : 'Concat', items as unknown as tf.NamedTensorMap,
+              { axis: step.axis! } as unknown as tf.NamedAttrMap) as tf.Tensor;
+            return;
+          }
         }
         return;
       }
@@ -465,6 +511,36 @@ class EngineRun {
       case 'Check':
         if (!vals[step.pred]!.dataSync()[0]) throw rebuildError(this.program.errors[step.error]);
         return;
+    }
+  }
+}
+
+/** A list index out of range when the graph runs (the trace could not know the list's length). */
+export class ListIndexError extends RangeError {
+  constructor(what: string) {
+    super(`autograph-ts: ${what} (a list of tensors in the staged graph)`);
+    this.name = 'RangeError';
+  }
+}
+
+function checkedIndex(index: number, length: number): number {
+  if (!(Number.isInteger(index) && index >= 0 && index < length)) {
+    throw new ListIndexError(`index ${index} is out of range of a list of length ${length}`);
+  }
+  return index;
+}
+
+/** The list is not empty and its elements agree in shape (Stack), or in every dim but the axis
+ * (Concat), as tf.stack / tf.concat check. */
+function checkJoinable(step: ListStep, items: readonly tf.TensorInfo[]): void {
+  // tfjs's own error for an empty array: stacking an empty list fails as eagerly.
+  if (items.length === 0) throw new Error(`Pass at least one tensor to ${step.op === 'TensorListStack' ? 'tf.stack' : 'concat'}`);
+  const first = items[0].shape;
+  const skip = step.op === 'TensorListConcat' ? step.axis! : -1;
+  for (const item of items) {
+    if (item.shape.length !== first.length || item.shape.some((d, i) => i !== skip && d !== first[i])) {
+      throw new Error(`autograph-ts: ${step.op === 'TensorListStack' ? 'tf.stack' : 'tf.concat'} of a list whose elements ` +
+        `have the shapes [${first}] and [${item.shape}]`);
     }
   }
 }

@@ -143,19 +143,31 @@ export interface WhileNode {
   outputs: TensorSpec[];
 }
 
-export type ListOp = 'EmptyTensorList' | 'TensorListPushBack' | 'TensorListPopBack';
+export type ListOp = 'EmptyTensorList' | 'TensorListPushBack' | 'TensorListPopBack' | 'TensorListLength' |
+  'TensorListGetItem' | 'TensorListStack' | 'TensorListConcat';
 
 /**
  * A list value operation (TF's TensorList ops; ONNX SequenceEmpty / SequenceInsert / SequenceAt +
- * SequenceErase). Lists are values, not state: PushBack and PopBack return a new list and leave
- * their input list as it was. EmptyTensorList: () -> list; TensorListPushBack: (list, element) ->
- * list; TensorListPopBack: (list) -> (list, element), the last element pushed.
+ * SequenceErase / SequenceLength / ConcatFromSequence). Lists are values, not state: PushBack and
+ * PopBack return a new list and leave their input list as it was. The element spec of a list is
+ * its TensorSpec with `list: 1` (a dim of -1: it differs between elements).
+ *   EmptyTensorList: () -> list
+ *   TensorListPushBack: (list, element) -> list
+ *   TensorListPopBack: (list) -> (list, element), the last element pushed
+ *   TensorListLength: (list) -> int32 scalar
+ *   TensorListGetItem: (list, index: int32 scalar) -> element (0 <= index < length, else an error)
+ *   TensorListStack: (list) -> the elements stacked on a new first axis (tf.stack; attrs.axis)
+ *   TensorListConcat: (list) -> the elements concatenated along attrs.axis (tf.concat)
+ * Stack and Concat of an empty list fail, as tf.stack([]) and tf.concat([]) do.
  */
 export interface ListNode {
   kind: 'List';
   op: ListOp;
   inputs: ValueRef[];
+  attrs?: Attrs;
   outputs: TensorSpec[];
+  /** Index in Program.sites of the user's code that made the node (errors when the graph runs). */
+  site?: number;
 }
 
 export type PrintPart = { text: string } | { input: number; verbose: boolean };
@@ -207,6 +219,10 @@ export function hasSideEffects(node: Node): boolean {
     case 'Print':
     case 'Check':
       return true;
+    case 'List':
+      // Reading an element fails when the index is out of range (where JS gives undefined, which
+      // `xs[i] === undefined` may test): a read whose value is unused still runs.
+      return node.op === 'TensorListGetItem';
     case 'If':
       return graphHasSideEffects(node.then) || graphHasSideEffects(node.else);
     case 'While':
@@ -226,16 +242,19 @@ export interface GraphStats {
   ifs: number;
   whiles: number;
   constants: number;
+  /** List nodes (EmptyTensorList, TensorListPushBack, ...). */
+  lists: number;
 }
 
 /** Counts over the graph and all its sub-graphs. */
 export function graphStats(graph: Graph): GraphStats {
-  const stats: GraphStats = { nodes: 0, kernels: 0, ifs: 0, whiles: 0, constants: 0 };
+  const stats: GraphStats = { nodes: 0, kernels: 0, ifs: 0, whiles: 0, constants: 0, lists: 0 };
   const visit = (g: Graph): void => {
     for (const node of g.nodes) {
       stats.nodes++;
       if (node.kind === 'Kernel') stats.kernels++;
       if (node.kind === 'Constant') stats.constants++;
+      if (node.kind === 'List') stats.lists++;
       if (node.kind === 'If') {
         stats.ifs++;
         visit(node.then);
@@ -296,9 +315,11 @@ export function dumpGraph(program: Program, graph: Graph = program.graph, indent
       case 'Random':
         lines.push(`${head}Random ${node.op}(${JSON.stringify(node.args)}; ${args})${tail}`);
         break;
-      case 'List':
-        lines.push(`${head}${node.op}(${args})${tail}`);
+      case 'List': {
+        const attrs = node.attrs && Object.keys(node.attrs).length ? ` ${JSON.stringify(node.attrs)}` : '';
+        lines.push(`${head}${node.op}(${args})${attrs}${tail}`);
         break;
+      }
       case 'Print':
         lines.push(`${head}Print(${args}) ${JSON.stringify(node.parts)}`);
         break;

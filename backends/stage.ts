@@ -27,6 +27,7 @@ import { chooseEngine, EngineOption, runOn } from './onnx/engine_choice';
 import type { SessionOptions } from './onnx/runtime';
 import { dumpGraph, type Graph, graphStats, GraphStats, mergeShapes, Program, UNKNOWN_DIM } from './graph';
 import { flatten } from './nest';
+import { checkNoListIn } from './staged_lists';
 import { optimizeProgram, OptimizeOptions } from './optimize';
 import { RetraceLog, throwIfNotConverted } from './retracing';
 import { firstDifference, mergeDims, type Probe, probeFor, rawTraceOf, type RawTrace, readOfUnknownDim } from './shape_relaxation';
@@ -370,6 +371,7 @@ function trace(fn: (...args: never[]) => unknown, thisArg: unknown, args: unknow
     if (result instanceof Promise) {
       throw new StagingError('autograph-ts: stage() needs a synchronous function; this one returned a Promise.');
     }
+    checkNoListIn(result);
     const flat = flatten(result);
     const positions: number[] = [];
     tracer.root.graph.results = flat.leaves.flatMap((leaf, i) => {

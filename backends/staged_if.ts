@@ -7,10 +7,11 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { OperatorOptions } from '../runtime/options';
 import { capturedTensors, GraphBuilder, specOf, unifyCaptures } from './builder';
-import { at, returnInOneBranch, StagingError } from './errors';
+import { at, returnInOneBranch, StagingError, StructureChange } from './errors';
 import { mergeShapes, sameShape } from './graph';
 import { defineControlFlow } from './gradients/tape';
 import { flatten } from './nest';
+import { describeList, relaxedShape, TracedList } from './staged_lists';
 import type { Tracer } from './tracer';
 import {
   conditionTensor, describeValue, isReturnSentinel, isUndefinedValue, MaybeUndefined, placeholderLike, zerosOf,
@@ -100,13 +101,17 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
     const t = flatten(thenValues[i]);
     const e = flatten(elseValues[i]);
     if (t.structure !== e.structure) {
-      throw new StagingError(`autograph-ts: '${name}' has a different structure in the two branches of a tensor ` +
+      throw new StructureChange(name, `autograph-ts: '${name}' has a different structure in the two branches of a tensor ` +
         `conditional${at(opts)}: ${t.structure} vs ${e.structure}.`);
     }
     const leaves = t.leaves.map((a, k): MergedLeaf => {
       const b = e.leaves[k];
       // A tf.Variable left in place by both branches stays that variable (its reads are nodes).
       if (a === b && a instanceof tf.Variable) return { static: a };
+      if (a instanceof TracedList || b instanceof TracedList) {
+        if (a === b) return { static: a };
+        return { pair: sameListType(a, b, name, opts) };
+      }
       if (!(a instanceof tf.Tensor) && !(b instanceof tf.Tensor)) {
         if (a === b || (Number.isNaN(a) && Number.isNaN(b))) return { static: a };
         if (typeof a === 'boolean' && typeof b === 'boolean' && (isFlag || isValue)) {
@@ -133,7 +138,7 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
       return { pair: [asTensor(tracer, a, b, name, 'else', isFlag, opts), asTensor(tracer, b, a, name, 'if', isFlag, opts)] as const };
     });
     leaves.forEach((leaf) => {
-      if (!('pair' in leaf)) return;
+      if (!('pair' in leaf) || leaf.pair[0] instanceof TracedList) return;
       const [a, b] = leaf.pair;
       // Dims may differ (the output's spec has them unknown); dtype and rank may not.
       const differ = a.dtype !== b.dtype || a.rank !== b.rank;
@@ -188,6 +193,7 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
       trace.builder.graph.results = outputs.map((o) => {
         const t = pick(o);
         if (trace.error === undefined) return tracer.resolve(t);
+        if (t instanceof TracedList) return tracer.resolve(tracer.lists.emptyLike(t));
         return tracer.resolve(tracer.makeConstant(zerosOf(specOf(t)), [...t.shape], t.dtype));
       });
     });
@@ -199,12 +205,16 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
   const takeThen = thenTrace.error !== undefined ? false : elseTrace.error !== undefined ? true : realCond;
   // Where the branches give other dims, the trace goes on with the taken branch's value, or in
   // the second trace of stage() (Tracer.variant 1) with the other one (see shape_relaxation.ts).
-  const dimsDiffer = (o: Output): boolean => !sameShape(o.then.shape, o.else.shape);
+  // A list output is the taken branch's list (its dims are in its element spec).
+  const dimsDiffer = (o: Output): boolean =>
+    !(o.then instanceof TracedList) && !sameShape((o.then as tf.Tensor).shape, (o.else as tf.Tensor).shape);
   if (outputs.some(dimsDiffer)) tracer.changingDims = true;
   const realOutputs = outputs.map((o) => {
+    const taken = takeThen ? o.then : o.else;
+    if (taken instanceof TracedList) return taken.fresh() as unknown as tf.Tensor;
     const other = tracer.variant === 1 && dimsDiffer(o) && thenTrace.error === undefined && elseTrace.error === undefined;
-    const t = tracer.freshCopy(takeThen !== other ? o.then : o.else);
-    if (dimsDiffer(o)) tracer.watchDims(t, mergeShapes(o.then.shape, o.else.shape), o.name);
+    const t = tracer.freshCopy((takeThen !== other ? o.then : o.else) as tf.Tensor);
+    if (dimsDiffer(o)) tracer.watchDims(t, mergeShapes((o.then as tf.Tensor).shape, (o.else as tf.Tensor).shape), o.name);
     return t;
   });
   defineControlFlow(tracer, {
@@ -258,6 +268,35 @@ function asTensor(tracer: Tracer, value: unknown, other: unknown, name: string, 
   }
   throw new StagingError(`autograph-ts: '${name}' is ${describeValue(value)} in the ${branch} branch but ` +
     `${describeValue(like)} in the ${otherBranch} branch of a conditional on a tensor${at(opts)}; make both tensors.`);
+}
+
+/**
+ * Two lists a branch pair leaves in one variable, as the If's two output values: the same element
+ * type (a list still empty on one side takes the other's; it has no elements of another type).
+ */
+function sameListType(a: unknown, b: unknown, name: string, opts: OperatorOptions | undefined): readonly [tf.Tensor, tf.Tensor] {
+  if (!(a instanceof TracedList) || !(b instanceof TracedList)) {
+    const list = (a instanceof TracedList ? a : b) as TracedList;
+    const other = a instanceof TracedList ? b : a;
+    throw new StagingError(`autograph-ts: '${name}' is ${describeList(list)} in one branch and ${describeValue(other)} in ` +
+      `the other branch of a conditional on a tensor${at(opts)}.`);
+  }
+  const ea = a.element;
+  const eb = b.element;
+  if (ea === undefined && eb !== undefined) a.learn(eb);
+  if (eb === undefined && ea !== undefined) b.learn(ea);
+  if (ea !== undefined && eb !== undefined && (ea.dtype !== eb.dtype || ea.shape.length !== eb.shape.length)) {
+    throw new StagingError(`autograph-ts: the elements of '${name}' differ between the branches of a conditional on a ` +
+      `tensor${at(opts)}: ${describeList(a)} in the if branch, ${describeList(b)} in the else branch. A list in a staged ` +
+      'graph holds tensors of one dtype and rank.');
+  }
+  if (ea !== undefined && eb !== undefined && !sameShape(ea.shape, eb.shape)) {
+    // Dims that differ between the branches are unknown in both lists' specs.
+    const relaxed = { shape: relaxedShape(ea.shape, eb.shape), dtype: ea.dtype };
+    a.learn(relaxed);
+    b.learn(relaxed);
+  }
+  return [a as unknown as tf.Tensor, b as unknown as tf.Tensor] as const;
 }
 
 function asError(error: unknown): Error {

@@ -7,10 +7,11 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { OperatorOptions } from '../runtime/options';
 import type { GetState, SetState, Thunk } from '../runtime/staging_hooks';
 import { capturedTensors, GraphBuilder, specOf, unifyCaptures } from './builder';
-import { at, StagingError } from './errors';
+import { at, StagingError, StructureChange } from './errors';
 import { mergeShapes, sameShape, type TensorSpec, UNKNOWN_DIM } from './graph';
 import { defineControlFlow } from './gradients/tape';
 import { flatten } from './nest';
+import { describeList, relaxedShape, TracedList } from './staged_lists';
 import type { Tracer } from './tracer';
 import {
   conditionTensor, describeValue, isReturnSentinel, isUndefinedValue, MaybeUndefined, placeholderLike, zerosOf,
@@ -60,6 +61,8 @@ export function stageLoop(tracer: Tracer, spec: LoopSpec): void {
     const name = names[i];
     // A tf.Variable is state of its own (reads and assigns are nodes): it stays itself, not a copy.
     if (value instanceof tf.Tensor && !(value instanceof tf.Variable)) return leaves.push({ name, value, loop: true });
+    // A list value (an array of tensors the loop grows, staged_lists.ts) is a loop variable too.
+    if (value instanceof TracedList) return leaves.push({ name, value, loop: true });
     // Jump flags may be set by a staged if in the body: carry them as bool tensors.
     if (flags.includes(name) && typeof value === 'boolean') {
       return leaves.push({ name, value: tracer.makeConstant([value], [], 'bool'), loop: true });
@@ -137,6 +140,35 @@ const loopSpecOf = (leaf: Leaf): TensorSpec => {
   return { shape: [...(leaf.dims?.shape ?? t.shape)], dtype: t.dtype };
 };
 
+/**
+ * The list a loop variable holds after an iteration: `init`'s type, or 'learned' when a list that
+ * started empty got its first element (its element spec is now known: the loop is traced again).
+ */
+function listAfterIteration(init: TracedList, out: unknown, name: string, opts: OperatorOptions | undefined): TracedList | 'learned' {
+  if (!(out instanceof TracedList)) {
+    throw new StagingError(`autograph-ts: '${name}' is ${describeList(init)} in a loop staged on a tensor ` +
+      `condition${at(opts)}, but ${describeValue(out)} after an iteration.`);
+  }
+  const before = init.element;
+  const after = out.element;
+  if (after === undefined) return out;
+  if (before === undefined) {
+    init.learn(after);
+    return 'learned';
+  }
+  if (before.dtype !== after.dtype || before.shape.length !== after.shape.length) {
+    throw new StagingError(`autograph-ts: the elements of '${name}' change ${before.dtype !== after.dtype ? 'dtype' : 'rank'} ` +
+      `in a loop staged on a tensor condition${at(opts)}: ${describeList(init)} before, ${describeList(out)} after an ` +
+      'iteration. A list in a staged graph holds tensors of one dtype and rank.');
+  }
+  if (!sameShape(before.shape, after.shape)) {
+    // Elements pushed in the loop differ in some dims from those before it: those dims are unknown.
+    init.learn({ shape: relaxedShape(before.shape, after.shape), dtype: before.dtype });
+    return 'learned';
+  }
+  return out;
+}
+
 function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (values: unknown[]) => unknown[]): void {
   const { opts } = spec;
   const { maybeUndefined } = tracer.facts;
@@ -148,8 +180,8 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
   const enter = (builder: GraphBuilder): unknown[] => {
     const params = loopIndices.map((k) => {
       const init = leaves[k].value as tf.Tensor;
-      const p = standIn(tracer, leaves[k]);
-      const ref = builder.addParam(loopSpecOf(leaves[k]));
+      const p = init instanceof TracedList ? init.fresh() as unknown as tf.Tensor : standIn(tracer, leaves[k]);
+      const ref = builder.addParam(init instanceof TracedList ? specOf(p) : loopSpecOf(leaves[k]));
       builder.values.set(p, ref);
       const mark = maybeUndefined.get(init);
       if (mark) maybeUndefined.set(p, mark);
@@ -189,7 +221,7 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
     after.forEach((f, i) => {
       const before = { structure: beforeStructures[i] };
       if (f.structure !== before.structure) {
-        throw new StagingError(`autograph-ts: '${spec.names[i]}' changes structure in a loop staged on a tensor ` +
+        throw new StructureChange(spec.names[i], `autograph-ts: '${spec.names[i]}' changes structure in a loop staged on a tensor ` +
           `condition${at(opts)}: ${before.structure} before, ${f.structure} after an iteration.`);
       }
       outLeaves.push(...f.leaves);
@@ -197,10 +229,20 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
     const retry = new Map<number, TensorSpec>();
     const rebound = new Set<number>();
     const widen = new Map<number, ChangingDims>();
+    let learned = false;
     const results = loopIndices.map((k) => {
       const leaf = leaves[k];
       const init = leaf.value as tf.Tensor;
       let out = outLeaves[k];
+      if (init instanceof TracedList) {
+        const list = listAfterIteration(init, out, leaf.name, opts);
+        if (list === 'learned') learned = true;
+        else {
+          marks.push(undefined);
+          return tracer.resolve(list);
+        }
+        return tracer.resolve(init);
+      }
       if (!(out instanceof tf.Tensor)) {
         if ((typeof out === 'number' || typeof out === 'boolean') && init.size === 1) {
           out = tracer.makeConstant([init.dtype === 'bool' ? Boolean(out) : Number(out)] as number[] | boolean[],
@@ -254,12 +296,15 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
         `\`let ${leaf.name} = tf.scalar(${typeof leaf.value === 'number' ? leaf.value : 0})\`).`);
     });
     if (widen.size > 0) throw new RetryWithUnknownDims(widen);
-    if (retry.size > 0 || rebound.size > 0) throw new RetryWithPlaceholders(retry, rebound);
+    if (retry.size > 0 || rebound.size > 0 || learned) throw new RetryWithPlaceholders(retry, rebound);
     bodyBuilder.graph.results = results;
   });
 
   const captures = unifyCaptures([condBuilder, bodyBuilder], n);
-  const realOutputs = loopIndices.map((k) => standIn(tracer, leaves[k], true));
+  const realOutputs = loopIndices.map((k) => {
+    const init = leaves[k].value as tf.Tensor;
+    return init instanceof TracedList ? init.fresh() as unknown as tf.Tensor : standIn(tracer, leaves[k], true);
+  });
   defineControlFlow(tracer, {
     kind: 'While',
     inputs: [...initRefs, ...captures],

@@ -32,6 +32,7 @@ export function isReturnSentinel(value: unknown): boolean {
 
 export function describeValue(value: unknown): string {
   if (value instanceof tf.Tensor) return `a ${value.dtype} tensor of shape [${value.shape.join(', ')}]`;
+  if (typeof value === 'object' && value !== null && 'listSpec' in value) return 'a list of tensors';
   if (value === undefined || value instanceof Undefined) return 'undefined';
   if (isReturnSentinel(value)) return 'no return value';
   if (value === null) return 'null';

@@ -23,6 +23,21 @@ export class ListValue<T = unknown> {
     return new ListValue(item, this, this.length + 1);
   }
 
+  /** The element at `index` (0 = the first pushed); the caller checked 0 <= index < length. */
+  at(index: number): T {
+    let cell: ListValue<T> = this;
+    for (let k = this.length - 1; k > index; k--) cell = cell.rest!;
+    return cell.item as T;
+  }
+
+  /** The elements, first pushed first. */
+  items(): T[] {
+    const out = new Array<T>(this.length);
+    let cell: ListValue<T> = this;
+    for (let k = this.length - 1; k >= 0; k--, cell = cell.rest!) out[k] = cell.item as T;
+    return out;
+  }
+
   /** The last element and the list without it; the caller gets no references (share what it keeps). */
   pop(): { rest: ListValue<T>; item: T } {
     if (this.length === 0 || this.rest === undefined) {

@@ -5,7 +5,9 @@
  * - t.print(), tf.print() and console.log of tensors become Print nodes (printed on every run);
  * - the random ops become Random nodes (re-drawn on every run);
  * - Variable.assign becomes an AssignVariable node; variables created while tracing are state;
- * - every tensor made is reported to the tracer, which knows the sub-graph it belongs to.
+ * - every tensor made is reported to the tracer, which knows the sub-graph it belongs to;
+ * - tf.stack and tf.concat of an array that a staged loop grows (a list value of the graph,
+ *   staged_lists.ts) become TensorListStack / TensorListConcat nodes.
  * installTracePatches is called by the one owner of a trace (backends/trace_context.ts) only.
  *
  * THE ONE PERMANENT PATCH (installed when this module loads, never undone): tfjs's
@@ -16,6 +18,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { RandomOp } from './graph';
 import { coreModule, originalRandomOp, RANDOM_OPS } from './random_ops';
 import { StagingError, userFrame } from './errors';
+import { stagedArrayState } from './staged_lists';
 import type { Tracer } from './tracer';
 
 type Undo = () => void;
@@ -72,6 +75,15 @@ export function installTracePatches(tracer: Tracer): Undo {
       }
       tracer.recordRandom(op as RandomOp, args, out);
       return out;
+    }));
+  }
+
+  for (const [op, listOp] of [['stack', 'TensorListStack'], ['concat', 'TensorListConcat']] as const) {
+    const original = coreModule[op] as (tensors: unknown, axis?: number) => tf.Tensor;
+    undo.push(patch(coreModule, op, (tensors: unknown, axis = 0): tf.Tensor => {
+      const staged = stagedArrayState(tensors);
+      if (staged?.list === undefined) return original(tensors, axis);
+      return tracer.lists.join(staged.list, listOp, axis, staged.name);
     }));
   }
 

@@ -5,7 +5,7 @@
  * constant.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import type { Attrs, AttrValue, Graph, KernelNode, Node, Program, RandomArg, RandomOp, ValueRef } from './graph';
+import type { Attrs, AttrValue, Graph, KernelNode, ListNode, Node, Program, RandomArg, RandomOp, ValueRef } from './graph';
 import { GraphBuilder, specOf, ValueTable } from './builder';
 import type { KernelListener, NamedInputs } from './recording_backend';
 import { engineInternals } from './engine_internals';
@@ -14,6 +14,7 @@ import { captureSite } from '../runtime/user_frames';
 import { withoutTape } from './gradients/tape';
 import { TraceFacts } from './staged_values';
 import { auditDims, type DimRead, watchDims } from './dim_reads';
+import { ListRecorder } from './staged_lists';
 
 
 export class Tracer implements KernelListener {
@@ -33,6 +34,8 @@ export class Tracer implements KernelListener {
   /** Reads of unknown dims by the user's code (see dim_reads.ts): the graph depends on them. */
   readonly dimReads: string[] = [];
   private readonly unwatch: (() => void)[] = [];
+  /** Records the List nodes of arrays that staged loops grow (staged_lists.ts). */
+  readonly lists: ListRecorder = new ListRecorder(this);
 
   private readonly constantIndex = new ValueTable<number>();
   private readonly variableIndex = new Map<tf.Variable, number>();
@@ -105,11 +108,18 @@ export class Tracer implements KernelListener {
       multiOutput: Array.isArray(outputs),
       outputs: outs.map(specOf),
     };
-    // Inside a branch or loop body, a kernel's error depends on the data of a later run: remember
-    // where the user's code made it (a captured stack costs microseconds; it is formatted only for
-    // an error). Straight-line kernels fail while tracing already, at the user's line.
+    this.defineAtSite(node, outs);
+    this.lists.onKernel(kernelName, present.map(([, t]) => t), outs);
+  }
+
+  /**
+   * define(), remembering where the user's code made the node when it is recorded inside an
+   * If/While body (whose errors depend on the data): a captured stack costs microseconds and is
+   * formatted only for an error. Straight-line nodes fail while tracing already, at the user's line.
+   */
+  defineAtSite(node: KernelNode | ListNode, outputs: readonly tf.TensorInfo[]): ValueRef[] {
     if (this.current !== this.root) node.site = (this.program.sites ??= []).push(captureSite()) - 1;
-    this.define(node, outs);
+    return this.define(node, outputs);
   }
 
   /** Appends a node to the current graph and binds its outputs to the tensors that hold them. */
@@ -142,6 +152,7 @@ export class Tracer implements KernelListener {
     if (only !== undefined) throw new StagingError(only.misuse);
     const home = this.madeIn.get(info);
     if (home !== undefined && !b.isWithin(home)) throw escapedTensor(home, b);
+    if ('listSpec' in info) throw new Error('autograph-ts internal: a list value that no graph holds');
     return this.constantRef(info);
   }
 
@@ -155,6 +166,7 @@ export class Tracer implements KernelListener {
   onTensorMade(t: tf.Tensor, evenIfPaused = false): void {
     if (this.audit !== undefined && this.paused === 0) this.auditTensor(t);
     if ((this.paused === 0 || evenIfPaused) && this.current !== this.root) this.madeIn.set(t, this.current);
+    this.lists.onTensorMade(t);
   }
 
   private lookupOuter(b: GraphBuilder, info: tf.TensorInfo): ValueRef | undefined {

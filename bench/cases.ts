@@ -57,6 +57,52 @@ export function adapterLayer(w: tf.Tensor2D, a: tf.Tensor2D, bm: tf.Tensor2D): (
   return (x) => tf.tanh(tf.matMul(x, w.add(tf.matMul(a, bm))));
 }
 
+/**
+ * Greedy decoding with early stop, as the transformer emits it for
+ *   const tokens = [tok]; for (let t = tf.scalar(0, 'int32'); t.less(maxLen); t = t.add(one)) {
+ *     h = tanh(emb[tok] W + h U); tok = argMax(h V + (t + 1) boost); tokens.push(tok);
+ *     done = done || tok == EOS; if (tf.all(done)) break; }
+ *   return tf.stack(tokens);
+ * `boost` raises the EOS logit a little each step, so every row stops after a data-dependent
+ * number of steps (a list of tokens carried by one While when staged).
+ */
+export function greedyDecode(start: tf.Tensor1D, emb: tf.Tensor2D, w: tf.Tensor2D, u: tf.Tensor2D, v: tf.Tensor2D,
+                             boost: tf.Tensor1D, maxLen: tf.Scalar): tf.Tensor {
+  let tok: tf.Tensor = start;
+  const tokens = ag__.newList([tok], { origin: 'decode.ts:3:9', name: 'tokens' });
+  let h: tf.Tensor = tf.zeros([start.shape[0], u.shape[0]]);
+  let done = tok.equal(DECODE_EOS);
+  let t = tf.scalar(0, 'int32');
+  const one = tf.scalar(1, 'int32');
+  let break_ = false;
+  ag__.whileStmt(() => ag__.and(() => ag__.not(break_), () => t.less(maxLen)), () => {
+    h = tf.tanh(tf.matMul(tf.gather(emb, tok), w).add(tf.matMul(h as tf.Tensor2D, u)));
+    tok = tf.matMul(h as tf.Tensor2D, v).add(boost.mul(t.add(one).cast('float32'))).argMax(-1);
+    done = done.logicalOr(tok.equal(DECODE_EOS));
+    tokens.push(tok);
+    ag__.ifStmt(tf.all(done), () => { break_ = true; }, undefined, () => [break_], ([b]) => { break_ = b as boolean; },
+      ['break_'], 1, { origin: 'decode.ts:8:5', flags: ['break_'] });
+    ag__.ifStmt(ag__.not(break_), () => { t = t.add(one); }, undefined, () => [t], ([t1]) => { t = t1 as tf.Scalar; },
+      ['t'], 1, { origin: 'decode.ts:4:3' });
+  }, () => [tok, h, done, t, break_], ([tok1, h1, done1, t1, b1]) => {
+    [tok, h, done, t, break_] = [tok1 as tf.Tensor, h1 as tf.Tensor, done1 as tf.Tensor, t1 as tf.Scalar, b1 as boolean];
+  }, ['tok', 'h', 'done', 't', 'break_'], { origin: 'decode.ts:4:3', flags: ['break_'], composites: () => ({ tokens }) });
+  return tf.stack(tokens);
+}
+
+const DECODE_EOS = 0;
+
+const decodeCase = (hidden: number, vocab: number, batch: number, maxLen: number): Case => ({
+  key: `decode${hidden}`,
+  name: `greedy decode h${hidden} v${vocab} b${batch} <=${maxLen}`,
+  prepare: plain(greedyDecode, () => tf.tidy(() => {
+    const boost = tf.oneHot(tf.tensor1d([DECODE_EOS], 'int32'), vocab).reshape([vocab]).mul(0.08);
+    return [tf.range(1, batch + 1, 1, 'int32'), tf.randomNormal([vocab, hidden]),
+      tf.randomNormal([hidden, hidden]).div(Math.sqrt(hidden)), tf.randomNormal([hidden, hidden]).div(Math.sqrt(hidden)),
+      tf.randomNormal([hidden, vocab]).div(Math.sqrt(hidden)), boost, tf.scalar(maxLen, 'int32')];
+  })),
+});
+
 export interface Prepared {
   fn: (...args: tf.Tensor[]) => tf.Tensor;
   args: tf.Tensor[];
@@ -114,6 +160,7 @@ export const cases: Case[] = [
   rnnCase(64, 8),
   rnnCase(256, 32),
   bpttCase(64, 8),
+  decodeCase(64, 100, 8, 200),
 ];
 
 export interface AblationCase extends Case {

@@ -17,6 +17,7 @@ export const OperatorNames = {
   switchValue: 'switchValue',
   assert: 'assert',
   retval: 'retval',
+  newList: 'newList',
   UndefinedReturnValue: 'UndefinedReturnValue',
 } as const;
 

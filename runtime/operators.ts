@@ -167,6 +167,17 @@ export function retval<T>(value: T | UndefinedReturnValue): T | undefined {
   return value === UndefinedReturnValue.instance ? undefined : (value as T);
 }
 
+/**
+ * `const xs = ag__.newList([...])`: an array that the checker types as possibly holding tensors
+ * and that a converted statement changes in place (a push in a loop). Eagerly it is the array
+ * itself, untouched; while stage() traces, the staging engine may make it a list value of the
+ * graph when a staged loop changes its length.
+ */
+export function newList<T>(items: T[], opts?: OperatorOptions): T[] {
+  const staging = activeStaging();
+  return staging === undefined ? items : staging.newList(items, opts) as T[];
+}
+
 function tensorRows(tensor: tf.Tensor, opts: OperatorOptions | undefined): Iterable<unknown> {
   if (tensor.rank === 0) {
     throw userError(new TypeError(`autograph-ts: cannot iterate over a scalar tensor${describeOrigin(opts)}`));

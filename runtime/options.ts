@@ -26,6 +26,8 @@ export interface OperatorOptions {
   /** For ag__.assert: the original check (node's assert, console.assert) applied to the
    * condition's value; a staged assert calls it when the graph runs. */
   check?: (ok: boolean) => void;
+  /** For ag__.newList: the name of the array variable (errors name it). */
+  name?: string;
   /** For ag__.assert: 'console' for console.assert, which reports instead of throwing. */
   kind?: 'console';
 }

@@ -30,6 +30,7 @@ export interface StagingHooks {
   or(left: Thunk, right: Thunk, opts?: OperatorOptions): unknown;
   not(value: unknown, opts?: OperatorOptions): unknown;
   assert(cond: unknown, message: unknown, opts?: OperatorOptions): void;
+  newList(items: unknown[], opts?: OperatorOptions): unknown[];
 }
 
 let active: StagingHooks | undefined;

@@ -107,6 +107,16 @@ export class Classifier {
     return undefined;
   }
 
+  /** Whether the checker types `name` as an array whose elements may be tensors (`Tensor[]`,
+   * `tf.Scalar[]`, `any[]`, ...): an array a staged loop may grow into a list value. */
+  mayHoldTensors(name: TS.Node): boolean {
+    const type = this.checker.getTypeAtLocation(name);
+    const checker = this.checker as TS.TypeChecker & { isArrayType?(t: TS.Type): boolean };
+    if (checker.isArrayType?.(type) !== true) return false;
+    const [element] = this.checker.getTypeArguments(type as TS.TypeReference);
+    return element !== undefined && this.type(element) !== 'static';
+  }
+
   /** Whether the checker types an expression as boolean (while it may yield a Tensor). */
   isBooleanTyped(expr: TS.Expression): boolean {
     return (this.checker.getTypeAtLocation(expr).flags & ts.TypeFlags.BooleanLike) !== 0;

@@ -227,8 +227,10 @@ function liveValues(graph: Graph, differentiableParam: (param: number) => boolea
         // Lists hold the intermediates of a gradient computed in the graph; gradients do not
         // flow through them (a gradient of that gradient would silently miss this path).
         if (node.op === 'TensorListPushBack' && isLive(node.inputs[1])) {
-          throw new StagingError('autograph-ts: a gradient of a gradient computed through a staged loop is not ' +
-            'supported (the second gradient would flow through the first one\'s accumulators).');
+          throw new StagingError('autograph-ts: a gradient through a list of tensors is not staged: an array that a ' +
+            'staged loop grows holds a value the gradient depends on, or a gradient of a gradient computed through a ' +
+            'staged loop would flow through the first one\'s accumulators. Take the gradient from outside the staged ' +
+            'function (`tf.grad((x) => staged(x))`).');
         }
         depends = false;
         break;

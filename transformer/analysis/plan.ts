@@ -17,6 +17,7 @@
 import type * as TS from 'typescript';
 import { Classifier } from '../classify';
 import { ConversionError } from '../diagnostics';
+import { compositeTargetsOf } from './activity';
 import { isLoop, loopOf } from './loops';
 import { visitReferences } from './references';
 import { ts } from '../typescript';
@@ -47,6 +48,12 @@ export interface ConversionPlan {
   readonly switchExits: Set<TS.Node>;
   /** Problems worth a warning that do not prevent conversion. */
   readonly warnings: ConversionError[];
+  /**
+   * `let`/`const` declarations of new arrays (`= [...]`) that may hold tensors (by the checker) and that a
+   * converted statement changes in place (`xs.push(t)` in a loop body or a branch): their initializer becomes `ag__.newList(...)`,
+   * so that a staged loop can make the array a list value of the graph (backends/staged_lists.ts).
+   */
+  readonly newLists: Set<TS.VariableDeclaration>;
 }
 
 interface Site<T extends TS.Node> {
@@ -94,6 +101,14 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
   const converted = new Set<TS.Node>();
   for (const { node } of controls) if (hasTensorCondition(node, classifier)) converted.add(node);
   demoteDynamic(converted, expressions, expressionSites, classifier);
+  // A for...of over an array that a converted loop grows iterates a list whose length only the
+  // graph knows when it is staged: it goes through ag__.forStmt (a native for...of eagerly).
+  const lists = new Set([...newLists(body, converted, classifier)].map((d) => (d.name as TS.Identifier).text));
+  for (const { node } of controls) {
+    if (ts.isForOfStatement(node) && !node.awaitModifier && ts.isIdentifier(node.expression) && lists.has(node.expression.text)) {
+      converted.add(node);
+    }
+  }
 
   const loweredJumps = new Set<Jump>();
   let lowerReturns = false;
@@ -211,7 +226,35 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
   }
   return { converted, loweredJumps, jumpTargets, lowerReturns, expressions, switchExits, loweredSwitches,
     warnings: [...booleanTypedTensors(expressions, classifier), ...optionalTensorConditions(controls, converted, classifier)],
-    asserts: assertKinds(expressions, classifier), switchDiscriminants };
+    asserts: assertKinds(expressions, classifier), switchDiscriminants, newLists: newLists(body, converted, classifier) };
+}
+
+function skipOuterExpressions(e: TS.Expression): TS.Expression {
+  while (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e) ||
+         ts.isTypeAssertionExpression(e) || ts.isNonNullExpression(e)) e = e.expression;
+  return e;
+}
+
+/** See ConversionPlan.newLists. */
+function newLists(body: TS.Node, converted: Set<TS.Node>, classifier: Classifier): Set<TS.VariableDeclaration> {
+  const grown = new Set<string>();
+  for (const node of converted) for (const name of compositeTargetsOf(new Set(), node)) grown.add(name);
+  const found = new Set<TS.VariableDeclaration>();
+  if (grown.size === 0) return found;
+  const visit = (node: TS.Node): void => {
+    if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
+    // Only a new array (a literal): no other name can refer to it, so that the list the trace makes
+    // of it is what every reference sees.
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer !== undefined &&
+        ts.isArrayLiteralExpression(skipOuterExpressions(node.initializer)) &&
+        grown.has(node.name.text) && ts.isVariableDeclarationList(node.parent) &&
+        (node.parent.flags & ts.NodeFlags.BlockScoped) !== 0 && classifier.mayHoldTensors(node.name)) {
+      found.add(node);
+    }
+    ts.forEachChild(node, visit);
+  };
+  ts.forEachChild(body, visit);
+  return found;
 }
 
 /**

@@ -9,12 +9,14 @@ import { ts } from '../typescript';
 import { convertAssert } from './asserts';
 import { convertConditional } from './conditional_expressions';
 import { convertLogical } from './logical_expressions';
+import { convertNewList } from './lists';
 
 export function convertExpressions<T extends TS.Node>(root: T, plan: ConversionPlan, emit: EmitContext,
                                                      context: TS.TransformationContext): T {
-  if (plan.expressions.size === 0 && plan.switchDiscriminants.size === 0) return root;
+  if (plan.expressions.size === 0 && plan.switchDiscriminants.size === 0 && plan.newLists.size === 0) return root;
   const visit = (node: TS.Node): TS.Node => {
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return node;
+    if (ts.isVariableDeclaration(node) && plan.newLists.has(node)) return convertNewList(node, visit, emit);
     const converted = convertOne(node);
     if (!plan.switchDiscriminants.has(node as TS.Expression)) return converted;
     return withOrigin(operatorCall(emit, 'switchValue', [converted as TS.Expression, optionsObject(emit.origin(node))]), node);
