@@ -135,8 +135,10 @@ function standIn(tracer: Tracer, leaf: Leaf, afterLoop = false): tf.Tensor {
   return t;
 }
 
+/** A loop variable's spec: a list's own (shared) spec, else the tensor's with its changing dims unknown. */
 const loopSpecOf = (leaf: Leaf): TensorSpec => {
   const t = leaf.value as tf.Tensor;
+  if (t instanceof TracedList) return specOf(t);
   return { shape: [...(leaf.dims?.shape ?? t.shape)], dtype: t.dtype };
 };
 
@@ -181,7 +183,7 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
     const params = loopIndices.map((k) => {
       const init = leaves[k].value as tf.Tensor;
       const p = init instanceof TracedList ? init.fresh() as unknown as tf.Tensor : standIn(tracer, leaves[k]);
-      const ref = builder.addParam(init instanceof TracedList ? specOf(p) : loopSpecOf(leaves[k]));
+      const ref = builder.addParam(loopSpecOf(leaves[k]));
       builder.values.set(p, ref);
       const mark = maybeUndefined.get(init);
       if (mark) maybeUndefined.set(p, mark);
