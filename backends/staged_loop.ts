@@ -12,6 +12,7 @@ import { sameShape, type TensorSpec } from './graph';
 import { defineControlFlow } from './gradients/tape';
 import { flatten } from './nest';
 import type { Tracer } from './tracer';
+import { markPromoted, promotionOf } from '../runtime/promoted_values';
 import {
   conditionTensor, describeValue, isReturnSentinel, isUndefinedValue, MaybeUndefined, placeholderLike,
 } from './staged_values';
@@ -34,10 +35,19 @@ interface Leaf {
 }
 
 /** Traced again with these leaves as loop variables: return values seen only as placeholders
- * (`specs`), and tf.Variables the body rebinds to another tensor (`rebound`). */
+ * (`specs`), tf.Variables the body rebinds to another tensor (`rebound`), and the user's JS
+ * numbers and booleans that the body changes, promoted to tensors of a dtype (`promoted`; an int32
+ * counter that turns out non-integral is promoted again, as float32). */
 class RetryWithPlaceholders {
-  constructor(readonly specs: Map<number, TensorSpec>, readonly rebound = new Set<number>()) {}
+  constructor(readonly specs: Map<number, TensorSpec>, readonly rebound = new Set<number>(),
+              readonly promoted = new Map<number, PromotedDtype>()) {}
 }
+
+type PromotedDtype = 'bool' | 'int32' | 'float32';
+
+/** Tracing rounds: the first, then one per kind of discovery (placeholders or rebound variables,
+ * a promotion, an int32 promotion widened to float32). */
+const MAX_ATTEMPTS = 4;
 
 export function stageLoop(tracer: Tracer, spec: LoopSpec): void {
   const { names, flags, opts } = spec;
@@ -60,13 +70,16 @@ export function stageLoop(tracer: Tracer, spec: LoopSpec): void {
     return flats.map((f) => f.rebuild(f.leaves.map(() => values[next++])));
   };
 
-  let placeholders = new Map<number, TensorSpec>();
-  let rebound = new Set<number>();
+  const placeholders = new Map<number, TensorSpec>();
+  const rebound = new Set<number>();
+  const promoted = new Map<number, PromotedDtype>();
   for (let attempt = 0; ; attempt++) {
     const current = leaves.map((leaf, k) => {
       // `let h = h0` with h0 a tf.Variable, then `h = ...` in the body: h is a loop variable whose
       // first value is a read of the variable.
       if (rebound.has(k)) return { ...leaf, loop: true };
+      const dtype = promoted.get(k);
+      if (dtype !== undefined) return { ...leaf, value: promote(tracer, leaf, dtype, opts), loop: true };
       const p = placeholders.get(k);
       if (p === undefined) return leaf;
       const value = placeholderLike(tracer, p);
@@ -77,12 +90,41 @@ export function stageLoop(tracer: Tracer, spec: LoopSpec): void {
       traceWhile(tracer, spec, current, stateOf);
       return;
     } catch (error) {
-      if (!(error instanceof RetryWithPlaceholders) || attempt > 0) throw error;
+      if (!(error instanceof RetryWithPlaceholders) || attempt + 1 >= MAX_ATTEMPTS) throw error;
       spec.setState(initial);
-      placeholders = error.specs;
-      rebound = error.rebound;
+      error.specs.forEach((s, k) => placeholders.set(k, s));
+      error.rebound.forEach((k) => rebound.add(k));
+      error.promoted.forEach((d, k) => promoted.set(k, d));
     }
   }
+}
+
+/** The first value of a promoted loop variable: its JS value (or an earlier promotion) as a tensor. */
+function promote(tracer: Tracer, leaf: Leaf, dtype: PromotedDtype, opts: OperatorOptions | undefined): tf.Tensor {
+  const value = leaf.value instanceof tf.Tensor ? tf.cast(leaf.value, dtype)
+    : tracer.makeConstant([dtype === 'bool' ? Boolean(leaf.value) : Number(leaf.value)] as number[] | boolean[], [], dtype);
+  return markPromoted(value, leaf.name, promotionOf(leaf.value)?.origin ?? opts?.origin);
+}
+
+const isInt32 = (n: unknown): boolean => typeof n === 'number' && Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31;
+
+/**
+ * The dtype a changing JS value is promoted to, from its value before the loop and after one
+ * iteration: bool for a boolean; int32 for a counter that starts and stays integral (the body's
+ * value: an int32 tensor, or an integral JS number); float32 for any other number. undefined
+ * when it cannot be promoted (not a number or boolean before and after).
+ */
+function promotedDtype(before: unknown, after: unknown): PromotedDtype | undefined {
+  if (typeof before === 'boolean') {
+    return typeof after === 'boolean' || (after instanceof tf.Tensor && after.dtype === 'bool') ? 'bool' : undefined;
+  }
+  if (typeof before !== 'number') return undefined;
+  if (after instanceof tf.Tensor) {
+    if (after.dtype !== 'int32' && after.dtype !== 'float32') return undefined;
+    return isInt32(before) && after.dtype === 'int32' ? 'int32' : 'float32';
+  }
+  if (typeof after !== 'number') return undefined;
+  return isInt32(before) && isInt32(after) ? 'int32' : 'float32';
 }
 
 function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (values: unknown[]) => unknown[]): void {
@@ -101,6 +143,8 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
       builder.values.set(p, ref);
       const mark = maybeUndefined.get(init);
       if (mark) maybeUndefined.set(p, mark);
+      const promotion = promotionOf(init);
+      if (promotion) markPromoted(p, promotion.name, promotion.origin);
       return p;
     });
     const values = leaves.map((l) => l.value);
@@ -144,17 +188,26 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
     });
     const retry = new Map<number, TensorSpec>();
     const rebound = new Set<number>();
+    const widen = new Map<number, PromotedDtype>();
     const results = loopIndices.map((k) => {
       const leaf = leaves[k];
       const init = leaf.value as tf.Tensor;
+      const promotion = promotionOf(init);
       let out = outLeaves[k];
+      // A promoted int32 counter that becomes non-integral (`t += 0.5`, `t / 2`): float32 from the start.
+      if (promotion && init.dtype === 'int32' && promotedDtype(0, out) === 'float32') {
+        widen.set(k, 'float32');
+        return undefined;
+      }
       if (!(out instanceof tf.Tensor)) {
-        if ((typeof out === 'number' || typeof out === 'boolean') && init.size === 1) {
+        if ((typeof out === 'number' || typeof out === 'boolean') && init.size === 1 &&
+            !(init.dtype === 'int32' && !isInt32(out))) {
           out = tracer.makeConstant([init.dtype === 'bool' ? Boolean(out) : Number(out)] as number[] | boolean[],
             [...init.shape], init.dtype);
         } else {
           throw new StagingError(`autograph-ts: loop variable '${leaf.name}' is ${describeValue(init)} before the loop ` +
-            `but ${describeValue(out)} after an iteration${at(opts)}; a staged loop needs it to stay a tensor.`);
+            `but ${describeValue(out)} after an iteration${at(opts)}; a staged loop needs it to stay a tensor` +
+            (typeof out === 'number' ? ' of one dtype.' : '.'));
         }
       }
       const t = out as tf.Tensor;
@@ -182,6 +235,12 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
         rebound.add(k);
         return;
       }
+      // The user's counter or flag, which the transformer made safe to carry as a tensor.
+      const dtype = opts?.promote?.includes(leaf.name) ? promotedDtype(leaf.value, out) : undefined;
+      if (dtype !== undefined) {
+        widen.set(k, dtype);
+        return;
+      }
       if (isUndefinedValue(leaf.value)) {
         throw new StagingError(`autograph-ts: '${leaf.name}' must be defined before a loop staged on a tensor ` +
           `condition${at(opts)}: the loop assigns it ${describeValue(out)}, and a staged loop needs every loop ` +
@@ -192,8 +251,8 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
         `carried through a staged loop. Make '${leaf.name}' a tensor before the loop (e.g. ` +
         `\`let ${leaf.name} = tf.scalar(${typeof leaf.value === 'number' ? leaf.value : 0})\`).`);
     });
-    if (retry.size > 0 || rebound.size > 0) throw new RetryWithPlaceholders(retry, rebound);
-    bodyBuilder.graph.results = results;
+    if (retry.size > 0 || rebound.size > 0 || widen.size > 0) throw new RetryWithPlaceholders(retry, rebound, widen);
+    bodyBuilder.graph.results = results.map((r) => r!);
   });
 
   const captures = unifyCaptures([condBuilder, bodyBuilder], n);
@@ -211,6 +270,8 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
   realOutputs.forEach((t, i) => {
     const mark = marks[i] ?? maybeUndefined.get(leaves[loopIndices[i]].value as tf.Tensor);
     if (mark) maybeUndefined.set(t, mark);
+    const promotion = promotionOf(leaves[loopIndices[i]].value);
+    if (promotion) markPromoted(t, promotion.name, promotion.origin);
   });
   const values = leaves.map((l) => l.value);
   loopIndices.forEach((k, i) => (values[k] = realOutputs[i]));

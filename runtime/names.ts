@@ -17,6 +17,9 @@ export const OperatorNames = {
   switchValue: 'switchValue',
   assert: 'assert',
   retval: 'retval',
+  binaryOp: 'binaryOp',
+  unaryOp: 'unaryOp',
+  plainValue: 'plainValue',
   UndefinedReturnValue: 'UndefinedReturnValue',
 } as const;
 

@@ -112,6 +112,30 @@ export class Classifier {
     return (this.checker.getTypeAtLocation(expr).flags & ts.TypeFlags.BooleanLike) !== 0;
   }
 
+  /**
+   * Whether `name` is a variable declared inside `fn` (a parameter or a local) whose declared type
+   * is number or boolean: a value a staged loop may promote to a tensor (analysis/promotion.ts).
+   */
+  isPromotableVariable(name: TS.Identifier, fn: TS.Node): boolean {
+    const symbol = this.checker.getSymbolAtLocation(name);
+    const decl = symbol?.valueDeclaration;
+    if (symbol === undefined || decl === undefined || !(ts.isVariableDeclaration(decl) || ts.isParameter(decl))) return false;
+    if (decl.getSourceFile() !== fn.getSourceFile() || decl.pos < fn.pos || decl.end > fn.end) return false;
+    const type = this.checker.getTypeOfSymbolAtLocation(symbol, decl);
+    const parts = type.isUnion() ? type.types : [type];
+    const numeric = parts.every((t) => (t.flags & ts.TypeFlags.NumberLike) !== 0);
+    const boolean = parts.every((t) => (t.flags & ts.TypeFlags.BooleanLike) !== 0);
+    return numeric || boolean;
+  }
+
+  /** Whether a call's target is declared by tfjs (a tfjs function or a Tensor method), which
+   * takes a promoted tensor where its parameter says number. */
+  isTfjsCall(call: TS.CallExpression | TS.NewExpression): boolean {
+    const decl = this.checker.getResolvedSignature(call)?.declaration;
+    if (decl === undefined) return false;
+    return /\/@tensorflow\//.test(decl.getSourceFile().fileName.replace(/\\/g, '/'));
+  }
+
   /** An iterable (or for...in object), by its type: a Tensor or TensorRange is staged, an array
    * is static. */
   private iterable(expr: TS.Expression): Classification {
