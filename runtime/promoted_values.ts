@@ -52,7 +52,7 @@ export function promotionOf(value: unknown): Promotion | undefined {
 
 function misuse(name: string, tensor: tf.Tensor, where: string | undefined, loop: string | undefined): string {
   const kind = tensor.dtype === 'bool' ? 'boolean' : 'number';
-  return `autograph-ts: '${name}' is a ${tensor.dtype} tensor here${where ? ` (${where})` : ''}, not a JS ${kind}: ` +
+  return `autograph-ts: '${name}' is ${tensor.dtype === 'int32' ? 'an' : 'a'} ${tensor.dtype} tensor here${where ? ` (${where})` : ''}, not a JS ${kind}: ` +
     `it changes in a loop staged on a tensor condition${loop ? ` (${loop})` : ''}, which carries it as a tensor ` +
     `(as tf.while_loop does). JS cannot use a tensor where it needs a plain ${kind} (an array index, Array(n), ` +
     `===, typeof, a template string, Math.*, a JS function's argument). Use tfjs ops on it (e.g. ` +

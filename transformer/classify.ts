@@ -30,6 +30,10 @@ export interface StatementClassification {
 
 const TENSOR_MEMBERS = ['dataSync', 'dtype', 'shape', 'rank', 'dataId'];
 
+/** tfjs functions whose number arguments are JS values, not tensors (the values of a new tensor). */
+const TFJS_FROM_JS_VALUES = new Set(['scalar', 'tensor', 'tensor1d', 'tensor2d', 'tensor3d', 'tensor4d', 'tensor5d', 'tensor6d',
+  'fill', 'range', 'linspace', 'buffer', 'complex']);
+
 export class Classifier {
   private readonly typeCache = new Map<TS.Type, Classification>();
   private readonly nodeCache = new Map<TS.Node, Classification>();
@@ -132,8 +136,11 @@ export class Classifier {
    * takes a promoted tensor where its parameter says number. */
   isTfjsCall(call: TS.CallExpression | TS.NewExpression): boolean {
     const decl = this.checker.getResolvedSignature(call)?.declaration;
-    if (decl === undefined) return false;
-    return /\/@tensorflow\//.test(decl.getSourceFile().fileName.replace(/\\/g, '/'));
+    if (decl === undefined || !/\/@tensorflow\//.test(decl.getSourceFile().fileName.replace(/\\/g, '/'))) return false;
+    // Functions that make a tensor from JS values read them as JS values.
+    const declName = (decl as TS.SignatureDeclaration).name;
+    const name = declName !== undefined && ts.isIdentifier(declName) ? declName.text : '';
+    return !TFJS_FROM_JS_VALUES.has(name);
   }
 
   /** An iterable (or for...in object), by its type: a Tensor or TensorRange is staged, an array
