@@ -34,13 +34,24 @@ interface Leaf {
   loop: boolean;
 }
 
-/** Traced again with these leaves as loop variables: return values seen only as placeholders
- * (`specs`), tf.Variables the body rebinds to another tensor (`rebound`), and the user's JS
- * numbers and booleans that the body changes, promoted to tensors of a dtype (`promoted`; an int32
- * counter that turns out non-integral is promoted again, as float32). */
+/** Traced again with these leaves as loop variables: values the loop creates, seen only as
+ * placeholders before it (`specs`), tf.Variables the body rebinds to another tensor (`rebound`),
+ * and the user's JS numbers and booleans that the body changes, promoted to tensors of a dtype
+ * (`promoted`; an int32 counter that turns out non-integral is promoted again, as float32). */
 class RetryWithPlaceholders {
-  constructor(readonly specs: Map<number, TensorSpec>, readonly rebound = new Set<number>(),
+  constructor(readonly specs: Map<number, Placeholder>, readonly rebound = new Set<number>(),
               readonly promoted = new Map<number, PromotedDtype>()) {}
+}
+
+/**
+ * A value the loop body creates: a return value (defined when the return flag `flag` is true,
+ * see MaybeUndefined), or a user's variable first assigned in the body (`created`: defined when
+ * the loop ran at least once, which a Check after the loop makes sure of).
+ */
+interface Placeholder {
+  spec: TensorSpec;
+  flag?: string;
+  created?: boolean;
 }
 
 type PromotedDtype = 'bool' | 'int32' | 'float32';
@@ -70,7 +81,7 @@ export function stageLoop(tracer: Tracer, spec: LoopSpec): void {
     return flats.map((f) => f.rebuild(f.leaves.map(() => values[next++])));
   };
 
-  const placeholders = new Map<number, TensorSpec>();
+  const placeholders = new Map<number, Placeholder>();
   const rebound = new Set<number>();
   const promoted = new Map<number, PromotedDtype>();
   for (let attempt = 0; ; attempt++) {
@@ -82,12 +93,14 @@ export function stageLoop(tracer: Tracer, spec: LoopSpec): void {
       if (dtype !== undefined) return { ...leaf, value: promote(tracer, leaf, dtype, opts), loop: true };
       const p = placeholders.get(k);
       if (p === undefined) return leaf;
-      const value = placeholderLike(tracer, p);
-      maybeUndefined.set(value, { flag: undefined, origin: opts?.origin });
+      const value = placeholderLike(tracer, p.spec);
+      if (!p.created) maybeUndefined.set(value, { flag: p.flag, origin: opts?.origin });
       return { ...leaf, value, loop: true };
     });
     try {
       traceWhile(tracer, spec, current, stateOf);
+      const created = [...placeholders].filter(([, p]) => p.created).map(([k]) => leaves[k].name);
+      if (created.length > 0) checkLoopRan(tracer, spec, stateOf(current.map((l) => l.value)), created);
       return;
     } catch (error) {
       if (!(error instanceof RetryWithPlaceholders) || attempt + 1 >= MAX_ATTEMPTS) throw error;
@@ -97,6 +110,23 @@ export function stageLoop(tracer: Tracer, spec: LoopSpec): void {
       error.promoted.forEach((d, k) => promoted.set(k, d));
     }
   }
+}
+
+/**
+ * A variable first assigned in the loop body and read after the loop (it is loop state) has a
+ * value only if the loop ran: a Check that the test held on the values before the loop, with the
+ * error JS would have met reading it (AutoGraph accepts such variables the same way).
+ */
+function checkLoopRan(tracer: Tracer, spec: LoopSpec, before: unknown[], names: string[]): void {
+  const after = spec.getState();
+  spec.setState(before);
+  const test = spec.test();
+  spec.setState(after);
+  const ran = test instanceof tf.Tensor ? conditionTensor(tracer.facts, test, spec.opts) : tracer.makeConstant([Boolean(test)], [], 'bool');
+  const what = names.length === 1 ? `'${names[0]}' is` : `${names.map((n) => `'${n}'`).join(', ')} are`;
+  tracer.recordCheck(tracer.resolve(ran), new StagingError(`autograph-ts: ${what} assigned only inside a loop staged on ` +
+    `a tensor condition${at(spec.opts)} and read after it, but the loop ran zero times: there is no value to read. ` +
+    `Give ${names.length === 1 ? 'it' : 'them'} a value before the loop.`), spec.opts?.origin);
 }
 
 /** The first value of a promoted loop variable: its JS value (or an earlier promotion) as a tensor. */
@@ -186,7 +216,7 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
       }
       outLeaves.push(...f.leaves);
     });
-    const retry = new Map<number, TensorSpec>();
+    const retry = new Map<number, Placeholder>();
     const rebound = new Set<number>();
     const widen = new Map<number, PromotedDtype>();
     const results = loopIndices.map((k) => {
@@ -228,7 +258,14 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
       const out = outLeaves[k];
       if (out === leaf.value || (Number.isNaN(out) && Number.isNaN(leaf.value))) return;
       if (out instanceof tf.Tensor && isReturnSentinel(leaf.value) && spec.flags.includes(leaf.name)) {
-        retry.set(k, specOf(out));
+        // `return x` right in the body: the value is defined once the return flag it sets is true.
+        const flag = leaves.find((l, j) => j !== k && spec.flags.includes(l.name) &&
+          (outLeaves[j] === true || (outLeaves[j] instanceof tf.Tensor && tracer.facts.knownTrue.has(outLeaves[j] as tf.Tensor))));
+        retry.set(k, { spec: specOf(out), flag: flag?.name });
+        return;
+      }
+      if (out instanceof tf.Tensor && isUndefinedValue(leaf.value) && !spec.flags.includes(leaf.name)) {
+        retry.set(k, { spec: specOf(out), created: true });
         return;
       }
       if (out instanceof tf.Tensor && leaf.value instanceof tf.Variable) {
