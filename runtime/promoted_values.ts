@@ -39,7 +39,7 @@ export function markPromoted(tensor: tf.Tensor, name: string, origin: string | u
   Object.defineProperty(tensor, Symbol.toPrimitive, {
     configurable: true,
     value: () => {
-      throw userError(new StagingError(misuse(name, tensor, currentUserLocation(), origin)));
+      throw userError(new StagingError(misuse(name, tensor, currentUserLocation(), { name, origin })));
     },
   });
   return tensor;
@@ -50,22 +50,26 @@ export function promotionOf(value: unknown): Promotion | undefined {
   return typeof value === 'object' && value !== null ? promotions.get(value) : undefined;
 }
 
-function misuse(name: string, tensor: tf.Tensor, where: string | undefined, loop: string | undefined): string {
+/** `what` (the variable, or an expression computed from it) is the promoted tensor `tensor`. */
+function misuse(what: string, tensor: tf.Tensor, where: string | undefined, promotion: Promotion | undefined): string {
   const kind = tensor.dtype === 'bool' ? 'boolean' : 'number';
-  return `autograph-ts: '${name}' is ${tensor.dtype === 'int32' ? 'an' : 'a'} ${tensor.dtype} tensor here${where ? ` (${where})` : ''}, not a JS ${kind}: ` +
-    `it changes in a loop staged on a tensor condition${loop ? ` (${loop})` : ''}, which carries it as a tensor ` +
-    `(as tf.while_loop does). JS cannot use a tensor where it needs a plain ${kind} (an array index, Array(n), ` +
-    `===, typeof, a template string, Math.*, a JS function's argument). Use tfjs ops on it (e.g. ` +
-    `tf.gather(xs, ${name}) for xs[${name}]), or return it.`;
+  const name = promotion?.name ?? what;
+  const subject = name === what ? 'it' : `'${name}'`;
+  return `autograph-ts: '${what}' is ${tensor.dtype === 'int32' ? 'an' : 'a'} ${tensor.dtype} tensor here` +
+    `${where ? ` (${where})` : ''}, not a JS ${kind}: ${subject} changes in a loop staged on a tensor condition` +
+    `${promotion?.origin ? ` (${promotion.origin})` : ''}, which carries it as a tensor (as tf.while_loop does). JS cannot ` +
+    `use a tensor where it needs a plain ${kind} (an array index, Array(n), ===, typeof, a template string, Math.*, a ` +
+    `JS function's argument). Use tfjs ops on it (e.g. tf.gather(xs, ${name}) for xs[${name}]), or return it.`;
 }
 
 /**
- * A read of a promotable variable where JS needs its plain value: the value itself, or (a promoted
- * tensor) the error naming the variable and `origin`, the read's line.
+ * A read of a promotable variable (or of an expression computed from one: `what` is its source
+ * text) where JS needs its plain value: the value itself, or (a promoted tensor) the error naming
+ * it and `origin`, the read's line.
  */
 export function plainValue<T>(value: T, name: string, origin?: string): T {
   if (!isTensor(value)) return value;
-  throw userError(new StagingError(misuse(name, value, origin, promotionOf(value)?.origin)));
+  throw userError(new StagingError(misuse(name, value, origin, promotionOf(value))));
 }
 
 export type BinaryOperator = '+' | '-' | '*' | '/' | '%' | '**' | '<' | '<=' | '>' | '>=' | '==' | '!=' | '===' | '!==' |

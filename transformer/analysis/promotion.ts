@@ -23,7 +23,8 @@ import { visitReferences } from './references';
 export interface PromotionPlan {
   /** Promotable variables, by name. */
   readonly names: ReadonlySet<string>;
-  /** Maybe-promoted expressions in places where JS needs a plain value: wrapped in ag__.plainValue. */
+  /** Maybe-promoted expressions in places where JS needs a plain value, wrapped in ag__.plainValue,
+   * with the text its error names them by (the variable, or the expression's source). */
   readonly plainReads: ReadonlyMap<TS.Expression, string>;
 }
 
@@ -155,6 +156,12 @@ function mentions(node: TS.Node, names: ReadonlySet<string>): boolean {
   return ts.forEachChild(node, (child) => mentions(child, names) || undefined) ?? false;
 }
 
+/** The user's text of a short expression (for messages), on one line. */
+function sourceText(node: TS.Node): string | undefined {
+  const text = node.getText().replace(/\s+/g, ' ');
+  return text.length <= 40 ? text : undefined;
+}
+
 /** The first promotable name an expression reads (for the error of ag__.plainValue). */
 function firstName(node: TS.Node, names: ReadonlySet<string>): string | undefined {
   if (ts.isIdentifier(node)) return names.has(node.text) ? node.text : undefined;
@@ -174,7 +181,7 @@ export function plainReads(body: TS.Node, names: ReadonlySet<string>, classifier
   const visit = (node: TS.Node): void => {
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
     if (ts.isExpression(node) && !isWriteTarget(node) && maybe(node) && !consumed(node, names, classifier)) {
-      reads.set(node, firstName(node, names)!);
+      reads.set(node, ts.isIdentifier(node) ? node.text : sourceText(node) ?? firstName(node, names)!);
     }
     ts.forEachChild(node, visit);
   };
