@@ -258,10 +258,11 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
       const out = outLeaves[k];
       if (out === leaf.value || (Number.isNaN(out) && Number.isNaN(leaf.value))) return;
       if (out instanceof tf.Tensor && isReturnSentinel(leaf.value) && spec.flags.includes(leaf.name)) {
-        // `return x` right in the body: the value is defined once the return flag it sets is true.
-        const flag = leaves.find((l, j) => j !== k && spec.flags.includes(l.name) &&
-          (outLeaves[j] === true || (outLeaves[j] instanceof tf.Tensor && tracer.facts.knownTrue.has(outLeaves[j] as tf.Tensor))));
-        retry.set(k, { spec: specOf(out), flag: flag?.name });
+        // The value is defined once its return flag is true: the flag a nested statement paired it
+        // with, or, for `return x` right in the body, the flag the body sets to true.
+        const flag = maybeUndefined.get(out)?.flag ?? leaves.find((l, j) => j !== k && spec.flags.includes(l.name) &&
+          (outLeaves[j] === true || (outLeaves[j] instanceof tf.Tensor && tracer.facts.knownTrue.has(outLeaves[j] as tf.Tensor))))?.name;
+        retry.set(k, { spec: specOf(out), flag });
         return;
       }
       if (out instanceof tf.Tensor && isUndefinedValue(leaf.value) && !spec.flags.includes(leaf.name)) {
