@@ -70,10 +70,9 @@ export function stageLoop(tracer: Tracer, spec: LoopSpec): void {
     const name = names[i];
     // A tf.Variable is state of its own (reads and assigns are nodes): it stays itself, not a copy.
     if (value instanceof tf.Tensor && !(value instanceof tf.Variable)) return leaves.push({ name, value, loop: true });
-    // Jump flags may be set by a staged if in the body: carry them as bool tensors.
-    if (flags.includes(name) && typeof value === 'boolean') {
-      return leaves.push({ name, value: tracer.makeConstant([value], [], 'bool'), loop: true });
-    }
+    // Jump flags the body sets (with a staged if, or at all) are carried as bool tensors from the
+    // second trace on, like the user's flags (see promotedDtype); a flag the loop leaves alone
+    // stays the JS value it is, so later guards on it stay static.
     return leaves.push({ name, value, loop: false });
   }));
   const stateOf = (values: unknown[]): unknown[] => {
@@ -90,7 +89,11 @@ export function stageLoop(tracer: Tracer, spec: LoopSpec): void {
       // first value is a read of the variable.
       if (rebound.has(k)) return { ...leaf, loop: true };
       const dtype = promoted.get(k);
-      if (dtype !== undefined) return { ...leaf, value: promote(tracer, leaf, dtype, opts), loop: true };
+      if (dtype !== undefined) {
+        const value = flags.includes(leaf.name) && typeof leaf.value === 'boolean'
+          ? tracer.makeConstant([leaf.value], [], 'bool') : promote(tracer, leaf, dtype, opts);
+        return { ...leaf, value, loop: true };
+      }
       const p = placeholders.get(k);
       if (p === undefined) return leaf;
       const value = placeholderLike(tracer, p.spec);
@@ -273,8 +276,9 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
         rebound.add(k);
         return;
       }
-      // The user's counter or flag, which the transformer made safe to carry as a tensor.
-      const dtype = opts?.promote?.includes(leaf.name) ? promotedDtype(leaf.value, out) : undefined;
+      // The user's counter or flag, which the transformer made safe to carry as a tensor, or a jump flag.
+      const isFlag = spec.flags.includes(leaf.name) && typeof leaf.value === 'boolean';
+      const dtype = isFlag || opts?.promote?.includes(leaf.name) ? promotedDtype(leaf.value, out) : undefined;
       if (dtype !== undefined) {
         widen.set(k, dtype);
         return;

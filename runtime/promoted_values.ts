@@ -106,11 +106,25 @@ export function binaryOp(op: BinaryOperator, left: any, right: any): any {
   return promotion ? markPromoted(result, promotion.name, promotion.origin) : result;
 }
 
-/** `-value`, `+value`: the JS operator on plain values; on a tensor, the tfjs op. */
-export function unaryOp(op: '-' | '+', value: any): any {
-  if (!isTensor(value)) return op === '-' ? -value : +value;
+/**
+ * `-value`, `+value`, and the new value of `++value` / `--value` (ToNumeric, then ±1: a string
+ * counter becomes a number, as with the native operator): the JS operator on plain values; on a
+ * tensor, the tfjs op.
+ */
+export function unaryOp(op: '-' | '+' | '++' | '--', value: any): any {
+  if (!isTensor(value)) {
+    let v = value;
+    switch (op) {
+      case '-': return -v;
+      case '+': return +v;
+      case '++': return ++v;
+      case '--': return --v;
+    }
+  }
   const numeric = value.dtype === 'bool' ? tf.cast(value, 'int32') : value;
-  const result = op === '-' ? tf.neg(numeric) : numeric === value ? tf.clone(value) : numeric;
+  const one = (): tf.Tensor => tf.scalar(1, numeric.dtype);
+  const result = op === '-' ? tf.neg(numeric) : op === '++' ? tf.add(numeric, one()) : op === '--' ? tf.sub(numeric, one())
+    : numeric === value ? tf.clone(value) : numeric;
   const promotion = promotionOf(value);
   return promotion ? markPromoted(result, promotion.name, promotion.origin) : result;
 }

@@ -112,7 +112,7 @@ describe('promoted JS counters and flags in staged loops (issue 8)', () => {
 
   it('the emitted code reads the counter through ag__.plainValue where JS needs its value', () => {
     expect(js).to.contain('table[ag__.plainValue(t, "t", "main.ts:');
-    expect(js).to.contain('t = ag__.binaryOp("+", t, 1);');
+    expect(js).to.contain('t = ag__.unaryOp("++", t);');
     expect(js).to.contain('promote: ["t"]');
   });
 
@@ -143,6 +143,9 @@ describe('ag__.binaryOp / unaryOp / plainValue (runtime/promoted_values.ts)', ()
       }
       expect(Object.is(unaryOp('-', a), -(a as number))).to.equal(true);
       expect(Object.is(unaryOp('+', a), +(a as number))).to.equal(true);
+      let [inc, dec] = [a as number, a as number];
+      expect(Object.is(unaryOp('++', a), ++inc), `++${String(a)}`).to.equal(true);
+      expect(Object.is(unaryOp('--', a), --dec)).to.equal(true);
       expect(Object.is(plainValue(a, 'a'), a)).to.equal(true);
     }
   });
@@ -150,6 +153,8 @@ describe('ag__.binaryOp / unaryOp / plainValue (runtime/promoted_values.ts)', ()
   it('on tensors, the JS semantics: int32 stays int32 with integers, / and % are real, % takes the dividend\'s sign', () => {
     const i = tf.scalar(7, 'int32');
     expect(binaryOp('+', i, 1).dtype).to.equal('int32');
+    expect(unaryOp('++', i).dtype).to.equal('int32');
+    expect(unaryOp('--', tf.scalar(0.5)).arraySync()).to.equal(-0.5);
     expect(binaryOp('+', i, 1.5).arraySync()).to.equal(8.5);
     expect(binaryOp('/', i, 2).arraySync()).to.equal(3.5);
     expect([binaryOp('%', tf.scalar(-7, 'int32'), 3), binaryOp('%', 7, tf.scalar(-3)), binaryOp('%', tf.scalar(5), Infinity)]

@@ -2,7 +2,8 @@
  * Uses of the user's numbers and booleans that a staged loop may promote to tensors (the plan's
  * `promotion`, analysis/promotion.ts; runtime/promoted_values.ts says why):
  *   `t < n`, `t + 1`, `t === k`   →  ag__.binaryOp('<', t, n)   (the JS operator on plain values)
- *   `t += k`, `t++` (its value unused), `++t`  →  t = ag__.binaryOp('+', t, k)
+ *   `t += k`                      →  t = ag__.binaryOp('+', t, k)
+ *   `t++` (its value unused), `++t`  →  t = ag__.unaryOp('++', t)
  *   `-t`                          →  ag__.unaryOp('-', t)
  *   `xs[t]`, `typeof t`, `f(t)`   →  ag__.plainValue(t, 't', origin): refuses a promoted tensor
  * A postfix `t++` whose value is used stays as it is: on a promoted tensor its ToNumeric hits the
@@ -35,8 +36,9 @@ export function convertPromoted(node: TS.Node, promotion: PromotionPlan, visit: 
     const op = node.operator;
     if ((op === ts.SyntaxKind.PlusPlusToken || op === ts.SyntaxKind.MinusMinusToken) && isPromotable(node.operand) &&
         (ts.isPrefixUnaryExpression(node) || valueUnused(node))) {
-      const arithmetic = op === ts.SyntaxKind.PlusPlusToken ? ts.SyntaxKind.PlusToken : ts.SyntaxKind.MinusToken;
-      return update(node.operand, arithmetic, ts.factory.createNumericLiteral(1));
+      // Not `t + 1`: `++t` converts a string to a number first.
+      return ts.factory.createAssignment(id(node.operand.text),
+        operatorCall(emit, 'unaryOp', [ts.factory.createStringLiteral(ts.tokenToString(op)!), id(node.operand.text)]));
     }
     if (ts.isPrefixUnaryExpression(node) && (op === ts.SyntaxKind.MinusToken || op === ts.SyntaxKind.PlusToken) &&
         isMaybePromoted(node.operand, names)) {
