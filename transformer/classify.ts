@@ -132,6 +132,63 @@ export class Classifier {
     return numeric || boolean;
   }
 
+  /**
+   * Whether `name`, read in the nested function `fn`, is a number or boolean variable of an
+   * enclosing function that a loop there assigns, where that loop may be staged (its condition,
+   * or an if inside it, is not static): a counter that may hold a promoted tensor when `fn` runs.
+   */
+  isCapturedCounter(name: TS.Identifier, fn: TS.Node): boolean {
+    const symbol = this.checker.getSymbolAtLocation(name);
+    const decl = symbol?.valueDeclaration;
+    if (symbol === undefined || decl === undefined || !(ts.isVariableDeclaration(decl) || ts.isParameter(decl))) return false;
+    if (decl.getSourceFile() !== fn.getSourceFile() || (decl.pos >= fn.pos && decl.end <= fn.end)) return false;
+    let owner: TS.Node | undefined = ts.isParameter(decl) ? decl.parent : decl.parent;
+    while (owner !== undefined && !ts.isFunctionLike(owner)) owner = owner.parent;
+    if (owner === undefined || fn.pos < owner.pos || fn.end > owner.end) return false;
+    let cached = this.capturedCounters.get(symbol);
+    if (cached === undefined) {
+      const ownerFn = owner;
+      cached = this.isPromotableVariable(name, ownerFn) && this.assignedInStagedLoop(symbol, ownerFn);
+      this.capturedCounters.set(symbol, cached);
+    }
+    return cached;
+  }
+
+  private readonly capturedCounters = new Map<TS.Symbol, boolean>();
+
+  private assignedInStagedLoop(symbol: TS.Symbol, owner: TS.Node): boolean {
+    const maybeStaged = (loop: TS.Node): boolean => {
+      let staged = false;
+      const visit = (n: TS.Node): void => {
+        if (staged || ts.isFunctionLike(n) || ts.isClassLike(n)) return;
+        const tested = this.statement(n);
+        if (tested !== undefined && tested.kind !== 'static') staged = true;
+        ts.forEachChild(n, visit);
+      };
+      visit(loop);
+      return staged;
+    };
+    let found = false;
+    const visit = (n: TS.Node, loop: TS.Node | undefined): void => {
+      if (found || (n !== owner && (ts.isFunctionLike(n) || ts.isClassLike(n)))) return;
+      const inLoop = loop ?? (ts.isIterationStatement(n, false) ? n : undefined);
+      if (inLoop !== undefined) {
+        const target = ts.isBinaryExpression(n) && n.operatorToken.kind >= ts.SyntaxKind.FirstAssignment &&
+          n.operatorToken.kind <= ts.SyntaxKind.LastAssignment ? n.left
+          : (ts.isPrefixUnaryExpression(n) || ts.isPostfixUnaryExpression(n)) &&
+            (n.operator === ts.SyntaxKind.PlusPlusToken || n.operator === ts.SyntaxKind.MinusMinusToken) ? n.operand : undefined;
+        if (target !== undefined && ts.isIdentifier(target) && this.checker.getSymbolAtLocation(target) === symbol &&
+            maybeStaged(inLoop)) {
+          found = true;
+          return;
+        }
+      }
+      ts.forEachChild(n, (c) => visit(c, inLoop));
+    };
+    visit(owner, undefined);
+    return found;
+  }
+
   /** Whether a call's target is declared by tfjs (a tfjs function or a Tensor method), which
    * takes a promoted tensor where its parameter says number. */
   isTfjsCall(call: TS.CallExpression | TS.NewExpression): boolean {

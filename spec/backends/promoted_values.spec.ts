@@ -110,6 +110,12 @@ describe('promoted JS counters and flags in staged loops (issue 8)', () => {
       m.mathMaxAfter(S(9)), m.strictEqualAfter(S(0))]).to.deep.equal([6, 3, 'number', '5 steps', 1, 'five']);
   });
 
+  it('a nested function reading the counter reads it as a plain value (error when promoted, JS otherwise)', () => {
+    refuses('closureAfter', [S(0)], new RegExp(`'t' is an int32 tensor here \\(main\\.ts:${lineOf('v === t')}:\\d+\\)`));
+    expect([m.closureAfter(S(0)), m.closureAfter(S(1))]).to.deep.equal([true, false]);
+    expect(js).to.contain('const isT = (v) => v === ag__.plainValue(t, "t", "main.ts:');
+  });
+
   it('the emitted code reads the counter through ag__.plainValue where JS needs its value', () => {
     expect(js).to.contain('table[ag__.plainValue(t, "t", "main.ts:');
     expect(js).to.contain('t = ag__.unaryOp("++", t);');

@@ -19,7 +19,7 @@ import { Classifier } from '../classify';
 import { ConversionError } from '../diagnostics';
 import { isLoop, loopOf } from './loops';
 import { visitReferences } from './references';
-import { isMaybePromoted, noPromotion, plainReads, PromotionPlan, promotableNames } from './promotion';
+import { capturedCounterReads, isMaybePromoted, noPromotion, plainReads, PromotionPlan, promotableNames } from './promotion';
 import { ts } from '../typescript';
 
 export type Jump = TS.BreakStatement | TS.ContinueStatement;
@@ -232,7 +232,9 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
       throw new ConversionError('ForAwaitInConvertedStatement', node);
     }
   }
-  const promotion = promoted.size === 0 ? noPromotion : { names: promoted, plainReads: plainReads(body, promoted, classifier) };
+  const captured = capturedCounterReads(body, classifier);
+  const promotion = promoted.size === 0 && captured.size === 0 ? noPromotion
+    : { names: promoted, plainReads: new Map([...plainReads(body, promoted, classifier), ...captured]) };
   return { converted, loweredJumps, jumpTargets, lowerReturns, expressions, switchExits, loweredSwitches, promotion,
     warnings: [...booleanTypedTensors(expressions, classifier), ...optionalTensorConditions(controls, converted, classifier)],
     asserts: assertKinds(expressions, classifier), switchDiscriminants };

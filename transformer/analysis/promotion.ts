@@ -88,10 +88,30 @@ export function isMaybePromoted(expr: TS.Expression, names: ReadonlySet<string>)
   return maybe(expr);
 }
 
+/**
+ * In a nested function, the reads of an enclosing function's counters and flags that a staged loop
+ * there may promote (`xs.some((v) => v === t)`): the closure may run after (or during) that loop,
+ * and JS code is all it can run on them, so each read is a plain-value read.
+ */
+export function capturedCounterReads(body: TS.Node, classifier: Classifier): Map<TS.Expression, string> {
+  const fn = body.parent;
+  const reads = new Map<TS.Expression, string>();
+  // Only the original tree can be asked about symbols (a function that a pass rebuilt is skipped).
+  if (fn === undefined || body.pos < 0 || ts.getOriginalNode(body) !== body) return reads;
+  visitReferences(body, {
+    name(name, kind, nested, node) {
+      if (kind === 'read' && !nested && ts.isIdentifier(node) && node.pos >= 0 && node.parent !== undefined &&
+          classifier.isCapturedCounter(node, fn)) reads.set(node, name);
+    },
+  });
+  return reads;
+}
+
 /** The promotable variables of a function body (by name), given the loops the plan converts. */
 export function promotableNames(body: TS.Node, converted: ReadonlySet<TS.Node>, classifier: Classifier): Set<string> {
   const fn = body.parent;
   const names = new Set<string>();
+  if (fn === undefined || body.pos < 0) return names;
   const promotable = (target: TS.Expression): string | undefined => {
     while (ts.isParenthesizedExpression(target)) target = target.expression;
     return ts.isIdentifier(target) && classifier.isPromotableVariable(target, fn) ? target.text : undefined;
@@ -158,6 +178,7 @@ function mentions(node: TS.Node, names: ReadonlySet<string>): boolean {
 
 /** The user's text of a short expression (for messages), on one line. */
 function sourceText(node: TS.Node): string | undefined {
+  if (node.pos < 0 || node.parent === undefined) return undefined;
   const text = node.getText().replace(/\s+/g, ' ');
   return text.length <= 40 ? text : undefined;
 }

@@ -14,7 +14,8 @@ import { convertPromoted, plainValueCall } from './promoted_values';
 export function convertExpressions<T extends TS.Node>(root: T, plan: ConversionPlan, emit: EmitContext,
                                                      context: TS.TransformationContext): T {
   const { promotion } = plan;
-  if (plan.expressions.size === 0 && plan.switchDiscriminants.size === 0 && promotion.names.size === 0) return root;
+  if (plan.expressions.size === 0 && plan.switchDiscriminants.size === 0 && promotion.plainReads.size === 0 &&
+      promotion.names.size === 0) return root;
   const visit = (node: TS.Node): TS.Node => {
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return node;
     // `{ t }` where t needs its plain value: `{ t: ag__.plainValue(t, ...) }`.
