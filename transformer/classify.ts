@@ -155,19 +155,23 @@ export class Classifier {
   }
 
   private readonly capturedCounters = new Map<TS.Symbol, boolean>();
+  private readonly stagingBodies = new Map<TS.Node, boolean>();
+
+  /** Whether `node` (a loop, or a function body) holds a statement whose test is not static. */
+  private mayStage(node: TS.Node): boolean {
+    let staged = false;
+    const visit = (n: TS.Node): void => {
+      if (staged || (n !== node && (ts.isFunctionLike(n) || ts.isClassLike(n)))) return;
+      const tested = this.statement(n);
+      if (tested !== undefined && tested.kind !== 'static') staged = true;
+      ts.forEachChild(n, visit);
+    };
+    visit(node);
+    return staged;
+  }
 
   private assignedInStagedLoop(symbol: TS.Symbol, owner: TS.Node): boolean {
-    const maybeStaged = (loop: TS.Node): boolean => {
-      let staged = false;
-      const visit = (n: TS.Node): void => {
-        if (staged || ts.isFunctionLike(n) || ts.isClassLike(n)) return;
-        const tested = this.statement(n);
-        if (tested !== undefined && tested.kind !== 'static') staged = true;
-        ts.forEachChild(n, visit);
-      };
-      visit(loop);
-      return staged;
-    };
+    const maybeStaged = (loop: TS.Node): boolean => this.mayStage(loop);
     let found = false;
     const visit = (n: TS.Node, loop: TS.Node | undefined): void => {
       if (found || (n !== owner && (ts.isFunctionLike(n) || ts.isClassLike(n)))) return;
@@ -187,6 +191,31 @@ export class Classifier {
     };
     visit(owner, undefined);
     return found;
+  }
+
+  /**
+   * Whether a call goes to a function of the project's own sources (converted too, when a
+   * converted function calls it) typed to return a number or boolean, whose body holds control
+   * flow that may be staged: it may return a counter or flag that a staged loop promoted
+   * (analysis/promotion.ts).
+   */
+  mayReturnPromoted(call: TS.CallExpression): boolean {
+    const decl = this.checker.getResolvedSignature(call)?.declaration;
+    if (decl === undefined || ts.isJSDocSignature(decl)) return false;
+    const file = decl.getSourceFile();
+    if (file.isDeclarationFile || /\/node_modules\//.test(file.fileName.replace(/\\/g, '/'))) return false;
+    if (this.program !== undefined && this.program.isSourceFileFromExternalLibrary(file)) return false;
+    const type = this.checker.getTypeAtLocation(call);
+    const parts = type.isUnion() ? type.types : [type];
+    const typed = parts.every((t) => (t.flags & ts.TypeFlags.NumberLike) !== 0) ||
+      parts.every((t) => (t.flags & ts.TypeFlags.BooleanLike) !== 0);
+    if (!typed || !ts.isFunctionLike(decl) || (decl as TS.FunctionLikeDeclaration).body === undefined) return false;
+    let cached = this.stagingBodies.get(decl);
+    if (cached === undefined) {
+      cached = this.mayStage((decl as TS.FunctionLikeDeclaration).body!);
+      this.stagingBodies.set(decl, cached);
+    }
+    return cached;
   }
 
   /** Whether a call's target is declared by tfjs (a tfjs function or a Tensor method), which

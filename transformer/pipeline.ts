@@ -49,7 +49,7 @@ export function convertFunctionBody(body: TS.ConciseBody, classifier: Classifier
   const plan = planFunction(body, classifier, sloppy);
   const warnings = plan.warnings;
   if (plan.converted.size === 0 && plan.expressions.size === 0 && plan.switchDiscriminants.size === 0 &&
-      plan.promotion.plainReads.size === 0) {
+      !plan.promotion.active) {
     return { body, usesRuntime: false, warnings };
   }
 

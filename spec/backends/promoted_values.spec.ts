@@ -116,6 +116,12 @@ describe('promoted JS counters and flags in staged loops (issue 8)', () => {
     expect(js).to.contain('const isT = (v) => v === ag__.plainValue(t, "t", "main.ts:');
   });
 
+  it('a converted callee may return a promoted counter: the caller\'s ===, ?: and + on its result are staged', () => {
+    expect(agree('callerOfCounter', [S(0)], [S(1)], [S(9)])).to.deep.equal([16, 25, 21]);
+    refuses('callerIndexes', [S(0), ['a']], new RegExp(`'stepsTo5\\(x\\)' is an int32 tensor here \\(main\\.ts:${lineOf('return table[stepsTo5(x)];')}:\\d+\\)`));
+    expect(m.callerIndexes(S(4), ['a', 'b'])).to.equal('b');
+  });
+
   it('the emitted code reads the counter through ag__.plainValue where JS needs its value', () => {
     expect(js).to.contain('table[ag__.plainValue(t, "t", "main.ts:');
     expect(js).to.contain('t = ag__.unaryOp("++", t);');

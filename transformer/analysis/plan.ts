@@ -19,7 +19,7 @@ import { Classifier } from '../classify';
 import { ConversionError } from '../diagnostics';
 import { isLoop, loopOf } from './loops';
 import { visitReferences } from './references';
-import { capturedCounterReads, isMaybePromoted, noPromotion, plainReads, PromotionPlan, promotableNames } from './promotion';
+import { callsPromoting, capturedCounterReads, isMaybePromoted, noPromotion, plainReads, PromotionPlan, promotableNames } from './promotion';
 import { ts } from '../typescript';
 
 export type Jump = TS.BreakStatement | TS.ContinueStatement;
@@ -233,8 +233,10 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
     }
   }
   const captured = capturedCounterReads(body, classifier);
-  const promotion = promoted.size === 0 && captured.size === 0 ? noPromotion
-    : { names: promoted, plainReads: new Map([...plainReads(body, promoted, classifier), ...captured]) };
+  const calls = callsPromoting(body);
+  const reads = new Map([...(promoted.size > 0 || calls ? plainReads(body, promoted, classifier) : []), ...captured]);
+  const active = promoted.size > 0 || reads.size > 0 || calls;
+  const promotion = active ? { active, names: promoted, plainReads: reads } : noPromotion;
   return { converted, loweredJumps, jumpTargets, lowerReturns, expressions, switchExits, loweredSwitches, promotion,
     warnings: [...booleanTypedTensors(expressions, classifier), ...optionalTensorConditions(controls, converted, classifier)],
     asserts: assertKinds(expressions, classifier), switchDiscriminants };

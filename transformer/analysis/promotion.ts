@@ -21,6 +21,8 @@ import { isLoop } from './loops';
 import { visitReferences } from './references';
 
 export interface PromotionPlan {
+  /** Whether anything in the function may hold a promoted value (the expression pass runs). */
+  readonly active: boolean;
   /** Promotable variables, by name. */
   readonly names: ReadonlySet<string>;
   /** Maybe-promoted expressions in places where JS needs a plain value, wrapped in ag__.plainValue,
@@ -28,7 +30,14 @@ export interface PromotionPlan {
   readonly plainReads: ReadonlyMap<TS.Expression, string>;
 }
 
-export const noPromotion: PromotionPlan = { names: new Set(), plainReads: new Map() };
+export const noPromotion: PromotionPlan = { active: false, names: new Set(), plainReads: new Map() };
+
+/** Whether a function body calls a function that may return a promoted value (after promotableNames). */
+export function callsPromoting(body: TS.Node): boolean {
+  const visit = (node: TS.Node): boolean => !ts.isFunctionLike(node) && !ts.isClassLike(node) &&
+    (promotedCalls.has(node) || (ts.forEachChild(node, (c) => visit(c) || undefined) ?? false));
+  return visit(body);
+}
 
 const ARITHMETIC = new Set<TS.SyntaxKind>([
   ts.SyntaxKind.PlusToken, ts.SyntaxKind.MinusToken, ts.SyntaxKind.AsteriskToken, ts.SyntaxKind.SlashToken,
@@ -60,11 +69,18 @@ export function isArithmetic(op: TS.SyntaxKind): boolean {
 const isLogical = (op: TS.SyntaxKind): boolean => op === ts.SyntaxKind.AmpersandAmpersandToken ||
   op === ts.SyntaxKind.BarBarToken || op === ts.SyntaxKind.QuestionQuestionToken;
 
+/**
+ * Calls to the project's functions typed to return a number or boolean (Classifier.mayReturnPromoted),
+ * by original node: a converted callee may return a counter that its staged loop promoted, so its
+ * result is maybe promoted in the caller like a promotable variable.
+ */
+const promotedCalls = new WeakSet<TS.Node>();
+
 /** Whether `expr` may hold a promoted tensor, given the promotable names (see the module comment). */
 export function isMaybePromoted(expr: TS.Expression, names: ReadonlySet<string>): boolean {
-  if (names.size === 0) return false;
   const maybe = (e: TS.Expression): boolean => {
     if (ts.isIdentifier(e)) return names.has(e.text);
+    if (ts.isCallExpression(e)) return promotedCalls.has(ts.getOriginalNode(e));
     if (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isNonNullExpression(e) ||
         ts.isSatisfiesExpression(e) || ts.isTypeAssertionExpression(e)) return maybe(e.expression);
     if (ts.isPrefixUnaryExpression(e)) {
@@ -111,7 +127,8 @@ export function capturedCounterReads(body: TS.Node, classifier: Classifier): Map
 export function promotableNames(body: TS.Node, converted: ReadonlySet<TS.Node>, classifier: Classifier): Set<string> {
   const fn = body.parent;
   const names = new Set<string>();
-  if (fn === undefined || body.pos < 0) return names;
+  // Only the original tree can be asked about symbols (a function that a pass rebuilt is skipped).
+  if (fn === undefined || body.pos < 0 || ts.getOriginalNode(body) !== body) return names;
   const promotable = (target: TS.Expression): string | undefined => {
     while (ts.isParenthesizedExpression(target)) target = target.expression;
     return ts.isIdentifier(target) && classifier.isPromotableVariable(target, fn) ? target.text : undefined;
@@ -128,7 +145,17 @@ export function promotableNames(body: TS.Node, converted: ReadonlySet<TS.Node>, 
     ts.forEachChild(node, (child) => seed(child, here));
   };
   seed(body, false);
-  if (names.size === 0) return names;
+  let calls = false;
+  const findCalls = (node: TS.Node): void => {
+    if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
+    if (ts.isCallExpression(node) && node.pos >= 0 && node.parent !== undefined && classifier.mayReturnPromoted(node)) {
+      promotedCalls.add(node);
+      calls = true;
+    }
+    ts.forEachChild(node, findCalls);
+  };
+  findCalls(body);
+  if (names.size === 0 && !calls) return names;
   // Closure: variables assigned a value computed from a promotable one.
   for (let changed = true; changed;) {
     changed = false;
@@ -172,6 +199,7 @@ function assignment(node: TS.Node): { target: TS.Expression; value: TS.Expressio
 
 function mentions(node: TS.Node, names: ReadonlySet<string>): boolean {
   if (ts.isIdentifier(node)) return names.has(node.text);
+  if (promotedCalls.has(node)) return true;
   if (ts.isFunctionLike(node) || ts.isClassLike(node)) return false;
   return ts.forEachChild(node, (child) => mentions(child, names) || undefined) ?? false;
 }
@@ -186,6 +214,7 @@ function sourceText(node: TS.Node): string | undefined {
 /** The first promotable name an expression reads (for the error of ag__.plainValue). */
 function firstName(node: TS.Node, names: ReadonlySet<string>): string | undefined {
   if (ts.isIdentifier(node)) return names.has(node.text) ? node.text : undefined;
+  if (promotedCalls.has(node)) return 'the call\'s result';
   return ts.forEachChild(node, (child) => firstName(child, names));
 }
 
@@ -195,13 +224,14 @@ function firstName(node: TS.Node, names: ReadonlySet<string>): string | undefine
  */
 export function plainReads(body: TS.Node, names: ReadonlySet<string>, classifier: Classifier): Map<TS.Expression, string> {
   const reads = new Map<TS.Expression, string>();
+  if (body.parent === undefined || body.pos < 0 || ts.getOriginalNode(body) !== body) return reads;
   // Identifiers that are references (not declared names, property names, labels...), read here.
   const references = new Set<TS.Node>();
   visitReferences(body, { name(_name, kind, nested, node) { if (kind === 'read' && !nested) references.add(node); } });
   const maybe = (e: TS.Expression): boolean => (!ts.isIdentifier(e) || references.has(e)) && isMaybePromoted(e, names);
   const visit = (node: TS.Node): void => {
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
-    if (ts.isExpression(node) && !isWriteTarget(node) && maybe(node) && !consumed(node, names, classifier)) {
+    if (ts.isExpression(node) && maybe(node) && !isWriteTarget(node) && !consumed(node, names, classifier)) {
       reads.set(node, ts.isIdentifier(node) ? node.text : sourceText(node) ?? firstName(node, names)!);
     }
     ts.forEachChild(node, visit);

@@ -14,8 +14,7 @@ import { convertPromoted, plainValueCall } from './promoted_values';
 export function convertExpressions<T extends TS.Node>(root: T, plan: ConversionPlan, emit: EmitContext,
                                                      context: TS.TransformationContext): T {
   const { promotion } = plan;
-  if (plan.expressions.size === 0 && plan.switchDiscriminants.size === 0 && promotion.plainReads.size === 0 &&
-      promotion.names.size === 0) return root;
+  if (plan.expressions.size === 0 && plan.switchDiscriminants.size === 0 && !promotion.active) return root;
   const visit = (node: TS.Node): TS.Node => {
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return node;
     // `{ t }` where t needs its plain value: `{ t: ag__.plainValue(t, ...) }`.
@@ -37,7 +36,7 @@ export function convertExpressions<T extends TS.Node>(root: T, plan: ConversionP
         : convertLogical(node as TS.Expression, visitExpression, emit);
       if (converted !== undefined) return withOrigin(converted, node);
     }
-    if (promotion.names.size > 0) {
+    if (promotion.active) {
       const converted = convertPromoted(node, promotion, (e) => visit(e) as TS.Expression, emit);
       if (converted !== undefined) return withOrigin(converted, node);
     }
