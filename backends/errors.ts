@@ -5,18 +5,9 @@
 import type { OperatorOptions } from '../runtime/options';
 import { currentUserLocation } from '../runtime/user_frames';
 
-export class StagingError extends Error {
-  override name = 'StagingError';
+import { StagingError } from '../runtime/staging_error';
 
-  constructor(message: string) {
-    super(message);
-    // Traces run deep inside the engine: keep enough frames to reach the user's code.
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = Math.max(limit, 64);
-    Error.captureStackTrace(this, new.target);
-    Error.stackTraceLimit = limit;
-  }
-}
+export { StagingError };
 
 /**
  * A state variable's structure differs after a staged loop body or between the branches of a

@@ -13,6 +13,7 @@ import { defineControlFlow } from './gradients/tape';
 import { flatten } from './nest';
 import { describeList, relaxedShape, TracedList } from './staged_lists';
 import type { Tracer } from './tracer';
+import { markPromoted, promotionOf } from '../runtime/promoted_values';
 import {
   conditionTensor, describeValue, isReturnSentinel, isUndefinedValue, MaybeUndefined, placeholderLike, zerosOf,
 } from './staged_values';
@@ -49,7 +50,7 @@ function traceBranch(tracer: Tracer, run: () => unknown[], label: string): Branc
   }
 }
 
-type MergedLeaf = { static: unknown } | { pair: readonly [tf.Tensor, tf.Tensor]; truthOnly?: boolean };
+type MergedLeaf = { static: unknown } | { pair: readonly [tf.Tensor, tf.Tensor]; truthOnly?: boolean; promoted?: boolean };
 type Status = { defined: true } | { defined: false; mark: MaybeUndefined };
 
 export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () => unknown[], runElse: () => unknown[],
@@ -90,7 +91,11 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
                       otherTrue: tf.Tensor | undefined): string[] =>
     names.filter((n, i) => flags.includes(n) && isTrueIn(values[i], valuesTrue) && !isTrueIn(other[i], otherTrue));
 
-  interface Output { name: string; then: tf.Tensor; else: tf.Tensor; mark?: MaybeUndefined; alwaysTrue?: boolean; truthOnly?: boolean }
+  interface Output {
+    name: string; then: tf.Tensor; else: tf.Tensor; mark?: MaybeUndefined; alwaysTrue?: boolean; truthOnly?: boolean;
+    /** A promoted JS number or boolean (runtime/promoted_values.ts): the output is too. */
+    promotion?: { name: string; origin: string | undefined };
+  }
   const outputs: Output[] = [];
   const merged: unknown[] = [];
   const rebuilders: ((leaves: unknown[]) => unknown)[] = [];
@@ -98,6 +103,8 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
   names.forEach((name, i) => {
     const isFlag = flags.includes(name);
     const isValue = spec.isExpression && i === 0;
+    // The user's number or boolean, which the transformer made safe to carry as a tensor.
+    const isPromoted = !spec.isExpression && (opts?.promote?.includes(name) ?? false);
     const t = flatten(thenValues[i]);
     const e = flatten(elseValues[i]);
     if (t.structure !== e.structure) {
@@ -120,6 +127,13 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
         if (isValue && typeof a === 'number' && typeof b === 'number') {
           return { pair: [tracer.makeConstant([a], [], 'float32'), tracer.makeConstant([b], [], 'float32')] as const };
         }
+        if (isPromoted && typeof a === typeof b && (typeof a === 'number' || typeof a === 'boolean')) {
+          // int32 for integers (a counter), float32 for other numbers, bool for flags.
+          const dtype = typeof a === 'boolean' ? 'bool' : isInt32(a) && isInt32(b) ? 'int32' : 'float32';
+          const constant = (v: unknown): tf.Tensor => markPromoted(
+            tracer.makeConstant([v] as number[] | boolean[], [], dtype), name, opts?.origin);
+          return { pair: [constant(a), constant(b)] as const, promoted: true };
+        }
         if (isReturnSentinel(a) !== isReturnSentinel(b)) {
           // One path returns a JS value (a string, a number...) under a tensor condition: that is
           // the problem, not a missing return (the other path usually returns later on).
@@ -135,10 +149,18 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
           `${describeValue(b)} in the else branch of a conditional on a tensor${at(opts)}. A JS value cannot ` +
           `depend on a tensor condition: make '${name}' a tensor (e.g. tf.scalar(...)) before the if.`);
       }
-      return { pair: [asTensor(tracer, a, b, name, 'else', isFlag, opts), asTensor(tracer, b, a, name, 'if', isFlag, opts)] as const };
+      const pair = [asTensor(tracer, a, b, name, 'else', isFlag, opts), asTensor(tracer, b, a, name, 'if', isFlag, opts)] as const;
+      return { pair, promoted: pair.some((t) => promotionOf(t) !== undefined) };
     });
     leaves.forEach((leaf) => {
       if (!('pair' in leaf) || leaf.pair[0] instanceof TracedList) return;
+      // A promoted int32 counter that is non-integral on one path (`t += 0.5`): float32 on both.
+      if (leaf.promoted && leaf.pair[0].dtype !== leaf.pair[1].dtype &&
+          leaf.pair.every((t) => t.dtype === 'int32' || t.dtype === 'float32')) {
+        const widen = (trace: BranchTrace, t: tf.Tensor): tf.Tensor => (t.dtype === 'float32' || trace.error !== undefined ? t
+          : markPromoted(tracer.inSubgraph(trace.builder, () => tf.cast(t, 'float32')), name, opts?.origin));
+        leaf.pair = [widen(thenTrace, leaf.pair[0]), widen(elseTrace, leaf.pair[1])] as const;
+      }
       const [a, b] = leaf.pair;
       // Dims may differ (the output's spec has them unknown); dtype and rank may not.
       const differ = a.dtype !== b.dtype || a.rank !== b.rank;
@@ -168,7 +190,8 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
       // A flag set on both paths (e.g. do_return after `if (t) return a; return b;` inside a branch)
       // is true whatever the condition: later guards may rely on it.
       const alwaysTrue = flags.includes(name) && isTrueIn(t.leaves[k], trueInThen) && isTrueIn(e.leaves[k], trueInElse);
-      outputs.push({ name: name.replace(/^<(.*)>$/, 'the $1'), then: leaf.pair[0], else: leaf.pair[1], mark, alwaysTrue, truthOnly: leaf.truthOnly });
+      const promotion = leaf.promoted ? { name, origin: leaf.pair.map(promotionOf).find((p) => p)?.origin ?? opts?.origin } : undefined;
+      outputs.push({ name: name.replace(/^<(.*)>$/, 'the $1'), then: leaf.pair[0], else: leaf.pair[1], mark, alwaysTrue, truthOnly: leaf.truthOnly, promotion });
     });
     merged.push(leaves);
     rebuilders.push((newLeaves) => t.rebuild(newLeaves));
@@ -228,6 +251,7 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
   tracer.forgetVariableReads();
   outputs.forEach((o, k) => o.mark && maybeUndefined.set(realOutputs[k], o.mark));
   outputs.forEach((o, k) => o.alwaysTrue && knownTrue.add(realOutputs[k]));
+  outputs.forEach((o, k) => o.promotion && markPromoted(realOutputs[k], o.promotion.name, o.promotion.origin));
   const results = realOutputs.map((t, k) => {
     if (!outputs[k].truthOnly) return t;
     const token = tracer.freshCopy(t);
@@ -264,7 +288,11 @@ function asTensor(tracer: Tracer, value: unknown, other: unknown, name: string, 
   }
   if ((typeof value === 'number' || typeof value === 'boolean') && like.size === 1) {
     const v = like.dtype === 'bool' ? Boolean(value) : Number(value);
-    return tracer.makeConstant([v] as number[] | boolean[], [...like.shape], like.dtype);
+    // 1.5 where the other branch has an int32: a float32 (the dtypes then differ), never a truncation.
+    const dtype = like.dtype === 'int32' && !isInt32(v) ? 'float32' : like.dtype;
+    const constant = tracer.makeConstant([v] as number[] | boolean[], [...like.shape], dtype);
+    const promotion = promotionOf(like);
+    return promotion ? markPromoted(constant, promotion.name, promotion.origin) : constant;
   }
   throw new StagingError(`autograph-ts: '${name}' is ${describeValue(value)} in the ${branch} branch but ` +
     `${describeValue(like)} in the ${otherBranch} branch of a conditional on a tensor${at(opts)}; make both tensors.`);
@@ -298,6 +326,8 @@ function sameListType(a: unknown, b: unknown, name: string, opts: OperatorOption
   }
   return [a as unknown as tf.Tensor, b as unknown as tf.Tensor] as const;
 }
+
+const isInt32 = (n: unknown): boolean => typeof n === 'number' && Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31;
 
 function asError(error: unknown): Error {
   return error instanceof Error ? error : Object.assign(new Error(String(error)), { thrown: error });

@@ -13,6 +13,7 @@ import { defineControlFlow } from './gradients/tape';
 import { flatten } from './nest';
 import { describeList, relaxedShape, TracedList } from './staged_lists';
 import type { Tracer } from './tracer';
+import { markPromoted, promotionOf } from '../runtime/promoted_values';
 import {
   conditionTensor, describeValue, isReturnSentinel, isUndefinedValue, MaybeUndefined, placeholderLike, zerosOf,
 } from './staged_values';
@@ -45,11 +46,31 @@ class RetryWithUnknownDims {
   constructor(readonly dims: Map<number, ChangingDims>) {}
 }
 
-/** Traced again with these leaves as loop variables: return values seen only as placeholders
- * (`specs`), and tf.Variables the body rebinds to another tensor (`rebound`). */
+/** Traced again with these leaves as loop variables: values the loop creates, seen only as
+ * placeholders before it (`specs`), tf.Variables the body rebinds to another tensor (`rebound`),
+ * and the user's JS numbers and booleans that the body changes, promoted to tensors of a dtype
+ * (`promoted`; an int32 counter that turns out non-integral is promoted again, as float32). */
 class RetryWithPlaceholders {
-  constructor(readonly specs: Map<number, TensorSpec>, readonly rebound = new Set<number>()) {}
+  constructor(readonly specs: Map<number, Placeholder>, readonly rebound = new Set<number>(),
+              readonly promoted = new Map<number, PromotedDtype>()) {}
 }
+
+/**
+ * A value the loop body creates: a return value (defined when the return flag `flag` is true,
+ * see MaybeUndefined), or a user's variable first assigned in the body (`created`: defined when
+ * the loop ran at least once, which a Check after the loop makes sure of).
+ */
+interface Placeholder {
+  spec: TensorSpec;
+  flag?: string;
+  created?: boolean;
+}
+
+type PromotedDtype = 'bool' | 'int32' | 'float32';
+
+/** Tracing rounds: the first, then one per kind of discovery (placeholders or rebound variables,
+ * a promotion, an int32 promotion widened to float32). */
+const MAX_ATTEMPTS = 4;
 
 export function stageLoop(tracer: Tracer, spec: LoopSpec): void {
   const { names, flags, opts } = spec;
@@ -63,10 +84,9 @@ export function stageLoop(tracer: Tracer, spec: LoopSpec): void {
     if (value instanceof tf.Tensor && !(value instanceof tf.Variable)) return leaves.push({ name, value, loop: true });
     // A list value (an array of tensors the loop grows, staged_lists.ts) is a loop variable too.
     if (value instanceof TracedList) return leaves.push({ name, value, loop: true });
-    // Jump flags may be set by a staged if in the body: carry them as bool tensors.
-    if (flags.includes(name) && typeof value === 'boolean') {
-      return leaves.push({ name, value: tracer.makeConstant([value], [], 'bool'), loop: true });
-    }
+    // Jump flags the body sets (with a staged if, or at all) are carried as bool tensors from the
+    // second trace on, like the user's flags (see promotedDtype); a flag the loop leaves alone
+    // stays the JS value it is, so later guards on it stay static.
     return leaves.push({ name, value, loop: false });
   }));
   const stateOf = (values: unknown[]): unknown[] => {
@@ -74,22 +94,31 @@ export function stageLoop(tracer: Tracer, spec: LoopSpec): void {
     return flats.map((f) => f.rebuild(f.leaves.map(() => values[next++])));
   };
 
-  let placeholders = new Map<number, TensorSpec>();
-  let rebound = new Set<number>();
+  const placeholders = new Map<number, Placeholder>();
+  const rebound = new Set<number>();
+  const promoted = new Map<number, PromotedDtype>();
   const changing = new Map<number, ChangingDims>();
   for (let attempt = 0, widened = 0; ; attempt++) {
     const current = leaves.map((leaf, k) => {
       // `let h = h0` with h0 a tf.Variable, then `h = ...` in the body: h is a loop variable whose
       // first value is a read of the variable.
       if (rebound.has(k)) return { ...leaf, loop: true };
+      const dtype = promoted.get(k);
+      if (dtype !== undefined) {
+        const value = flags.includes(leaf.name) && typeof leaf.value === 'boolean'
+          ? tracer.makeConstant([leaf.value], [], 'bool') : promote(tracer, leaf, dtype, opts);
+        return { ...leaf, value, loop: true };
+      }
       const p = placeholders.get(k);
       if (p === undefined) return leaf;
-      const value = placeholderLike(tracer, p);
-      maybeUndefined.set(value, { flag: undefined, origin: opts?.origin });
+      const value = placeholderLike(tracer, p.spec);
+      if (!p.created) maybeUndefined.set(value, { flag: p.flag, origin: opts?.origin });
       return { ...leaf, value, loop: true };
     }).map((leaf, k) => withDims(k, changing, leaf));
     try {
       traceWhile(tracer, spec, current, stateOf);
+      const created = [...placeholders].filter(([, p]) => p.created).map(([k]) => leaves[k].name);
+      if (created.length > 0) checkLoopRan(tracer, spec, stateOf(current.map((l) => l.value)), created);
       return;
     } catch (error) {
       // Each retry for dims makes at least one more dim unknown: as many retries as dims at most.
@@ -101,10 +130,11 @@ export function stageLoop(tracer: Tracer, spec: LoopSpec): void {
         if (++widened > 64) throw error;
         continue;
       }
-      if (!(error instanceof RetryWithPlaceholders) || attempt > 0) throw error;
+      if (!(error instanceof RetryWithPlaceholders) || attempt + 1 >= MAX_ATTEMPTS) throw error;
       spec.setState(initial);
-      placeholders = error.specs;
-      rebound = error.rebound;
+      error.specs.forEach((s, k) => placeholders.set(k, s));
+      error.rebound.forEach((k) => rebound.add(k));
+      error.promoted.forEach((d, k) => promoted.set(k, d));
     }
   }
 }
@@ -171,6 +201,51 @@ function listAfterIteration(init: TracedList, out: unknown, name: string, opts: 
   return out;
 }
 
+/**
+ * A variable first assigned in the loop body and read after the loop (it is loop state) has a
+ * value only if the loop ran: a Check that the test held on the values before the loop, with the
+ * error JS would have met reading it (AutoGraph accepts such variables the same way).
+ */
+function checkLoopRan(tracer: Tracer, spec: LoopSpec, before: unknown[], names: string[]): void {
+  const after = spec.getState();
+  spec.setState(before);
+  const test = spec.test();
+  spec.setState(after);
+  const ran = test instanceof tf.Tensor ? conditionTensor(tracer.facts, test, spec.opts) : tracer.makeConstant([Boolean(test)], [], 'bool');
+  const what = names.length === 1 ? `'${names[0]}' is` : `${names.map((n) => `'${n}'`).join(', ')} are`;
+  tracer.recordCheck(tracer.resolve(ran), new StagingError(`autograph-ts: ${what} assigned only inside a loop staged on ` +
+    `a tensor condition${at(spec.opts)} and read after it, but the loop ran zero times: there is no value to read. ` +
+    `Give ${names.length === 1 ? 'it' : 'them'} a value before the loop.`), spec.opts?.origin);
+}
+
+/** The first value of a promoted loop variable: its JS value (or an earlier promotion) as a tensor. */
+function promote(tracer: Tracer, leaf: Leaf, dtype: PromotedDtype, opts: OperatorOptions | undefined): tf.Tensor {
+  const value = leaf.value instanceof tf.Tensor ? tf.cast(leaf.value, dtype)
+    : tracer.makeConstant([dtype === 'bool' ? Boolean(leaf.value) : Number(leaf.value)] as number[] | boolean[], [], dtype);
+  return markPromoted(value, leaf.name, promotionOf(leaf.value)?.origin ?? opts?.origin);
+}
+
+const isInt32 = (n: unknown): boolean => typeof n === 'number' && Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31;
+
+/**
+ * The dtype a changing JS value is promoted to, from its value before the loop and after one
+ * iteration: bool for a boolean; int32 for a counter that starts and stays integral (the body's
+ * value: an int32 tensor, or an integral JS number); float32 for any other number. undefined
+ * when it cannot be promoted (not a number or boolean before and after).
+ */
+function promotedDtype(before: unknown, after: unknown): PromotedDtype | undefined {
+  if (typeof before === 'boolean') {
+    return typeof after === 'boolean' || (after instanceof tf.Tensor && after.dtype === 'bool') ? 'bool' : undefined;
+  }
+  if (typeof before !== 'number') return undefined;
+  if (after instanceof tf.Tensor) {
+    if (after.dtype !== 'int32' && after.dtype !== 'float32') return undefined;
+    return isInt32(before) && after.dtype === 'int32' ? 'int32' : 'float32';
+  }
+  if (typeof after !== 'number') return undefined;
+  return isInt32(before) && isInt32(after) ? 'int32' : 'float32';
+}
+
 function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (values: unknown[]) => unknown[]): void {
   const { opts } = spec;
   const { maybeUndefined } = tracer.facts;
@@ -187,6 +262,8 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
       builder.values.set(p, ref);
       const mark = maybeUndefined.get(init);
       if (mark) maybeUndefined.set(p, mark);
+      const promotion = promotionOf(init);
+      if (promotion) markPromoted(p, promotion.name, promotion.origin);
       return p;
     });
     const values = leaves.map((l) => l.value);
@@ -228,13 +305,15 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
       }
       outLeaves.push(...f.leaves);
     });
-    const retry = new Map<number, TensorSpec>();
+    const retry = new Map<number, Placeholder>();
     const rebound = new Set<number>();
-    const widen = new Map<number, ChangingDims>();
+    const widenDims = new Map<number, ChangingDims>();
     let learned = false;
+    const widen = new Map<number, PromotedDtype>();
     const results = loopIndices.map((k) => {
       const leaf = leaves[k];
       const init = leaf.value as tf.Tensor;
+      const promotion = promotionOf(init);
       let out = outLeaves[k];
       if (init instanceof TracedList) {
         const list = listAfterIteration(init, out, leaf.name, opts);
@@ -245,13 +324,20 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
         }
         return tracer.resolve(init);
       }
+      // A promoted int32 counter that becomes non-integral (`t += 0.5`, `t / 2`): float32 from the start.
+      if (promotion && init.dtype === 'int32' && promotedDtype(0, out) === 'float32') {
+        widen.set(k, 'float32');
+        return undefined;
+      }
       if (!(out instanceof tf.Tensor)) {
-        if ((typeof out === 'number' || typeof out === 'boolean') && init.size === 1) {
+        if ((typeof out === 'number' || typeof out === 'boolean') && init.size === 1 &&
+            !(init.dtype === 'int32' && !isInt32(out))) {
           out = tracer.makeConstant([init.dtype === 'bool' ? Boolean(out) : Number(out)] as number[] | boolean[],
             [...init.shape], init.dtype);
         } else {
           throw new StagingError(`autograph-ts: loop variable '${leaf.name}' is ${describeValue(init)} before the loop ` +
-            `but ${describeValue(out)} after an iteration${at(opts)}; a staged loop needs it to stay a tensor.`);
+            `but ${describeValue(out)} after an iteration${at(opts)}; a staged loop needs it to stay a tensor` +
+            (typeof out === 'number' ? ' of one dtype.' : '.'));
         }
       }
       const t = out as tf.Tensor;
@@ -262,7 +348,7 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
         // is traced again (see RetryWithUnknownDims and Tracer.variant).
         const ref = tracer.resolve(t);
         const widened = mergeShapes(mergeShapes(shape, t.shape), bodyBuilder.graph.nodes[ref.node].outputs[ref.output].shape);
-        if (!sameShape(widened, shape)) widen.set(k, { shape: widened });
+        if (!sameShape(widened, shape)) widenDims.set(k, { shape: widened });
       } else {
         const what = t.dtype !== init.dtype ? 'dtype' : 'rank';
         throw new StagingError(`autograph-ts: loop variable '${leaf.name}' changes ${what} in a loop staged on a ` +
@@ -280,11 +366,26 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
       const out = outLeaves[k];
       if (out === leaf.value || (Number.isNaN(out) && Number.isNaN(leaf.value))) return;
       if (out instanceof tf.Tensor && isReturnSentinel(leaf.value) && spec.flags.includes(leaf.name)) {
-        retry.set(k, specOf(out));
+        // The value is defined once its return flag is true: the flag a nested statement paired it
+        // with, or, for `return x` right in the body, the flag the body sets to true.
+        const flag = maybeUndefined.get(out)?.flag ?? leaves.find((l, j) => j !== k && spec.flags.includes(l.name) &&
+          (outLeaves[j] === true || (outLeaves[j] instanceof tf.Tensor && tracer.facts.knownTrue.has(outLeaves[j] as tf.Tensor))))?.name;
+        retry.set(k, { spec: specOf(out), flag });
+        return;
+      }
+      if (out instanceof tf.Tensor && isUndefinedValue(leaf.value) && !spec.flags.includes(leaf.name)) {
+        retry.set(k, { spec: specOf(out), created: true });
         return;
       }
       if (out instanceof tf.Tensor && leaf.value instanceof tf.Variable) {
         rebound.add(k);
+        return;
+      }
+      // The user's counter or flag, which the transformer made safe to carry as a tensor, or a jump flag.
+      const isFlag = spec.flags.includes(leaf.name) && typeof leaf.value === 'boolean';
+      const dtype = isFlag || opts?.promote?.includes(leaf.name) ? promotedDtype(leaf.value, out) : undefined;
+      if (dtype !== undefined) {
+        widen.set(k, dtype);
         return;
       }
       if (isUndefinedValue(leaf.value)) {
@@ -297,9 +398,9 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
         `carried through a staged loop. Make '${leaf.name}' a tensor before the loop (e.g. ` +
         `\`let ${leaf.name} = tf.scalar(${typeof leaf.value === 'number' ? leaf.value : 0})\`).`);
     });
-    if (widen.size > 0) throw new RetryWithUnknownDims(widen);
-    if (retry.size > 0 || rebound.size > 0 || learned) throw new RetryWithPlaceholders(retry, rebound);
-    bodyBuilder.graph.results = results;
+    if (widenDims.size > 0) throw new RetryWithUnknownDims(widenDims);
+    if (retry.size > 0 || rebound.size > 0 || widen.size > 0 || learned) throw new RetryWithPlaceholders(retry, rebound, widen);
+    bodyBuilder.graph.results = results.map((r) => r!);
   });
 
   const captures = unifyCaptures([condBuilder, bodyBuilder], n);
@@ -320,6 +421,8 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
   realOutputs.forEach((t, i) => {
     const mark = marks[i] ?? maybeUndefined.get(leaves[loopIndices[i]].value as tf.Tensor);
     if (mark) maybeUndefined.set(t, mark);
+    const promotion = promotionOf(leaves[loopIndices[i]].value);
+    if (promotion) markPromoted(t, promotion.name, promotion.origin);
   });
   const values = leaves.map((l) => l.value);
   loopIndices.forEach((k, i) => (values[k] = realOutputs[i]));

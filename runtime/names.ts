@@ -18,6 +18,9 @@ export const OperatorNames = {
   assert: 'assert',
   retval: 'retval',
   newList: 'newList',
+  binaryOp: 'binaryOp',
+  unaryOp: 'unaryOp',
+  plainValue: 'plainValue',
   UndefinedReturnValue: 'UndefinedReturnValue',
 } as const;
 

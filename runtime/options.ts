@@ -19,6 +19,13 @@ export interface OperatorOptions {
    */
   composites?: () => Record<string, unknown>;
   /**
+   * The user's JS numbers and booleans among the state that the transformer made safe to carry as
+   * tensors (every use rewritten: runtime/promoted_values.ts). A staged loop that changes one, or a
+   * staged conditional that gives it two values, promotes it to a tensor, as tf.while_loop does;
+   * any other JS value that a staged loop changes is an error.
+   */
+  promote?: string[];
+  /**
    * For ag__.ifExp, ag__.and, ag__.or whose operands assign variables (`c ? (x = a) : b`,
    * `x &&= y`): those variables, read and written like a statement's getState / setState.
    */

@@ -30,6 +30,10 @@ export interface StatementClassification {
 
 const TENSOR_MEMBERS = ['dataSync', 'dtype', 'shape', 'rank', 'dataId'];
 
+/** tfjs functions whose number arguments are JS values, not tensors (the values of a new tensor). */
+const TFJS_FROM_JS_VALUES = new Set(['scalar', 'tensor', 'tensor1d', 'tensor2d', 'tensor3d', 'tensor4d', 'tensor5d', 'tensor6d',
+  'fill', 'range', 'linspace', 'buffer', 'complex']);
+
 export class Classifier {
   private readonly typeCache = new Map<TS.Type, Classification>();
   private readonly nodeCache = new Map<TS.Node, Classification>();
@@ -120,6 +124,119 @@ export class Classifier {
   /** Whether the checker types an expression as boolean (while it may yield a Tensor). */
   isBooleanTyped(expr: TS.Expression): boolean {
     return (this.checker.getTypeAtLocation(expr).flags & ts.TypeFlags.BooleanLike) !== 0;
+  }
+
+  /**
+   * Whether `name` is a variable declared inside `fn` (a parameter or a local) whose declared type
+   * is number or boolean: a value a staged loop may promote to a tensor (analysis/promotion.ts).
+   */
+  isPromotableVariable(name: TS.Identifier, fn: TS.Node): boolean {
+    const symbol = this.checker.getSymbolAtLocation(name);
+    const decl = symbol?.valueDeclaration;
+    if (symbol === undefined || decl === undefined || !(ts.isVariableDeclaration(decl) || ts.isParameter(decl))) return false;
+    if (decl.getSourceFile() !== fn.getSourceFile() || decl.pos < fn.pos || decl.end > fn.end) return false;
+    const type = this.checker.getTypeOfSymbolAtLocation(symbol, decl);
+    const parts = type.isUnion() ? type.types : [type];
+    const numeric = parts.every((t) => (t.flags & ts.TypeFlags.NumberLike) !== 0);
+    const boolean = parts.every((t) => (t.flags & ts.TypeFlags.BooleanLike) !== 0);
+    return numeric || boolean;
+  }
+
+  /**
+   * Whether `name`, read in the nested function `fn`, is a number or boolean variable of an
+   * enclosing function that a loop there assigns, where that loop may be staged (its condition,
+   * or an if inside it, is not static): a counter that may hold a promoted tensor when `fn` runs.
+   */
+  isCapturedCounter(name: TS.Identifier, fn: TS.Node): boolean {
+    const symbol = this.checker.getSymbolAtLocation(name);
+    const decl = symbol?.valueDeclaration;
+    if (symbol === undefined || decl === undefined || !(ts.isVariableDeclaration(decl) || ts.isParameter(decl))) return false;
+    if (decl.getSourceFile() !== fn.getSourceFile() || (decl.pos >= fn.pos && decl.end <= fn.end)) return false;
+    let owner: TS.Node | undefined = ts.isParameter(decl) ? decl.parent : decl.parent;
+    while (owner !== undefined && !ts.isFunctionLike(owner)) owner = owner.parent;
+    if (owner === undefined || fn.pos < owner.pos || fn.end > owner.end) return false;
+    let cached = this.capturedCounters.get(symbol);
+    if (cached === undefined) {
+      const ownerFn = owner;
+      cached = this.isPromotableVariable(name, ownerFn) && this.assignedInStagedLoop(symbol, ownerFn);
+      this.capturedCounters.set(symbol, cached);
+    }
+    return cached;
+  }
+
+  private readonly capturedCounters = new Map<TS.Symbol, boolean>();
+  private readonly stagingBodies = new Map<TS.Node, boolean>();
+
+  /** Whether `node` (a loop, or a function body) holds a statement whose test is not static. */
+  private mayStage(node: TS.Node): boolean {
+    let staged = false;
+    const visit = (n: TS.Node): void => {
+      if (staged || (n !== node && (ts.isFunctionLike(n) || ts.isClassLike(n)))) return;
+      const tested = this.statement(n);
+      if (tested !== undefined && tested.kind !== 'static') staged = true;
+      ts.forEachChild(n, visit);
+    };
+    visit(node);
+    return staged;
+  }
+
+  private assignedInStagedLoop(symbol: TS.Symbol, owner: TS.Node): boolean {
+    const maybeStaged = (loop: TS.Node): boolean => this.mayStage(loop);
+    let found = false;
+    const visit = (n: TS.Node, loop: TS.Node | undefined): void => {
+      if (found || (n !== owner && (ts.isFunctionLike(n) || ts.isClassLike(n)))) return;
+      const inLoop = loop ?? (ts.isIterationStatement(n, false) ? n : undefined);
+      if (inLoop !== undefined) {
+        const target = ts.isBinaryExpression(n) && n.operatorToken.kind >= ts.SyntaxKind.FirstAssignment &&
+          n.operatorToken.kind <= ts.SyntaxKind.LastAssignment ? n.left
+          : (ts.isPrefixUnaryExpression(n) || ts.isPostfixUnaryExpression(n)) &&
+            (n.operator === ts.SyntaxKind.PlusPlusToken || n.operator === ts.SyntaxKind.MinusMinusToken) ? n.operand : undefined;
+        if (target !== undefined && ts.isIdentifier(target) && this.checker.getSymbolAtLocation(target) === symbol &&
+            maybeStaged(inLoop)) {
+          found = true;
+          return;
+        }
+      }
+      ts.forEachChild(n, (c) => visit(c, inLoop));
+    };
+    visit(owner, undefined);
+    return found;
+  }
+
+  /**
+   * Whether a call goes to a function of the project's own sources (converted too, when a
+   * converted function calls it) typed to return a number or boolean, whose body holds control
+   * flow that may be staged: it may return a counter or flag that a staged loop promoted
+   * (analysis/promotion.ts).
+   */
+  mayReturnPromoted(call: TS.CallExpression): boolean {
+    const decl = this.checker.getResolvedSignature(call)?.declaration;
+    if (decl === undefined || ts.isJSDocSignature(decl)) return false;
+    const file = decl.getSourceFile();
+    if (file.isDeclarationFile || /\/node_modules\//.test(file.fileName.replace(/\\/g, '/'))) return false;
+    if (this.program !== undefined && this.program.isSourceFileFromExternalLibrary(file)) return false;
+    const type = this.checker.getTypeAtLocation(call);
+    const parts = type.isUnion() ? type.types : [type];
+    const typed = parts.every((t) => (t.flags & ts.TypeFlags.NumberLike) !== 0) ||
+      parts.every((t) => (t.flags & ts.TypeFlags.BooleanLike) !== 0);
+    if (!typed || !ts.isFunctionLike(decl) || (decl as TS.FunctionLikeDeclaration).body === undefined) return false;
+    let cached = this.stagingBodies.get(decl);
+    if (cached === undefined) {
+      cached = this.mayStage((decl as TS.FunctionLikeDeclaration).body!);
+      this.stagingBodies.set(decl, cached);
+    }
+    return cached;
+  }
+
+  /** Whether a call's target is declared by tfjs (a tfjs function or a Tensor method), which
+   * takes a promoted tensor where its parameter says number. */
+  isTfjsCall(call: TS.CallExpression | TS.NewExpression): boolean {
+    const decl = this.checker.getResolvedSignature(call)?.declaration;
+    if (decl === undefined || !/\/@tensorflow\//.test(decl.getSourceFile().fileName.replace(/\\/g, '/'))) return false;
+    // Functions that make a tensor from JS values read them as JS values.
+    const declName = (decl as TS.SignatureDeclaration).name;
+    const name = declName !== undefined && ts.isIdentifier(declName) ? declName.text : '';
+    return !TFJS_FROM_JS_VALUES.has(name);
   }
 
   /** An iterable (or for...in object), by its type: a Tensor or TensorRange is staged, an array

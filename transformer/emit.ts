@@ -128,10 +128,12 @@ function stateProperty(key: keyof NonNullable<OperatorOptions['state']>, value: 
   return ts.factory.createPropertyAssignment(key, value);
 }
 
-/** `{ origin: 'file.ts:3:5', flags: ['break_'] }` */
-export function optionsObject(origin: string, flags: string[] = [], composites: string[] = []): TS.ObjectLiteralExpression {
+/** `{ origin: 'file.ts:3:5', flags: ['break_'], promote: ['t'] }` */
+export function optionsObject(origin: string, flags: string[] = [], composites: string[] = [],
+                              promote: string[] = []): TS.ObjectLiteralExpression {
   const props = [optionProperty('origin', ts.factory.createStringLiteral(origin))];
   if (flags.length > 0) props.push(optionProperty('flags', stringArray(flags)));
+  if (promote.length > 0) props.push(optionProperty('promote', stringArray(promote)));
   if (composites.length > 0) {
     // `composites: () => ({ xs, "this.items": this.items })`: the objects the body changes in place.
     const entries = composites.map((name) => (name.includes('.')

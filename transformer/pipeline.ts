@@ -48,7 +48,8 @@ export function convertFunctionBody(body: TS.ConciseBody, classifier: Classifier
                                     context: TS.TransformationContext, sloppy = false): ConvertedBody {
   const plan = planFunction(body, classifier, sloppy);
   const warnings = plan.warnings;
-  if (plan.converted.size === 0 && plan.expressions.size === 0 && plan.switchDiscriminants.size === 0) {
+  if (plan.converted.size === 0 && plan.expressions.size === 0 && plan.switchDiscriminants.size === 0 &&
+      !plan.promotion.active) {
     return { body, usesRuntime: false, warnings };
   }
 

@@ -46,7 +46,7 @@ describe('stage(): staged restrictions are errors naming the variable and the li
     expect(f(tf.scalar(-3)).dataSync()[0]).to.equal(3);
   });
 
-  it('rejects a loop variable undefined before a tensor loop', () => {
+  it('a loop variable undefined before a tensor loop is created by it; zero iterations is a named error (issue 8)', () => {
     const f = stage((n: tf.Scalar) => {
       let i = tf.scalar(0);
       let last: unknown = new ag__.Undefined('last');
@@ -54,7 +54,10 @@ describe('stage(): staged restrictions are errors naming the variable and the li
         ([a, b]) => { i = a as tf.Scalar; last = b; }, ['i', 'last'], { origin: 'loop.ts:3:3' });
       return last as tf.Tensor;
     });
-    expect(() => f(tf.scalar(3))).to.throw(StagingError, "'last' must be defined before a loop staged on a tensor condition (loop.ts:3:3)");
+    expect((f(tf.scalar(3)) as tf.Tensor).arraySync()).to.equal(2);
+    expect(() => f(tf.scalar(0))).to.throw(StagingError, "'last' is assigned only inside a loop staged on a tensor condition (loop.ts:3:3) " +
+      'and read after it, but the loop ran zero times');
+    expect(f.traceCount).to.equal(1);
   });
 
   it('rejects a loop variable whose dtype or rank changes', () => {

@@ -20,6 +20,7 @@ import { ConversionError } from '../diagnostics';
 import { compositeTargetsOf } from './activity';
 import { isLoop, loopOf } from './loops';
 import { visitReferences } from './references';
+import { callsPromoting, capturedCounterReads, isMaybePromoted, noPromotion, plainReads, PromotionPlan, promotableNames } from './promotion';
 import { ts } from '../typescript';
 
 export type Jump = TS.BreakStatement | TS.ContinueStatement;
@@ -46,6 +47,9 @@ export interface ConversionPlan {
   /** Lowered jumps and returns inside a (native) switch: their flag assignment is followed by a
    * native `break` that leaves the switch, as the original jump did. */
   readonly switchExits: Set<TS.Node>;
+  /** The user's numbers and booleans that staged loops may promote to tensors, and the reads
+   * that must then be plain values (analysis/promotion.ts). */
+  readonly promotion: PromotionPlan;
   /** Problems worth a warning that do not prevent conversion. */
   readonly warnings: ConversionError[];
   /**
@@ -69,6 +73,8 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
   const jumpTargets = new Map<Jump, TS.Statement>();
   const expressions = new Set<TS.Expression>();
   const expressionSites: Site<TS.Node>[] = [];
+  /** `!`, `&&`, `||`, `?:` that are static by type: converted when their operand may be promoted. */
+  const staticLogical: Site<TS.Expression>[] = [];
 
   const visit = (node: TS.Node, ancestors: TS.Statement[]): void => {
     // Sloppy mode (Annex B): a function declared in a block is also a var of the function, which a
@@ -87,6 +93,8 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
     if (isConvertedExpression(node, classifier)) {
       expressions.add(node as TS.Expression);
       expressionSites.push({ node, ancestors });
+    } else if (logicalOperand(node) !== undefined) {
+      staticLogical.push({ node: node as TS.Expression, ancestors });
     }
     if (ts.isYieldExpression(node) || ts.isAwaitExpression(node) || isDirectEval(node) ||
         (ts.isForOfStatement(node) && node.awaitModifier) || ts.isWithStatement(node)) {
@@ -119,6 +127,7 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
   // A switch that a lowered jump must leave from inside a closure becomes an if chain (see
   // converters/switch_statements.ts); every other switch stays native.
   const loweredSwitches = new Set<TS.SwitchStatement>();
+  let promoted = new Set<string>();
   for (let changed = true; changed;) {
     changed = false;
     const convert = (node: TS.Node): void => {
@@ -127,6 +136,20 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
         changed = true;
       }
     };
+    // A condition that may hold a promoted counter or flag (`t < n`, `found`) is a tensor
+    // condition in a trace: its statement or expression is converted (analysis/promotion.ts).
+    promoted = promotableNames(body, converted, classifier);
+    for (const { node } of controls) {
+      const tested = classifier.statement(node);
+      if (tested?.convertible && tested.role === 'condition' && isMaybePromoted(tested.tested, promoted)) convert(node);
+    }
+    for (const site of staticLogical) {
+      if (!expressions.has(site.node) && isMaybePromoted(logicalOperand(site.node)!, promoted)) {
+        expressions.add(site.node);
+        expressionSites.push(site);
+        changed = true;
+      }
+    }
     const lowerSwitch = (node: TS.SwitchStatement): void => {
       if (!loweredSwitches.has(node)) {
         loweredSwitches.add(node);
@@ -224,7 +247,12 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
       throw new ConversionError('ForAwaitInConvertedStatement', node);
     }
   }
-  return { converted, loweredJumps, jumpTargets, lowerReturns, expressions, switchExits, loweredSwitches,
+  const captured = capturedCounterReads(body, classifier);
+  const calls = callsPromoting(body);
+  const reads = new Map([...(promoted.size > 0 || calls ? plainReads(body, promoted, classifier) : []), ...captured]);
+  const active = promoted.size > 0 || reads.size > 0 || calls;
+  const promotion = active ? { active, names: promoted, plainReads: reads } : noPromotion;
+  return { converted, loweredJumps, jumpTargets, lowerReturns, expressions, switchExits, loweredSwitches, promotion,
     warnings: [...booleanTypedTensors(expressions, classifier), ...optionalTensorConditions(controls, converted, classifier)],
     asserts: assertKinds(expressions, classifier), switchDiscriminants, newLists: newLists(body, converted, classifier) };
 }
@@ -418,6 +446,18 @@ function isControlStatement(node: TS.Node): node is TS.Statement {
 function hasTensorCondition(node: TS.Statement, classifier: Classifier): boolean {
   const tested = classifier.statement(node);
   return tested !== undefined && tested.convertible && tested.kind !== 'static';
+}
+
+/** The operand that decides a `!`, `&&`, `||`, `&&=`, `||=` or `?:` (the one tested). */
+function logicalOperand(node: TS.Node): TS.Expression | undefined {
+  if (ts.isBinaryExpression(node)) {
+    const op = node.operatorToken.kind;
+    return op === ts.SyntaxKind.AmpersandAmpersandToken || op === ts.SyntaxKind.BarBarToken ||
+      op === ts.SyntaxKind.AmpersandAmpersandEqualsToken || op === ts.SyntaxKind.BarBarEqualsToken ? node.left : undefined;
+  }
+  if (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.ExclamationToken) return node.operand;
+  if (ts.isConditionalExpression(node)) return node.condition;
+  return undefined;
 }
 
 function isConvertedExpression(node: TS.Node, classifier: Classifier): boolean {

@@ -61,6 +61,9 @@ export function convertControlFlow(body: TS.Block, state: LoweringState, context
     flagsIn(names) {
       return names.filter((name) => state.flagNames.has(name));
     },
+    promotedIn(names) {
+      return names.filter((name) => state.plan.promotion.names.has(name));
+    },
     isConverted,
   };
   return ts.visitEachChild(body, visit, context);

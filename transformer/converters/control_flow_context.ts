@@ -24,6 +24,8 @@ export interface ControlFlowContext {
   loopFlags(loop: TS.Node): string[];
   /** The flags among `names` (for opts.flags). */
   flagsIn(names: string[]): string[];
+  /** The promotable numbers and booleans among `names` (for opts.promote; analysis/promotion.ts). */
+  promotedIn(names: string[]): string[];
   /** Whether a statement of the lowered tree becomes an operator call. */
   isConverted(node: TS.Node): boolean;
 }

@@ -10,14 +10,24 @@ import { convertAssert } from './asserts';
 import { convertConditional } from './conditional_expressions';
 import { convertLogical } from './logical_expressions';
 import { convertNewList } from './lists';
+import { convertPromoted, plainValueCall } from './promoted_values';
 
 export function convertExpressions<T extends TS.Node>(root: T, plan: ConversionPlan, emit: EmitContext,
                                                      context: TS.TransformationContext): T {
-  if (plan.expressions.size === 0 && plan.switchDiscriminants.size === 0 && plan.newLists.size === 0) return root;
+  const { promotion } = plan;
+  if (plan.expressions.size === 0 && plan.switchDiscriminants.size === 0 && !promotion.active &&
+      plan.newLists.size === 0) return root;
   const visit = (node: TS.Node): TS.Node => {
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return node;
     if (ts.isVariableDeclaration(node) && plan.newLists.has(node)) return convertNewList(node, visit, emit);
-    const converted = convertOne(node);
+    // `{ t }` where t needs its plain value: `{ t: ag__.plainValue(t, ...) }`.
+    if (ts.isShorthandPropertyAssignment(node) && promotion.plainReads.has(node.name)) {
+      return withOrigin(ts.factory.createPropertyAssignment(node.name.text,
+        plainValueCall(ts.factory.createIdentifier(node.name.text), promotion.plainReads.get(node.name)!, node.name, emit)), node);
+    }
+    let converted = convertOne(node);
+    const plainName = promotion.plainReads.get(node as TS.Expression);
+    if (plainName !== undefined) converted = plainValueCall(converted as TS.Expression, plainName, node, emit);
     if (!plan.switchDiscriminants.has(node as TS.Expression)) return converted;
     return withOrigin(operatorCall(emit, 'switchValue', [converted as TS.Expression, optionsObject(emit.origin(node))]), node);
   };
@@ -27,6 +37,10 @@ export function convertExpressions<T extends TS.Node>(root: T, plan: ConversionP
       const converted = ts.isConditionalExpression(node) ? convertConditional(node, visitExpression, emit)
         : ts.isCallExpression(node) ? convertAssert(node, plan.asserts.get(node)!, visitExpression, emit)
         : convertLogical(node as TS.Expression, visitExpression, emit);
+      if (converted !== undefined) return withOrigin(converted, node);
+    }
+    if (promotion.active) {
+      const converted = convertPromoted(node, promotion, (e) => visit(e) as TS.Expression, emit);
       if (converted !== undefined) return withOrigin(converted, node);
     }
     return ts.visitEachChild(node, visit, context);

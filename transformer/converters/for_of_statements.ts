@@ -47,7 +47,8 @@ export function convertIteration(node: TS.ForOfStatement | TS.ForInStatement, op
     withOrigin(constStatement(bodyName, closure(ts.factory.createBlock(bodyStatements, true), [parameter])), node.statement),
     withOrigin(ts.factory.createExpressionStatement(operatorCall(emit, operator, [
       iterableInHeadScope(node), extraTest, id(bodyName), getStateClosure(names), setStateClosure(emit, names),
-      stringArray(names), optionsObject(emit.origin(node), cf.flagsIn(names), cf.compositesOf(node, [node.initializer, node.statement])),
+      stringArray(names), optionsObject(emit.origin(node), cf.flagsIn(names), cf.compositesOf(node, [node.initializer, node.statement]),
+        cf.promotedIn(names)),
     ])), node),
   ];
 }

@@ -65,7 +65,7 @@ export function convertFor(node: TS.ForStatement, cf: ControlFlowContext): TS.St
     withOrigin(ts.factory.createExpressionStatement(operatorCall(emit, 'whileStmt', [
       id(testName), id(bodyName), getStateClosure(uniqueNames), setStateClosure(emit, uniqueNames),
       stringArray(uniqueNames), optionsObject(emit.origin(node), cf.flagsIn(uniqueNames),
-        cf.compositesOf(node, [node.condition, node.statement, node.incrementor])),
+        cf.compositesOf(node, [node.condition, node.statement, node.incrementor]), cf.promotedIn(uniqueNames)),
     ])), node),
   );
   return ts.factory.createBlock(statements, true);
@@ -118,7 +118,7 @@ function convertForWithIterationScopes(node: TS.ForStatement, copies: Map<string
     withOrigin(f.createExpressionStatement(operatorCall(emit, 'whileStmt', [
       id(testName), id(bodyName), getStateClosure(names), setStateClosure(emit, names),
       stringArray(names), optionsObject(emit.origin(node), cf.flagsIn(names),
-        cf.compositesOf(node, [node.condition, node.statement, node.incrementor])),
+        cf.compositesOf(node, [node.condition, node.statement, node.incrementor]), cf.promotedIn(names)),
     ])), node),
   );
   return f.createBlock(statements, true);
@@ -143,7 +143,8 @@ function guardedUpdate(statement: TS.Statement, update: TS.Expression, flags: st
   return [withOrigin(ts.factory.createExpressionStatement(operatorCall(cf.emit, 'ifStmt', [
     noFlagSet(cf.state, flags, update), closure(ts.factory.createBlock([statement], false)),
     ts.factory.createIdentifier('undefined'), getStateClosure(names), setStateClosure(cf.emit, names),
-    stringArray(names), ts.factory.createNumericLiteral(names.length), optionsObject(cf.emit.origin(update)),
+    stringArray(names), ts.factory.createNumericLiteral(names.length),
+    optionsObject(cf.emit.origin(update), [], [], cf.promotedIn(names)),
   ])), update)];
 }
 

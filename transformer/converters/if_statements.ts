@@ -46,7 +46,8 @@ export function convertIf(node: TS.IfStatement, cf: ControlFlowContext): TS.Stat
   const call = operatorCall(emit, 'ifStmt', [
     node.expression, id(body), orelse, getStateClosure(names), setStateClosure(emit, names),
     stringArray(names), ts.factory.createNumericLiteral(outputs.length),
-    optionsObject(emit.origin(node), cf.flagsIn(names), cf.compositesOf(node, [node.thenStatement, node.elseStatement])),
+    optionsObject(emit.origin(node), cf.flagsIn(names), cf.compositesOf(node, [node.thenStatement, node.elseStatement]),
+      cf.promotedIn(names)),
   ]);
   statements.push(withOrigin(ts.factory.createExpressionStatement(call), node));
   return statements;
@@ -82,7 +83,7 @@ function convertFlatChain(node: TS.IfStatement, chain: TS.IfStatement[], cf: Con
     statements.push(withOrigin(constStatement(name, closure(block)), body));
     statements.push(withOrigin(ts.factory.createExpressionStatement(operatorCall(emit, 'ifStmt', [
       cond, id(name), ts.factory.createIdentifier('undefined'), getStateClosure(names), setStateClosure(emit, names),
-      stringArray(names), ts.factory.createNumericLiteral(outputs.length), optionsObject(emit.origin(origin), cf.flagsIn(names), cf.compositesOf(body, [body])),
+      stringArray(names), ts.factory.createNumericLiteral(outputs.length), optionsObject(emit.origin(origin), cf.flagsIn(names), cf.compositesOf(body, [body]), cf.promotedIn(names)),
     ])), origin));
   };
   const notTaken = (): TS.Expression => operatorCall(emit, 'not', [id(taken)]);

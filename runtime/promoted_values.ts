@@ -1,0 +1,216 @@
+/**
+ * JS numbers and booleans promoted to tensors (issue 8, item 3).
+ *
+ * A loop staged on a tensor condition cannot carry a JS value that its body changes: tf.while_loop
+ * makes such a counter or flag a tensor, and Python's operator overloading lets `t < n`, `t += 1`
+ * work on it. JS has no operator overloading, so the transformer rewrites the uses of every
+ * variable that may be promoted ("promotable": a local number or boolean that a converted loop
+ * assigns, and what is computed from it; transformer/analysis/promotion.ts):
+ *   - arithmetic and comparisons (`t < n`, `t + 1`, `t++`, `t += k`, `t === 5`) → binaryOp/unaryOp,
+ *     which are the JS operator on plain values and the tfjs op on a tensor;
+ *   - conditions (`if (found)`, `!found`, `found && x`) → the control-flow operators, as a tensor;
+ *   - tfjs calls (`tf.gather(xs, t)`, `x.add(t)`) and `return t` take the tensor as it is;
+ *   - every other read (`xs[t]`, `Array(t)`, `typeof t`, `${t}`, a call to a JS function) goes
+ *     through plainValue, which refuses a tensor with an error naming the variable and the line.
+ * So a promoted value never reaches a place where JS would silently misread it. As a second line
+ * (code the transformer does not see: nested functions, callees), a promoted tensor carries a
+ * Symbol.toPrimitive that throws the same error, so `t + 1`, `xs[t]`, `${t}`, `Math.max(t, 1)`
+ * fail there instead of computing with "Tensor ..." strings or NaN.
+ * On plain values (eagerly, and in static code while tracing) every operator here is exactly the
+ * JS operator it replaced.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import { StagingError } from './staging_error';
+import { isTensor } from './tensors';
+import { currentUserLocation, userError } from './user_frames';
+
+interface Promotion {
+  /** The user's variable. */
+  name: string;
+  /** Where the loop (or conditional) that promoted it is. */
+  origin: string | undefined;
+}
+
+const promotions = new WeakMap<object, Promotion>();
+
+/** Marks `tensor` as the promoted value of the user's variable `name` (see the module comment). */
+export function markPromoted(tensor: tf.Tensor, name: string, origin: string | undefined): tf.Tensor {
+  promotions.set(tensor, { name, origin });
+  Object.defineProperty(tensor, Symbol.toPrimitive, {
+    configurable: true,
+    value: () => {
+      throw userError(new StagingError(misuse(name, tensor, currentUserLocation(), { name, origin })));
+    },
+  });
+  return tensor;
+}
+
+/** The promotion a tensor stands for, if it is a promoted JS value (or computed from one). */
+export function promotionOf(value: unknown): Promotion | undefined {
+  return typeof value === 'object' && value !== null ? promotions.get(value) : undefined;
+}
+
+/** `what` (the variable, or an expression computed from it) is the promoted tensor `tensor`. */
+function misuse(what: string, tensor: tf.Tensor, where: string | undefined, promotion: Promotion | undefined): string {
+  const kind = tensor.dtype === 'bool' ? 'boolean' : 'number';
+  const name = promotion?.name ?? what;
+  const subject = name === what ? 'it' : `'${name}'`;
+  return `autograph-ts: '${what}' is ${tensor.dtype === 'int32' ? 'an' : 'a'} ${tensor.dtype} tensor here` +
+    `${where ? ` (${where})` : ''}, not a JS ${kind}: ${subject} changes in a loop staged on a tensor condition` +
+    `${promotion?.origin ? ` (${promotion.origin})` : ''}, which carries it as a tensor (as tf.while_loop does). JS cannot ` +
+    `use a tensor where it needs a plain ${kind} (an array index, Array(n), ===, typeof, a template string, Math.*, a ` +
+    `JS function's argument). Use tfjs ops on it (e.g. tf.gather(xs, ${name}) for xs[${name}]), or return it.`;
+}
+
+/**
+ * A read of a promotable variable (or of an expression computed from one: `what` is its source
+ * text) where JS needs its plain value: the value itself, or (a promoted tensor) the error naming
+ * it and `origin`, the read's line.
+ */
+export function plainValue<T>(value: T, name: string, origin?: string): T {
+  if (!isTensor(value)) return value;
+  throw userError(new StagingError(misuse(name, value, origin, promotionOf(value))));
+}
+
+export type BinaryOperator = '+' | '-' | '*' | '/' | '%' | '**' | '<' | '<=' | '>' | '>=' | '==' | '!=' | '===' | '!==' |
+  '&' | '|' | '^' | '<<' | '>>' | '>>>';
+
+/** `left op right`: the JS operator on plain values; on a (promoted) tensor, the tfjs op. */
+export function binaryOp(op: BinaryOperator, left: any, right: any): any {
+  if (!isTensor(left) && !isTensor(right)) {
+    switch (op) {
+      case '+': return left + right;
+      case '-': return left - right;
+      case '*': return left * right;
+      case '/': return left / right;
+      case '%': return left % right;
+      case '**': return left ** right;
+      case '<': return left < right;
+      case '<=': return left <= right;
+      case '>': return left > right;
+      case '>=': return left >= right;
+      case '==': return left == right; // eslint-disable-line eqeqeq
+      case '!=': return left != right; // eslint-disable-line eqeqeq
+      case '===': return left === right;
+      case '!==': return left !== right;
+      case '&': return left & right;
+      case '|': return left | right;
+      case '^': return left ^ right;
+      case '<<': return left << right;
+      case '>>': return left >> right;
+      case '>>>': return left >>> right;
+    }
+  }
+  const promotion = promotionOf(left) ?? promotionOf(right);
+  const result = tensorBinary(op, left, right);
+  return promotion ? markPromoted(result, promotion.name, promotion.origin) : result;
+}
+
+/**
+ * `-value`, `+value`, and the new value of `++value` / `--value` (ToNumeric, then ±1: a string
+ * counter becomes a number, as with the native operator): the JS operator on plain values; on a
+ * tensor, the tfjs op.
+ */
+export function unaryOp(op: '-' | '+' | '++' | '--', value: any): any {
+  if (!isTensor(value)) {
+    let v = value;
+    switch (op) {
+      case '-': return -v;
+      case '+': return +v;
+      case '++': return ++v;
+      case '--': return --v;
+    }
+  }
+  const numeric = value.dtype === 'bool' ? tf.cast(value, 'int32') : value;
+  const one = (): tf.Tensor => tf.scalar(1, numeric.dtype);
+  const result = op === '-' ? tf.neg(numeric) : op === '++' ? tf.add(numeric, one()) : op === '--' ? tf.sub(numeric, one())
+    : numeric === value ? tf.clone(value) : numeric;
+  const promotion = promotionOf(value);
+  return promotion ? markPromoted(result, promotion.name, promotion.origin) : result;
+}
+
+type Operand = { tensor: tf.Tensor } | { number: number } | { boolean: boolean };
+
+function operand(value: unknown, op: string): Operand {
+  if (isTensor(value)) return { tensor: value };
+  if (typeof value === 'number') return { number: value };
+  if (typeof value === 'boolean') return { boolean: value };
+  const promotion = promotionOf(value);
+  throw userError(new StagingError(`autograph-ts: \`${op}\` between a tensor and ${value === null ? 'null' : typeof value} ` +
+    `cannot be staged${promotion ? ` ('${promotion.name}' is a tensor here)` : ''}${where()}: only numbers and booleans ` +
+    'combine with a promoted counter or flag.'));
+}
+
+function where(): string {
+  const location = currentUserLocation();
+  return location ? ` (${location})` : '';
+}
+
+const isInt32 = (n: number): boolean => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31;
+
+/**
+ * Both operands as tensors of one dtype, as JS would combine them: booleans count as 0/1 in
+ * arithmetic, an int32 stays int32 with an integral JS number, anything else is float32 (tfjs
+ * would make `int32 + 1` float32, and `int32 + 1.5` must not truncate).
+ */
+function numericPair(a: Operand, b: Operand, forceFloat: boolean): [tf.Tensor, tf.Tensor] {
+  const dtypeOf = (o: Operand): 'int32' | 'float32' | undefined => {
+    if ('tensor' in o) return o.tensor.dtype === 'float32' ? 'float32' : o.tensor.dtype === 'bool' || o.tensor.dtype === 'int32' ? 'int32' : undefined;
+    if ('boolean' in o) return 'int32';
+    return isInt32(o.number) ? 'int32' : 'float32';
+  };
+  const da = dtypeOf(a);
+  const db = dtypeOf(b);
+  if (da === undefined || db === undefined) {
+    throw userError(new StagingError(`autograph-ts: a string tensor cannot be combined with a number${where()}.`));
+  }
+  const dtype = forceFloat || da === 'float32' || db === 'float32' ? 'float32' : 'int32';
+  const asTensor = (o: Operand): tf.Tensor => ('tensor' in o ? (o.tensor.dtype === dtype ? o.tensor : tf.cast(o.tensor, dtype))
+    : tf.scalar('boolean' in o ? Number(o.boolean) : o.number, dtype));
+  return [asTensor(a), asTensor(b)];
+}
+
+function tensorBinary(op: BinaryOperator, left: unknown, right: unknown): tf.Tensor {
+  const a = operand(left, op);
+  const b = operand(right, op);
+  const isBool = (o: Operand): boolean => ('tensor' in o ? o.tensor.dtype === 'bool' : 'boolean' in o);
+  switch (op) {
+    case '===': case '!==': {
+      // A boolean is never === a number.
+      if (isBool(a) !== isBool(b)) return tf.scalar(op === '!==', 'bool');
+      const [x, y] = isBool(a) ? [asBool(a), asBool(b)] : numericPair(a, b, false);
+      return op === '===' ? tf.equal(x, y) : tf.notEqual(x, y);
+    }
+    case '==': case '!=': {
+      const [x, y] = isBool(a) && isBool(b) ? [asBool(a), asBool(b)] : numericPair(a, b, false);
+      return op === '==' ? tf.equal(x, y) : tf.notEqual(x, y);
+    }
+    case '<': case '<=': case '>': case '>=': {
+      const [x, y] = numericPair(a, b, false);
+      return op === '<' ? tf.less(x, y) : op === '<=' ? tf.lessEqual(x, y) : op === '>' ? tf.greater(x, y) : tf.greaterEqual(x, y);
+    }
+    case '+': case '-': case '*': {
+      const [x, y] = numericPair(a, b, false);
+      return op === '+' ? tf.add(x, y) : op === '-' ? tf.sub(x, y) : tf.mul(x, y);
+    }
+    case '/': case '**': {
+      const [x, y] = numericPair(a, b, true);
+      return op === '/' ? tf.div(x, y) : tf.pow(x, y);
+    }
+    case '%': {
+      // JS's remainder takes the sign of the dividend: x - y * trunc(x / y); x % ±Infinity is x.
+      const [x, y] = numericPair(a, b, true);
+      const q = tf.div(x, y);
+      const trunc = tf.mul(tf.sign(q), tf.floor(tf.abs(q)));
+      const r = tf.sub(x, tf.mul(y, trunc));
+      return tf.where(tf.logicalAnd(tf.isInf(y), tf.isFinite(x)), x, r);
+    }
+    default:
+      throw userError(new StagingError(`autograph-ts: the bitwise operator \`${op}\` on a tensor cannot be staged${where()}; ` +
+        'use tfjs ops.'));
+  }
+}
+
+function asBool(o: Operand): tf.Tensor {
+  return 'tensor' in o ? o.tensor : tf.scalar('boolean' in o ? o.boolean : o.number !== 0, 'bool');
+}

@@ -1,0 +1,180 @@
+/**
+ * Issue 8, items 3-5: JS numbers and booleans that a loop staged on a tensor condition changes are
+ * promoted to tensors for the loop (int32 counters, float32 numbers, bool flags), as tf.while_loop
+ * does; using one afterwards where JS needs a plain value is an error naming it and its line;
+ * values created in a staged loop, and returns in one, stage. Programs:
+ * spec/fixtures/promotion_programs.ts, compiled with the transformer, run eagerly and staged.
+ */
+import { expect } from 'chai';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as tf from '@tensorflow/tfjs';
+import { stage } from '../../index';
+import { StagingError } from '../../backends/errors';
+import { binaryOp, plainValue, unaryOp } from '../../runtime/promoted_values';
+import { compile, load } from '../harness/compile';
+
+const source = fs.readFileSync(path.resolve(__dirname, '../../../spec/fixtures/promotion_programs.ts'), 'utf8');
+const S = (v: number): tf.Scalar => tf.scalar(v);
+const value = (x: unknown): unknown => (Array.isArray(x) ? x.map(value) : x instanceof tf.Tensor ? x.arraySync() : x);
+const lineOf = (text: string): number => source.split('\n').findIndex((l) => l.includes(text)) + 1;
+
+describe('promoted JS counters and flags in staged loops (issue 8)', () => {
+  let m: Record<string, (...args: any[]) => any>;
+  let js: string;
+  before(() => {
+    const out = compile({ 'main.ts': source });
+    expect(out.diagnostics.map((d) => d.messageText)).to.deep.equal([]);
+    js = out.js['main.ts'];
+    m = load(js.replace(/require\("autograph-ts"\)/, `require(${JSON.stringify(path.resolve(__dirname, '../../index.js'))})`));
+  });
+
+  /** Staged results equal eager ones; returns the staged values. */
+  const agree = (name: string, ...argLists: unknown[][]): unknown[] => {
+    const staged = stage(m[name]);
+    return argLists.map((args) => {
+      const eager = value(m[name](...args));
+      const got = value(staged(...args));
+      expect(got, `${name}(${JSON.stringify(value(args))})`).to.deep.equal(eager);
+      return got;
+    });
+  };
+  const refuses = (name: string, args: unknown[], message: RegExp): void => {
+    expect(() => stage(m[name])(...args)).to.throw(StagingError, message);
+  };
+
+  it('greedy decoding with a JS counter and a tensor break: one While, equal to eager', () => {
+    expect(agree('decode', [S(0), S(3), 10], [S(0), S(1), 4], [S(0), S(1), 0], [S(20), S(1), 5])).to.deep.equal([30, 10, 0, 21]);
+    const staged = stage(m.decode);
+    staged(S(0), S(3), 10);
+    expect(staged.inspect(S(0), S(3), 10).stats.whiles).to.equal(1);
+  });
+
+  for (const backend of ['wasm', 'cpu']) {
+    it(`the issue's training loop with early stopping, written as is: staged == eager on ${backend}`, async () => {
+      const previous = tf.getBackend();
+      await tf.setBackend(backend);
+      try {
+        const [near] = agree('train', [tf.tensor1d([0, 0]), tf.tensor1d([1, 2])]);
+        const [far] = agree('train', [tf.tensor1d([0.99, 1.99]), tf.tensor1d([1, 2])]);
+        expect((near as number[])[1]).to.be.below(0.01);
+        expect((far as number[])[1]).to.be.below(0.01);
+      } finally {
+        await tf.setBackend(previous);
+      }
+    });
+  }
+
+  it('an integer counter is an int32 tensor after the loop, with the eager value', () => {
+    const staged = stage(m.countSteps);
+    for (const x of [1, 3, 25]) {
+      const [, steps] = staged(S(x));
+      expect((steps as tf.Tensor).dtype).to.equal('int32');
+      expect(value(steps)).to.equal(m.countSteps(S(x))[1]);
+    }
+    expect(staged.traceCount).to.equal(1);
+  });
+
+  it('a counter that becomes non-integral is float32 from the start (never truncated)', () => {
+    const staged = stage(m.halfSteps);
+    expect((staged(S(0)) as tf.Tensor).dtype).to.equal('float32');
+    expect([0, 3, 9].map((x) => value(staged(S(x))))).to.deep.equal([3.5, 2, 1]);
+    expect([0, 3, 9].map((x) => m.halfSteps(S(x)))).to.deep.equal([3.5, 2, 1]);
+  });
+
+  it('a boolean flag set under a tensor condition is a bool tensor; `if (found)` after the loop stages', () => {
+    const xs = tf.tensor1d([1, 5, 2]);
+    expect(agree('findAbove', [xs, S(3)], [xs, S(7)], [tf.tensor1d([9]), S(0)])).to.deep.equal([1, -1, 1]);
+  });
+
+  it('comparisons, %, ===, ?: and unary minus on the promoted counter after the loop', () => {
+    expect(agree('afterTheLoop', [S(0)], [S(4)], [S(3)])).to.deep.equal([[5, 100, 0, -10], [5, 0, 0, -2], [5, 0, 1, -4]]);
+  });
+
+  it('a promoted counter used as an array index inside the loop is an error naming it and the line', () => {
+    const line = lineOf('x = x.add(table[t]);');
+    refuses('indexInside', [S(0), [1, 2, 3, 4, 5]], new RegExp(`'t' is an int32 tensor here \\(main\\.ts:${line}:\\d+\\), not a JS number`));
+    expect(value(m.indexInside(S(0), [1, 2, 3, 4, 5]))).to.equal(6);
+  });
+
+  it('using the counter after the loop where JS needs a plain number is an error naming it and the line', () => {
+    const cases: [string, string][] = [['indexAfter', 'return table[t];'], ['arrayOfLength', 'return Array(t).length;'],
+      ['typeofAfter', 'return typeof t;'], ['templateAfter', 'return `${t} steps`;'], ['mathMaxAfter', 'return Math.max(t, 1);'],
+      ['strictEqualAfter', 'return label[Number(t === 5)];']];
+    for (const [name, text] of cases) {
+      refuses(name, [S(0), [1, 2, 3, 4, 5, 6]], new RegExp(`'t( === 5)?' is an? (int32|bool) tensor here ` +
+        `\\(main\\.ts:${lineOf(text)}:\\d+\\).*changes in a loop staged on a tensor condition \\(main\\.ts:\\d+:3\\)`));
+    }
+    // Eagerly (and when the loop is not staged) they are plain JS.
+    expect([m.indexAfter(S(0), [1, 2, 3, 4, 5, 6]), m.arrayOfLength(S(2)), m.typeofAfter(S(0)), m.templateAfter(S(0)),
+      m.mathMaxAfter(S(9)), m.strictEqualAfter(S(0))]).to.deep.equal([6, 3, 'number', '5 steps', 1, 'five']);
+  });
+
+  it('a nested function reading the counter reads it as a plain value (error when promoted, JS otherwise)', () => {
+    refuses('closureAfter', [S(0)], new RegExp(`'t' is an int32 tensor here \\(main\\.ts:${lineOf('v === t')}:\\d+\\)`));
+    expect([m.closureAfter(S(0)), m.closureAfter(S(1))]).to.deep.equal([true, false]);
+    expect(js).to.contain('const isT = (v) => v === ag__.plainValue(t, "t", "main.ts:');
+  });
+
+  it('a converted callee may return a promoted counter: the caller\'s ===, ?: and + on its result are staged', () => {
+    expect(agree('callerOfCounter', [S(0)], [S(1)], [S(9)])).to.deep.equal([16, 25, 21]);
+    refuses('callerIndexes', [S(0), ['a']], new RegExp(`'stepsTo5\\(x\\)' is an int32 tensor here \\(main\\.ts:${lineOf('return table[stepsTo5(x)];')}:\\d+\\)`));
+    expect(m.callerIndexes(S(4), ['a', 'b'])).to.equal('b');
+  });
+
+  it('the emitted code reads the counter through ag__.plainValue where JS needs its value', () => {
+    expect(js).to.contain('table[ag__.plainValue(t, "t", "main.ts:');
+    expect(js).to.contain('t = ag__.unaryOp("++", t);');
+    expect(js).to.contain('promote: ["t"]');
+  });
+
+  it('a value created in a staged loop is its value after the loop; zero iterations is a named error', () => {
+    expect(agree('createdInLoop', [S(1)], [S(4)])).to.deep.equal([8, 8]);
+    const line = lineOf('while (x.less(5)) {\n    y = x.mul(2);') || source.split('\n').findIndex((l, i, all) =>
+      l.includes('while (x.less(5))') && all[i + 1].includes('y = x.mul(2)')) + 1;
+    refuses('createdInLoop', [S(7)], new RegExp(`'y' is assigned only inside a loop staged on a tensor condition ` +
+      `\\(main\\.ts:${line}:3\\) and read after it, but the loop ran zero times`));
+  });
+
+  it('an unconditional return inside a loop staged on a tensor range stages (was refused)', () => {
+    expect(agree('returnInLoop', [S(1), S(3)], [S(1), S(0)], [S(5), tf.scalar(2, 'int32')])).to.deep.equal([2, 1, 6]);
+  });
+});
+
+describe('ag__.binaryOp / unaryOp / plainValue (runtime/promoted_values.ts)', () => {
+  it('on plain values, exactly the JS operators (strings, NaN, -0, coercions)', () => {
+    const values: unknown[] = [0, -0, 1, -7, 2.5, NaN, Infinity, '3', '', true, false, null, undefined, 2 ** 31];
+    const ops = ['+', '-', '*', '/', '%', '**', '<', '<=', '>', '>=', '==', '!=', '===', '!==', '&', '|', '^', '<<', '>>', '>>>'] as const;
+    for (const a of values) {
+      for (const b of values) {
+        for (const op of ops) {
+          // eslint-disable-next-line no-new-func
+          const expected = new Function('a', 'b', `return a ${op} b;`)(a, b);
+          expect(Object.is(binaryOp(op, a, b), expected), `${String(a)} ${op} ${String(b)}`).to.equal(true);
+        }
+      }
+      expect(Object.is(unaryOp('-', a), -(a as number))).to.equal(true);
+      expect(Object.is(unaryOp('+', a), +(a as number))).to.equal(true);
+      let [inc, dec] = [a as number, a as number];
+      expect(Object.is(unaryOp('++', a), ++inc), `++${String(a)}`).to.equal(true);
+      expect(Object.is(unaryOp('--', a), --dec)).to.equal(true);
+      expect(Object.is(plainValue(a, 'a'), a)).to.equal(true);
+    }
+  });
+
+  it('on tensors, the JS semantics: int32 stays int32 with integers, / and % are real, % takes the dividend\'s sign', () => {
+    const i = tf.scalar(7, 'int32');
+    expect(binaryOp('+', i, 1).dtype).to.equal('int32');
+    expect(unaryOp('++', i).dtype).to.equal('int32');
+    expect(unaryOp('--', tf.scalar(0.5)).arraySync()).to.equal(-0.5);
+    expect(binaryOp('+', i, 1.5).arraySync()).to.equal(8.5);
+    expect(binaryOp('/', i, 2).arraySync()).to.equal(3.5);
+    expect([binaryOp('%', tf.scalar(-7, 'int32'), 3), binaryOp('%', 7, tf.scalar(-3)), binaryOp('%', tf.scalar(5), Infinity)]
+      .map((t) => t.arraySync())).to.deep.equal([-1, 1, 5]);
+    expect(binaryOp('===', tf.scalar(true, 'bool'), 1).arraySync()).to.equal(0);
+    expect(binaryOp('==', tf.scalar(true, 'bool'), 1).arraySync()).to.equal(1);
+    expect(binaryOp('<', 2, i).arraySync()).to.equal(1);
+    expect(() => binaryOp('+', 'a', i)).to.throw(StagingError, /between a tensor and string/);
+    expect(() => plainValue(i, 'k', 'f.ts:1:2')).to.throw(StagingError, /'k' is an int32 tensor here \(f\.ts:1:2\)/);
+  });
+});

@@ -1,0 +1,311 @@
+/**
+ * Which of the user's JS numbers and booleans a staged loop may promote to tensors, and where the
+ * code must be told (issue 8, item 3; the runtime side is runtime/promoted_values.ts).
+ *
+ * A variable is promotable when it is a local number or boolean (checker) that a converted loop
+ * assigns — its counter `t`, a `found = true` flag — or that is assigned a value computed from a
+ * promotable one (`const next = t + 1`), to a fixpoint. Every expression that may then hold a
+ * promoted tensor ("maybe promoted": a read of such a variable, and arithmetic, comparisons, `!`,
+ * `&&`, `?:` over one) is either consumed by something that takes a tensor, or read as a plain
+ * value through ag__.plainValue, which refuses a tensor with an error naming the variable:
+ *   consumers: an arithmetic or comparison operator (→ ag__.binaryOp), a condition (its statement
+ *   or expression is converted), an assignment to a promotable variable, a tfjs call's argument,
+ *   `return` (and an array or object literal returned), an expression statement, a comma's left.
+ * Everything here is syntactic over names, given the set of promotable names: a rewrite of a read
+ * that never holds a tensor is exact on plain values, so over-approximating is safe.
+ */
+import type * as TS from 'typescript';
+import type { Classifier } from '../classify';
+import { ts } from '../typescript';
+import { isLoop } from './loops';
+import { visitReferences } from './references';
+
+export interface PromotionPlan {
+  /** Whether anything in the function may hold a promoted value (the expression pass runs). */
+  readonly active: boolean;
+  /** Promotable variables, by name. */
+  readonly names: ReadonlySet<string>;
+  /** Maybe-promoted expressions in places where JS needs a plain value, wrapped in ag__.plainValue,
+   * with the text its error names them by (the variable, or the expression's source). */
+  readonly plainReads: ReadonlyMap<TS.Expression, string>;
+}
+
+export const noPromotion: PromotionPlan = { active: false, names: new Set(), plainReads: new Map() };
+
+/** Whether a function body calls a function that may return a promoted value (after promotableNames). */
+export function callsPromoting(body: TS.Node): boolean {
+  const visit = (node: TS.Node): boolean => !ts.isFunctionLike(node) && !ts.isClassLike(node) &&
+    (promotedCalls.has(node) || (ts.forEachChild(node, (c) => visit(c) || undefined) ?? false));
+  return visit(body);
+}
+
+const ARITHMETIC = new Set<TS.SyntaxKind>([
+  ts.SyntaxKind.PlusToken, ts.SyntaxKind.MinusToken, ts.SyntaxKind.AsteriskToken, ts.SyntaxKind.SlashToken,
+  ts.SyntaxKind.PercentToken, ts.SyntaxKind.AsteriskAsteriskToken, ts.SyntaxKind.LessThanToken,
+  ts.SyntaxKind.LessThanEqualsToken, ts.SyntaxKind.GreaterThanToken, ts.SyntaxKind.GreaterThanEqualsToken,
+  ts.SyntaxKind.EqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsToken, ts.SyntaxKind.EqualsEqualsEqualsToken,
+  ts.SyntaxKind.ExclamationEqualsEqualsToken, ts.SyntaxKind.AmpersandToken, ts.SyntaxKind.BarToken,
+  ts.SyntaxKind.CaretToken, ts.SyntaxKind.LessThanLessThanToken, ts.SyntaxKind.GreaterThanGreaterThanToken,
+  ts.SyntaxKind.GreaterThanGreaterThanGreaterThanToken,
+]);
+
+/** `a op= b` → op, for the compound assignments of the ARITHMETIC operators. */
+export const COMPOUND_ASSIGNMENT = new Map<TS.SyntaxKind, TS.SyntaxKind>([
+  [ts.SyntaxKind.PlusEqualsToken, ts.SyntaxKind.PlusToken], [ts.SyntaxKind.MinusEqualsToken, ts.SyntaxKind.MinusToken],
+  [ts.SyntaxKind.AsteriskEqualsToken, ts.SyntaxKind.AsteriskToken], [ts.SyntaxKind.SlashEqualsToken, ts.SyntaxKind.SlashToken],
+  [ts.SyntaxKind.PercentEqualsToken, ts.SyntaxKind.PercentToken],
+  [ts.SyntaxKind.AsteriskAsteriskEqualsToken, ts.SyntaxKind.AsteriskAsteriskToken],
+  [ts.SyntaxKind.AmpersandEqualsToken, ts.SyntaxKind.AmpersandToken], [ts.SyntaxKind.BarEqualsToken, ts.SyntaxKind.BarToken],
+  [ts.SyntaxKind.CaretEqualsToken, ts.SyntaxKind.CaretToken],
+  [ts.SyntaxKind.LessThanLessThanEqualsToken, ts.SyntaxKind.LessThanLessThanToken],
+  [ts.SyntaxKind.GreaterThanGreaterThanEqualsToken, ts.SyntaxKind.GreaterThanGreaterThanToken],
+  [ts.SyntaxKind.GreaterThanGreaterThanGreaterThanEqualsToken, ts.SyntaxKind.GreaterThanGreaterThanGreaterThanToken],
+]);
+
+export function isArithmetic(op: TS.SyntaxKind): boolean {
+  return ARITHMETIC.has(op);
+}
+
+const isLogical = (op: TS.SyntaxKind): boolean => op === ts.SyntaxKind.AmpersandAmpersandToken ||
+  op === ts.SyntaxKind.BarBarToken || op === ts.SyntaxKind.QuestionQuestionToken;
+
+/**
+ * Calls to the project's functions typed to return a number or boolean (Classifier.mayReturnPromoted),
+ * by original node: a converted callee may return a counter that its staged loop promoted, so its
+ * result is maybe promoted in the caller like a promotable variable.
+ */
+const promotedCalls = new WeakSet<TS.Node>();
+
+/** Whether `expr` may hold a promoted tensor, given the promotable names (see the module comment). */
+export function isMaybePromoted(expr: TS.Expression, names: ReadonlySet<string>): boolean {
+  const maybe = (e: TS.Expression): boolean => {
+    if (ts.isIdentifier(e)) return names.has(e.text);
+    if (ts.isCallExpression(e)) return promotedCalls.has(ts.getOriginalNode(e));
+    if (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isNonNullExpression(e) ||
+        ts.isSatisfiesExpression(e) || ts.isTypeAssertionExpression(e)) return maybe(e.expression);
+    if (ts.isPrefixUnaryExpression(e)) {
+      if (e.operator === ts.SyntaxKind.PlusPlusToken || e.operator === ts.SyntaxKind.MinusMinusToken) return maybe(e.operand);
+      if (e.operator === ts.SyntaxKind.ExclamationToken || e.operator === ts.SyntaxKind.MinusToken ||
+          e.operator === ts.SyntaxKind.PlusToken) return maybe(e.operand);
+      return false;
+    }
+    if (ts.isPostfixUnaryExpression(e)) return maybe(e.operand);
+    if (ts.isConditionalExpression(e)) return maybe(e.condition) || maybe(e.whenTrue) || maybe(e.whenFalse);
+    if (ts.isBinaryExpression(e)) {
+      const op = e.operatorToken.kind;
+      if (op === ts.SyntaxKind.CommaToken) return maybe(e.right);
+      if (ARITHMETIC.has(op) || isLogical(op)) return maybe(e.left) || maybe(e.right);
+      if (op === ts.SyntaxKind.EqualsToken || COMPOUND_ASSIGNMENT.has(op)) return ts.isIdentifier(e.left) && names.has(e.left.text);
+      if (op === ts.SyntaxKind.AmpersandAmpersandEqualsToken || op === ts.SyntaxKind.BarBarEqualsToken ||
+          op === ts.SyntaxKind.QuestionQuestionEqualsToken) return maybe(e.left) || maybe(e.right);
+    }
+    return false;
+  };
+  return maybe(expr);
+}
+
+/**
+ * In a nested function, the reads of an enclosing function's counters and flags that a staged loop
+ * there may promote (`xs.some((v) => v === t)`): the closure may run after (or during) that loop,
+ * and JS code is all it can run on them, so each read is a plain-value read.
+ */
+export function capturedCounterReads(body: TS.Node, classifier: Classifier): Map<TS.Expression, string> {
+  const fn = body.parent;
+  const reads = new Map<TS.Expression, string>();
+  // Only the original tree can be asked about symbols (a function that a pass rebuilt is skipped).
+  if (fn === undefined || body.pos < 0 || ts.getOriginalNode(body) !== body) return reads;
+  visitReferences(body, {
+    name(name, kind, nested, node) {
+      if (kind === 'read' && !nested && ts.isIdentifier(node) && node.pos >= 0 && node.parent !== undefined &&
+          classifier.isCapturedCounter(node, fn)) reads.set(node, name);
+    },
+  });
+  return reads;
+}
+
+/** The promotable variables of a function body (by name), given the loops the plan converts. */
+export function promotableNames(body: TS.Node, converted: ReadonlySet<TS.Node>, classifier: Classifier): Set<string> {
+  const fn = body.parent;
+  const names = new Set<string>();
+  // Only the original tree can be asked about symbols (a function that a pass rebuilt is skipped).
+  if (fn === undefined || body.pos < 0 || ts.getOriginalNode(body) !== body) return names;
+  const promotable = (target: TS.Expression): string | undefined => {
+    while (ts.isParenthesizedExpression(target)) target = target.expression;
+    return ts.isIdentifier(target) && classifier.isPromotableVariable(target, fn) ? target.text : undefined;
+  };
+  // Seeds: the targets of assignments inside converted loops.
+  const seed = (node: TS.Node, inLoop: boolean): void => {
+    if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
+    const here = inLoop || (isLoop(node) && converted.has(node));
+    if (here) {
+      const target = assignedName(node);
+      const name = target && promotable(target);
+      if (name) names.add(name);
+    }
+    ts.forEachChild(node, (child) => seed(child, here));
+  };
+  seed(body, false);
+  let calls = false;
+  const findCalls = (node: TS.Node): void => {
+    if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
+    if (ts.isCallExpression(node) && node.pos >= 0 && node.parent !== undefined && classifier.mayReturnPromoted(node)) {
+      promotedCalls.add(node);
+      calls = true;
+    }
+    ts.forEachChild(node, findCalls);
+  };
+  findCalls(body);
+  if (names.size === 0 && !calls) return names;
+  // Closure: variables assigned a value computed from a promotable one.
+  for (let changed = true; changed;) {
+    changed = false;
+    const visit = (node: TS.Node): void => {
+      if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
+      const assigned = assignment(node);
+      if (assigned !== undefined && mentions(assigned.value, names)) {
+        const name = promotable(assigned.target);
+        if (name !== undefined && !names.has(name)) {
+          names.add(name);
+          changed = true;
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(body);
+  }
+  return names;
+}
+
+/** The variable an assignment, update or declaration inside a loop writes, if it is a plain name. */
+function assignedName(node: TS.Node): TS.Expression | undefined {
+  if (ts.isBinaryExpression(node) && (node.operatorToken.kind === ts.SyntaxKind.EqualsToken ||
+      COMPOUND_ASSIGNMENT.has(node.operatorToken.kind) || node.operatorToken.kind === ts.SyntaxKind.BarBarEqualsToken ||
+      node.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandEqualsToken ||
+      node.operatorToken.kind === ts.SyntaxKind.QuestionQuestionEqualsToken)) return node.left;
+  if ((ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)) &&
+      (node.operator === ts.SyntaxKind.PlusPlusToken || node.operator === ts.SyntaxKind.MinusMinusToken)) return node.operand;
+  return undefined;
+}
+
+function assignment(node: TS.Node): { target: TS.Expression; value: TS.Expression } | undefined {
+  if (ts.isVariableDeclaration(node) && node.initializer && ts.isIdentifier(node.name)) {
+    return { target: node.name, value: node.initializer };
+  }
+  if (ts.isBinaryExpression(node) && node.operatorToken.kind !== ts.SyntaxKind.CommaToken && assignedName(node)) {
+    return { target: node.left, value: node.right };
+  }
+  return undefined;
+}
+
+function mentions(node: TS.Node, names: ReadonlySet<string>): boolean {
+  if (ts.isIdentifier(node)) return names.has(node.text);
+  if (promotedCalls.has(node)) return true;
+  if (ts.isFunctionLike(node) || ts.isClassLike(node)) return false;
+  return ts.forEachChild(node, (child) => mentions(child, names) || undefined) ?? false;
+}
+
+/** The user's text of a short expression (for messages), on one line. */
+function sourceText(node: TS.Node): string | undefined {
+  if (node.pos < 0 || node.parent === undefined) return undefined;
+  const text = node.getText().replace(/\s+/g, ' ');
+  return text.length <= 40 ? text : undefined;
+}
+
+/** The first promotable name an expression reads (for the error of ag__.plainValue). */
+function firstName(node: TS.Node, names: ReadonlySet<string>): string | undefined {
+  if (ts.isIdentifier(node)) return names.has(node.text) ? node.text : undefined;
+  if (promotedCalls.has(node)) return 'the call\'s result';
+  return ts.forEachChild(node, (child) => firstName(child, names));
+}
+
+/**
+ * The outermost maybe-promoted expressions whose parent does not consume a tensor (see the module
+ * comment), mapped to the variable they read.
+ */
+export function plainReads(body: TS.Node, names: ReadonlySet<string>, classifier: Classifier): Map<TS.Expression, string> {
+  const reads = new Map<TS.Expression, string>();
+  if (body.parent === undefined || body.pos < 0 || ts.getOriginalNode(body) !== body) return reads;
+  // Identifiers that are references (not declared names, property names, labels...), read here.
+  const references = new Set<TS.Node>();
+  visitReferences(body, { name(_name, kind, nested, node) { if (kind === 'read' && !nested) references.add(node); } });
+  const maybe = (e: TS.Expression): boolean => (!ts.isIdentifier(e) || references.has(e)) && isMaybePromoted(e, names);
+  const visit = (node: TS.Node): void => {
+    if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
+    if (ts.isExpression(node) && maybe(node) && !isWriteTarget(node) && !consumed(node, names, classifier)) {
+      reads.set(node, ts.isIdentifier(node) ? node.text : sourceText(node) ?? firstName(node, names)!);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(body);
+  return reads;
+}
+
+/** A name (or pattern) that an assignment, update, declaration or for...of/in writes. */
+function isWriteTarget(node: TS.Node): boolean {
+  let child = node;
+  let parent = node.parent;
+  while (ts.isParenthesizedExpression(parent)) {
+    child = parent;
+    parent = parent.parent;
+  }
+  if (ts.isBinaryExpression(parent) && parent.left === child && (parent.operatorToken.kind === ts.SyntaxKind.EqualsToken ||
+      assignedName(parent) !== undefined)) return true;
+  if ((ts.isPrefixUnaryExpression(parent) || ts.isPostfixUnaryExpression(parent)) && assignedName(parent) !== undefined) return true;
+  if ((ts.isForOfStatement(parent) || ts.isForInStatement(parent)) && parent.initializer === child) return true;
+  // Elements of a destructuring assignment's pattern.
+  if (ts.isArrayLiteralExpression(parent) || ts.isShorthandPropertyAssignment(parent) || ts.isPropertyAssignment(parent) ||
+      ts.isSpreadElement(parent) || ts.isObjectLiteralExpression(parent)) {
+    let outer: TS.Node = parent;
+    while (ts.isArrayLiteralExpression(outer) || ts.isObjectLiteralExpression(outer) || ts.isPropertyAssignment(outer) ||
+           ts.isShorthandPropertyAssignment(outer) || ts.isSpreadElement(outer) || ts.isParenthesizedExpression(outer)) {
+      const up: TS.Node = outer.parent;
+      if ((ts.isBinaryExpression(up) && up.left === outer && up.operatorToken.kind === ts.SyntaxKind.EqualsToken) ||
+          ((ts.isForOfStatement(up) || ts.isForInStatement(up)) && up.initializer === outer)) return true;
+      outer = up;
+    }
+  }
+  return false;
+}
+
+/** Whether the parent of a maybe-promoted expression takes a tensor there. */
+function consumed(node: TS.Expression, names: ReadonlySet<string>, classifier: Classifier): boolean {
+  const parent = node.parent;
+  // Parts of a larger maybe-promoted expression: the check is on that one.
+  if (ts.isExpression(parent) && !ts.isCallLikeExpression(parent) && isMaybePromoted(parent, names) &&
+      !ts.isTemplateExpression(parent) && !ts.isArrayLiteralExpression(parent) && !ts.isObjectLiteralExpression(parent) &&
+      !ts.isElementAccessExpression(parent) && !ts.isPropertyAccessExpression(parent) && !ts.isSpreadElement(parent)) {
+    // ...except the right operand of an assignment to something else.
+    if (!(ts.isBinaryExpression(parent) && parent.right === node && assignedName(parent) !== undefined)) return true;
+  }
+  if (ts.isExpressionStatement(parent) || ts.isReturnStatement(parent)) return true;
+  if ((ts.isIfStatement(parent) || ts.isWhileStatement(parent) || ts.isDoStatement(parent)) && parent.expression === node) return true;
+  if (ts.isForStatement(parent) && (parent.condition === node || parent.incrementor === node)) return true;
+  if (ts.isVariableDeclaration(parent) && parent.initializer === node) {
+    return ts.isIdentifier(parent.name) && names.has(parent.name.text);
+  }
+  if (ts.isBinaryExpression(parent)) {
+    const op = parent.operatorToken.kind;
+    if (op === ts.SyntaxKind.CommaToken && parent.left === node) return true;
+    if (parent.right === node && assignedName(parent) !== undefined) {
+      return ts.isIdentifier(parent.left) && names.has(parent.left.text) &&
+        (op === ts.SyntaxKind.EqualsToken || COMPOUND_ASSIGNMENT.has(op));
+    }
+    if (ARITHMETIC.has(op) || isLogical(op)) return true;
+  }
+  if ((ts.isCallExpression(parent) || ts.isNewExpression(parent)) && parent.arguments?.includes(node)) {
+    return classifier.isTfjsCall(parent);
+  }
+  // `return [x, t]`, `return { t }`: the literal is the returned value.
+  if (ts.isArrayLiteralExpression(parent)) return isReturned(parent);
+  if ((ts.isPropertyAssignment(parent) || ts.isShorthandPropertyAssignment(parent)) && ts.isObjectLiteralExpression(parent.parent)) {
+    return isReturned(parent.parent);
+  }
+  return false;
+}
+
+function isReturned(literal: TS.Expression): boolean {
+  let node: TS.Node = literal;
+  while (ts.isParenthesizedExpression(node.parent) || ts.isArrayLiteralExpression(node.parent) ||
+         ts.isPropertyAssignment(node.parent) || ts.isObjectLiteralExpression(node.parent)) node = node.parent;
+  return ts.isReturnStatement(node.parent);
+}
