@@ -246,7 +246,9 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
     then: thenTrace.builder.graph,
     else: elseTrace.builder.graph,
     origin: opts?.origin,
-    outputs: outputs.map((o) => ({ shape: mergeShapes(o.then.shape, o.else.shape), dtype: o.then.dtype })),
+    // A list output keeps its list spec (shared with its values); a tensor's differing dims are unknown.
+    outputs: outputs.map((o) => (o.then instanceof TracedList ? specOf(o.then)
+      : { shape: mergeShapes(o.then.shape, o.else.shape), dtype: o.then.dtype })),
   }, realOutputs, [pred, ...capturedTensors([thenTrace.builder, elseTrace.builder], captures)]);
   tracer.forgetVariableReads();
   outputs.forEach((o, k) => o.mark && maybeUndefined.set(realOutputs[k], o.mark));

@@ -125,6 +125,9 @@ export class ListRecorder {
       throw new StagingError(`autograph-ts: the elements of '${name}' change rank${where()}: ${describeValue(item)} is ` +
         `pushed to ${describeList(list)}. A list in a staged graph holds tensors of one rank: reshape it first.`);
     }
+    // The first element of a list made empty gives the empty list's spec its type too (the
+    // EmptyTensorList node's: an ONNX SequenceEmpty is typed).
+    if (element === undefined) list.learn({ shape: [...item.shape], dtype: item.dtype });
     // Dims that differ between elements are unknown (-1) in the list's spec.
     const next = TracedList.of(element === undefined ? item : { shape: relaxedShape(element.shape, item.shape), dtype: item.dtype });
     this.record('TensorListPushBack', [this.tracer.resolve(list), this.tracer.resolve(item)], [next]);

@@ -41,8 +41,9 @@ function typedData(t: tf.Tensor): ArrayBufferView {
   return data instanceof want ? data : want.from(data);
 }
 
-function fromOrt(value: OrtTensor, dtype: DataType, shape: number[]): tf.Tensor {
-  return tf.tensor(value.data as tf.TypedArray, shape, dtype);
+/** A tfjs tensor of ORT's result: its dims are ORT's (a recorded dim may be unknown, -1). */
+function fromOrt(value: OrtTensor, dtype: DataType): tf.Tensor {
+  return tf.tensor(value.data as tf.TypedArray, [...value.dims], dtype);
 }
 
 /** What runs a program on the ONNX engine: one session, or segments around host nodes. */
@@ -71,9 +72,9 @@ export class OnnxRunner implements ProgramRunner {
       this.locate(error, program);
       throw error;
     }
-    const tensors = outputs.map((o) => fromOrt(results[o.name], o.dtype, o.shape));
+    const tensors = outputs.map((o) => fromOrt(results[o.name], o.dtype));
     for (const o of variableOutputs) {
-      const value = fromOrt(results[o.name], o.dtype, o.shape);
+      const value = fromOrt(results[o.name], o.dtype);
       program.variables[o.variable].assign(value);
       value.dispose();
     }
@@ -92,6 +93,11 @@ export class OnnxRunner implements ProgramRunner {
     if (kernel === undefined) return;
     const site = kernel.site === undefined ? undefined : program.sites?.[kernel.site];
     locateError(error, site === undefined ? undefined : siteLocation(site), `the staged ${kernel.op}`);
+  }
+
+  /** Whether ORT has loaded the model (a session exists). */
+  get loaded(): boolean {
+    return this.session !== undefined;
   }
 
   dispose(): void {

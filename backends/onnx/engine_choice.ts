@@ -15,7 +15,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { execute } from '../executor';
 import type { Graph, Program } from '../graph';
 import type { EngineChoice } from './engine';
-import { prepareOnnx } from './engine';
+import { OnnxRunner, prepareOnnx } from './engine';
 import { splitsIntoSegments } from './segments';
 import type { LoweringNames } from './lower';
 import type { SessionOptions } from './runtime';
@@ -99,5 +99,22 @@ export function chooseEngine(program: Program, option: EngineOption, names: Lowe
 /** Runs `program` on the chosen engine. */
 export function runOn(choice: EngineChoice | undefined, program: Program, args: tf.Tensor[]): tf.Tensor[] {
   if (choice?.runner === undefined || (tf.engine() as unknown as { isTapeOn(): boolean }).isTapeOn()) return execute(program, args);
-  return choice.runner.run(program, args);
+  if (!(choice.runner instanceof OnnxRunner)) return choice.runner.run(program, args);
+  try {
+    return choice.runner.run(program, args);
+  } catch (ortError) {
+    if (!choice.runner.loaded) {
+      // ORT could not load the lowered model (a lowering bug): the program stays on the tfjs
+      // executor from now on, and inspect() says why.
+      choice.runner.dispose();
+      Object.assign(choice, { engine: 'tfjs', runner: undefined,
+        reason: `onnxruntime could not load the lowered graph: ${ortError instanceof Error ? ortError.message : String(ortError)}` });
+    }
+    // A failed ORT run changed nothing (variables are assigned after a run; a single session has no
+    // host nodes), so the tfjs executor runs the same program on the same inputs: its error is the
+    // one eager code gives ("index 3 is out of range of a list of length 2", "Pass at least one
+    // tensor to tf.stack") at the user's line, where ORT's names an ONNX node. Should the executor
+    // succeed, ORT failed on something it cannot do, and the executor's result is the program's.
+    return execute(program, args);
+  }
 }

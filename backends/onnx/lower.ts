@@ -172,7 +172,9 @@ class Lowering {
     const ins = (): Value[] => ('inputs' in node ? node.inputs.map((r) => values[r.node][r.output]) : []);
     // Lowerings take shapes from the recorded specs (reshape targets, slice ends): a value whose
     // dims change from run to run (backends/shape_relaxation.ts) has no shape to write.
-    const unknown = node.outputs.find(hasUnknownDims);
+    // List ops take no shapes from specs (a stacked list's length is unknown; ONNX sequences carry
+    // it), nor do lists carried by If and While (an element type with unknown dims is written so).
+    const unknown = node.kind === 'List' ? undefined : node.outputs.find((o) => !o.list && hasUnknownDims(o));
     if (unknown !== undefined) throw new Unsupported(`does not lower: unknown dims (${specText(unknown)})`);
     switch (node.kind) {
       case 'Input':
@@ -194,7 +196,7 @@ class Lowering {
       case 'List': {
         const lowering = listLowerings[node.op];
         if (lowering === undefined) throw new Unsupported(`no ONNX lowering for list op '${node.op}' yet`);
-        return lowering(g, ins(), node.outputs.map(valueSpec));
+        return lowering(g, ins(), node.outputs.map(valueSpec), node.attrs);
       }
       default:
         throw new Unsupported(HOST_NODES[node.kind] ?? `node kind ${node.kind}`);

@@ -7,6 +7,9 @@
 import { expect } from 'chai';
 import * as tf from '@tensorflow/tfjs';
 import { stage } from '../../backends/stage';
+import * as fs from 'fs';
+import * as path from 'path';
+import { compile, load } from '../harness/compile';
 import { describeOnnx, expectSameTensor, loadSample } from './support';
 
 /** Whether the graph (or a sub-graph) holds a List node of each of these ops. */
@@ -46,5 +49,46 @@ describeOnnx('onnx: lists as sequences (gradients through staged loops)', () => 
     const oneOnTfjs = onTfjs(...one);
     onOrt(...one).forEach((g, i) => expectSameTensor(g, oneOnTfjs[i], 1e-5, `gradient ${i}, one step`));
     [onOrt, onTfjs].forEach((s) => s.dispose());
+  });
+});
+
+describeOnnx('onnx: arrays of tensors grown by staged loops (push, length, at, pop, stack, concat) as sequences', () => {
+  const source = fs.readFileSync(path.resolve(__dirname, '../../../spec/fixtures/tensor_list_programs.ts'), 'utf8');
+  const S = (v: number, dtype: 'float32' | 'int32' = 'float32'): tf.Scalar => tf.scalar(v, dtype);
+  let m: Record<string, (...args: any[]) => any>;
+  before(() => {
+    const js = compile({ 'main.ts': source }).js['main.ts'];
+    m = load(js.replace(/require\("autograph-ts"\)/, `require(${JSON.stringify(path.resolve(__dirname, '../../index.js'))})`));
+  });
+  const chain = (): tf.Tensor2D => tf.tensor2d(Array.from({ length: 36 }, (_, i) => (i % 6 === (Math.floor(i / 6) + 1) % 6 ? 1 : 0)), [6, 6]);
+  const cases: [string, () => unknown[][]][] = [
+    ['greedyDecodeJsCounter', () => [[tf.tensor1d([0, 2], 'int32'), chain(), 4, 10], [tf.tensor1d([3, 3], 'int32'), chain(), 4, 10]]],
+    ['squares', () => [[S(3)], [S(1)]]],
+    ['chunks', () => [[S(3, 'int32')], [S(1, 'int32')]]],
+    ['fibonacci', () => [[S(6)], [S(2)]]],
+    ['reversed', () => [[S(4)], [S(1)]]],
+    ['endsAfterLoop', () => [[S(3)], [S(1)]]],
+    ['oddsOnly', () => [[S(6)], [S(1)]]],
+    ['triangle', () => [[S(3)], [S(1)]]],
+    ['prefixAndPairs', () => [[S(2)], [S(0)]]],
+  ];
+  for (const [name, makeArgs] of cases) {
+    it(`${name}: ONNX Runtime equals eager`, () => {
+      const argLists = makeArgs();
+      const staged = stage(m[name], { engine: 'onnx' });
+      for (const args of argLists) {
+        expect(staged.inspect(...args).engine.engine).to.equal('onnx');
+        const want = m[name](...args) as tf.Tensor;
+        expectSameTensor(staged(...args) as tf.Tensor, want, 0, `${name}`);
+        expect(staged.inspect(...args).engine, 'still on ORT after a run').to.include({ engine: 'onnx' });
+      }
+      staged.dispose();
+    });
+  }
+  it('an index past the end fails the run in ORT as in the tfjs executor (never another element)', () => {
+    const staged = stage(m.endsAfterLoop, { engine: 'onnx' });
+    expect(staged.inspect(S(3)).engine.engine).to.equal('onnx');
+    expect(() => staged(S(0))).to.throw();
+    staged.dispose();
   });
 });

@@ -65,15 +65,17 @@ describeOnnx('onnx: staged programs on the ONNX engine', () => {
     auto.dispose();
   });
 
-  it('an index out of range fails the run as in tfjs, negative ones included (ONNX would count them from the end)', () => {
+  it('an index out of range fails the run with tfjs\'s error, negative ones included (ONNX would count them from the end)', () => {
     const pick = stage((x: tf.Tensor, i: tf.Tensor) => tf.gather(x, i), { engine: 'onnx' });
     const pickNd = stage((x: tf.Tensor, i: tf.Tensor) => tf.gatherND(x, i), { engine: 'onnx' });
     const x = tf.tensor([10, 20, 30]);
     expect(Array.from(pick(x, tf.tensor1d([2, 0], 'int32')).dataSync())).to.deep.equal([30, 10]);
-    expect(() => pick(x, tf.tensor1d([-1, 0], 'int32'))).to.throw(/out of (data )?bounds/);
-    expect(() => pick(x, tf.tensor1d([3, 0], 'int32'))).to.throw(/out of (data )?bounds/);
+    expect(() => pick(x, tf.tensor1d([-1, 0], 'int32'))).to.throw(/GatherV2: the index value -1 is not in \[0, 2\]/);
+    expect(() => pick(x, tf.tensor1d([3, 0], 'int32'))).to.throw(/GatherV2: the index value 3 is not in \[0, 2\]/);
     expect(Array.from(pickNd(x, tf.tensor2d([[1]], [1, 1], 'int32')).dataSync())).to.deep.equal([20]);
-    expect(() => pickNd(x, tf.tensor2d([[-1]], [1, 1], 'int32'))).to.throw();
+    // tfjs's gatherND does not check (on wasm): what ORT refuses, the executor runs as eager does.
+    const negative = tf.tensor2d([[-1]], [1, 1], 'int32');
+    expect(Array.from(pickNd(x, negative).dataSync())).to.deep.equal(Array.from(tf.gatherND(x, negative).dataSync()));
     [pick, pickNd].forEach((s) => s.dispose());
   });
 
