@@ -21,7 +21,7 @@ interface SamplesScripts {
 
 const ROOT = path.resolve(__dirname, '../../..');
 const samples = require(path.join(ROOT, 'scripts/samples.js')) as SamplesScripts;
-const NAMES = ['collatz', 'rnn', 'control', 'script', 'training', 'newton', 'mnist', 'bptt'];
+const NAMES = ['collatz', 'rnn', 'control', 'script', 'training', 'newton', 'seq2seq', 'mnist', 'bptt'];
 
 /** 1-based line of the first line of `file` that contains `text`. */
 function lineOf(file: string, text: string): number {
@@ -115,6 +115,13 @@ describe('e2e: sample projects compiled with tspc', function () {
     expect(Number(/loss (\S+),/.exec(lines[0])![1])).to.be.lessThan(0.2);
     expect(out).to.contain('staged graph: 3 While nodes');
     expect(out).to.contain('traced 1 time(s)');
+  });
+
+  it('seq2seq: greedy decoding and beam search that push tokens and break: staged equals eager, one While', async () => {
+    const out = await run('seq2seq');
+    expect(out).to.match(/greedy decode .*: \d+ steps for 16 sentences; staged == eager: true/);
+    expect(out).to.match(/staged graph: 1 While node\(s\), \d+ list op\(s\)/);
+    expect(out).to.match(/beam search \(beam 4\): best hypotheses lengths \d+–\d+; staged == eager: true/);
   });
 
   it('MNIST softmax training: eager loop, staged step and staged loop reach the same loss and accuracy', async () => {

@@ -41,8 +41,9 @@ async function main(): Promise<void> {
     `for ${columns} sentences; staged == eager: ${same}`);
   console.log(`  eager ${eager.ms.toFixed(0)} ms, staged ${again.ms.toFixed(0)} ms (first call, with tracing: ` +
     `${first.ms.toFixed(0)} ms) -> ${(eager.ms / again.ms).toFixed(1)}x`);
-  const greedyStats = stagedGreedy.inspect(m, source, MAX_LEN).stats;
-  console.log(`  staged graph: ${greedyStats.whiles} While node(s), ${greedyStats.kernels} kernels`);
+  const greedy = stagedGreedy.inspect(m, source, MAX_LEN);
+  console.log(`  staged graph: ${greedy.stats.whiles} While node(s), ${greedy.stats.lists} list op(s), ` +
+    `${greedy.stats.kernels} kernels; engine: ${greedy.engine.engine}`);
 
   // Beam search.
   const stagedBeam = stage(beamSearch);
