@@ -23,9 +23,9 @@ export interface OnnxExport {
 export type AnyStaged = Staged<(...args: never[]) => unknown>;
 
 export function exportOnnx(staged: AnyStaged, args: unknown[], path: string): OnnxExport {
-  const { name, info, inputs, outputs } = exportNames(staged, args);
+  const { name, info, inputs, outputs, variables } = exportNames(staged, args);
   const lowered = lowerProgram(info.program, {
-    graph: name, inputs, outputs, doc: `${name}, staged by autograph-ts for ${info.signature}`,
+    graph: name, inputs, outputs, variables, doc: `${name}, staged by autograph-ts for ${info.signature}`,
   });
   if (!lowered.ok) throw new Error(`autograph-ts: ${name} does not export to ONNX: ${describeProblems(lowered.problems)}`);
   fs.writeFileSync(path, lowered.model.bytes);
@@ -40,6 +40,8 @@ export interface ExportNames {
   inputs: string[];
   /** One per result of the traced program. */
   outputs: string[];
+  /** tf.Variables passed in the arguments (index in Program.variables), named like parameters. */
+  variables: Map<number, string>;
 }
 
 /**
@@ -57,7 +59,17 @@ export function exportNames(staged: AnyStaged, args: unknown[]): ExportNames {
   }
   const markers = info.program.graph.results.map(() => new ResultMarker());
   const outputs = leafPaths(info.rebuild(markers), 'output', (v) => v instanceof ResultMarker);
-  return { name, info, inputs, outputs: unique(outputs.map((o) => o.name)) };
+  // A tf.Variable in the arguments (`w.wx = tf.variable(...)`) is read by the model as an input
+  // (its value at the call): named after where it was passed, not its tfjs name ('1', '2', ...).
+  const params = parameterNames(fn);
+  const variables = new Map<number, string>();
+  args.forEach((arg, i) => {
+    for (const { leaf, name: path } of leafPaths(arg, params[i] ?? `arg${i}`, (v) => v instanceof tf.Variable)) {
+      const index = info.program.variables.indexOf(leaf as tf.Variable);
+      if (index >= 0 && !variables.has(index)) variables.set(index, path);
+    }
+  });
+  return { name, info, inputs, outputs: unique(outputs.map((o) => o.name)), variables };
 }
 
 /** Names of the distinct tensor arguments, in the order stage() binds them as graph parameters. */

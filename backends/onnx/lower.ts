@@ -69,6 +69,9 @@ export interface LoweringNames {
   graph?: string;
   inputs?: string[];
   outputs?: string[];
+  /** Names of variables (by index in Program.variables) that the model reads as inputs; others
+   * keep the tf.Variable's name. */
+  variables?: Map<number, string>;
   doc?: string;
   /** The tfjs backend whose edge-value behaviour to reproduce (default: the active one). */
   backend?: string;
@@ -217,7 +220,7 @@ class Lowering {
     let v = this.variables.get(index) ?? this.variableInputValues.get(index);
     if (v === undefined) {
       const variable = this.program.variables[index];
-      const name = this.model.fresh(variable.name);
+      const name = this.model.fresh(this.names.variables?.get(index) ?? variable.name);
       v = this.root.input(name, onnxType(variable.dtype), [...variable.shape]);
       this.variableInputs.push({ variable: index, name, dtype: variable.dtype, shape: [...variable.shape] });
       this.variableInputValues.set(index, v);

@@ -72,6 +72,56 @@ describeOnnx('onnx: exportOnnx', () => {
     expectSameTensor(decoded.checksum, want.checksum);
   });
 
+  /** The tensors among `args`, in the order the model's inputs are (objects by key order); tf.Variables
+   * are read as variable inputs (model.variableInputs), named where they were passed. */
+  function tensorLeaves(value: unknown, into: tf.Tensor[] = []): tf.Tensor[] {
+    if (value instanceof tf.Variable) return into;
+    if (value instanceof tf.Tensor) into.push(value);
+    else if (Array.isArray(value)) value.forEach((v) => tensorLeaves(v, into));
+    else if (value !== null && typeof value === 'object') Object.values(value).forEach((v) => tensorLeaves(v, into));
+    return into;
+  }
+
+  /** Exports `fn` staged on `args`, runs the file in ORT and compares every output with eager. */
+  async function exportsAndAgrees(name: string, fn: (...a: any[]) => any, args: unknown[], tol: number): Promise<void> {
+    const file = path.join(dir, `${name}.onnx`);
+    const { model } = exportOnnx(stage(fn), args, file);
+    const leaves = tensorLeaves(args);
+    expect(model.inputs).to.have.length(leaves.length);
+    const program = stage(fn).inspect(...args).program;
+    const feeds = Object.fromEntries([...model.inputs.map((io, i) => [io.name, leaves[i]]),
+      ...model.variableInputs.map((io) => [io.name, program.variables[io.variable]])]);
+    const out = await runExported(file, feeds);
+    const want = fn(...args);
+    const wants = tensorLeaves(want);
+    expect(model.outputs).to.have.length(wants.length);
+    model.outputs.forEach((o, i) => expectSameTensor(out[o.name], wants[i], tol, `${name} output ${o.name}`));
+  }
+
+  it('the seq2seq sample: greedy decoding and beam search that push tokens to lists (ONNX sequences) export and agree', async () => {
+    const { randomModel, randomSource } = loadSample('seq2seq/src/model.ts');
+    const { greedyDecode, beamSearch } = loadSample('seq2seq/src/decode.ts');
+    const m = randomModel(60, 16, 4.5);
+    const source = randomSource(3, 4, 60);
+    await exportsAndAgrees('greedy', greedyDecode, [m, source, 12], 0);
+    await exportsAndAgrees('beam', beamSearch, [m, source, 12, 3], 1e-4);
+  });
+
+  it('the newton sample: three nested solver loops export and agree', async () => {
+    const { newtonCG, syntheticProblem } = loadSample('newton/src/newton.ts');
+    const { x, y } = syntheticProblem(200, 8);
+    await exportsAndAgrees('newton', newtonCG, [x, y, 1e-3, 1e-5, 20], 1e-4);
+  });
+
+  it('the bptt sample: the loss and its gradients through the staged loop over time export and agree', async () => {
+    const { lossAndGradients, decayingSumTask, initialWeights } = loadSample('bptt/src/bptt.ts');
+    const { xs, targets } = decayingSumTask(6, 4, 3);
+    const w = initialWeights(3, 5);
+    await exportsAndAgrees('bptt', lossAndGradients, [xs, targets, w], 1e-5);
+    const { model } = exportOnnx(stage(lossAndGradients), [xs, targets, w], path.join(dir, 'bptt-names.onnx'));
+    expect(model.variableInputs.map((v) => v.name).sort()).to.deep.equal(Object.keys(w).map((k) => `w_${k}`).sort());
+  });
+
   it('collatz (sample) exports with its control flow: one model for every n', async () => {
     const { collatzSteps } = loadSample('collatz/src/collatz.ts');
     const file = path.join(dir, 'collatz.onnx');
