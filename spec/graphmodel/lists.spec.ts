@@ -16,6 +16,21 @@ import { compile, load } from '../harness/compile';
 import { toGraphDef } from '../../backends/graphmodel/graph_def';
 import type { Node, Program, TensorSpec } from '../../backends/graph';
 
+/** A list whose elements have an unknown dim once the argument's rows are relaxed. */
+const ROW_SQUARES = `
+import * as tf from '@tensorflow/tfjs';
+export function rowSquares(t: tf.Tensor2D, n: tf.Scalar): tf.Tensor {
+  'use autograph';
+  const out: tf.Tensor[] = [];
+  let i = tf.scalar(0);
+  while (i.less(n)) {
+    out.push(t.square().add(i));
+    i = i.add(1);
+  }
+  return tf.stack(out);
+}
+`;
+
 async function runAll(model: tf.GraphModel, feeds: Record<string, tf.Tensor>): Promise<tf.Tensor[]> {
   const result = await model.executeAsync(feeds, model.outputNodes);
   return Array.isArray(result) ? result : [result];
@@ -127,6 +142,7 @@ describe('graph model: lists', () => {
       const source = fs.readFileSync(path.resolve(__dirname, '../../../spec/fixtures/tensor_list_programs.ts'), 'utf8');
       const js = compile({ 'main.ts': source }).js['main.ts'];
       m = load(js.replace(/require\("autograph-ts"\)/, `require(${JSON.stringify(path.resolve(__dirname, '../../index.js'))})`));
+      Object.assign(m, load(compile({ 'rows.ts': ROW_SQUARES }).js['rows.ts']));
     });
     const chain = (): tf.Tensor2D => tf.tensor2d(Array.from({ length: 36 }, (_, i) => (i % 6 === (Math.floor(i / 6) + 1) % 6 ? 1 : 0)), [6, 6]);
     // The traced arguments first, then others of the same signature (other lengths, other branches).
@@ -158,6 +174,31 @@ describe('graph model: lists', () => {
         }
       });
     }
+
+    it('unknown dims (relaxed after calls with other shapes) are -1 in Placeholder shapes and list element shapes', async () => {
+      const staged = stage(m.rowSquares);
+      staged(tf.ones([2, 3]), S(2));
+      staged(tf.ones([4, 3]), S(1));
+      const out = path.join(dir, 'relaxed');
+      const exported = await exportGraphModel(staged, [tf.ones([5, 3]), S(3)], out);
+      const json = JSON.parse(fs.readFileSync(path.join(out, 'model.json'), 'utf8'));
+      const sizes = (shape: { dim: { size: string }[] }): string[] => shape.dim.map((d) => d.size);
+      const placeholder = json.modelTopology.node.find((n: { op: string }) => n.op === 'Placeholder');
+      expect(sizes(placeholder.attr.shape.shape)).to.deep.equal(['-1', '3']);
+      // The list's element shape (EmptyTensorList's first input) is a Const [-1, 3].
+      const empty = json.modelTopology.library.function.flatMap((f: { nodeDef: unknown[] }) => f.nodeDef)
+        .concat(json.modelTopology.node).find((n: { op: string }) => n.op === 'EmptyTensorList');
+      const spec = json.weightsManifest[0].weights.find((w: { name: string }) => w.name === empty.input[0].split(':')[0]);
+      expect(spec.shape).to.deep.equal([2]);
+      const model = await loadExported(out);
+      expect(await (model.weights[spec.name][0] as tf.Tensor).array()).to.deep.equal([-1, 3]);
+      expect(sizes(json.signature.inputs[exported.inputs[0]].tensorShape)).to.deep.equal(['-1', '3']);
+      for (const rows of [1, 6]) {
+        const t = tf.range(0, rows * 3).reshape([rows, 3]);
+        const [got] = await runAll(model, { [exported.inputs[0]]: t, [exported.inputs[1]]: S(3) });
+        expectSameTensor(got, m.rowSquares(t, S(3)) as tf.Tensor, 0, `${rows} rows`);
+      }
+    });
 
     it('refuses a concat of elements that differ in dim 0, naming the op and why', async () => {
       const failure = await exportGraphModel(stage(m.prefixAndPairs), [S(2)], path.join(dir, 'pairs')).then(() => 'exported', String);
