@@ -11,13 +11,16 @@
  *   StatelessWhile(...loop variables, ...invariants): tfjs-converter passes every input to cond and
  *   body, and takes the body's results as the next inputs, so the body also returns the invariants.
  *   Each function result is its own Identity node (tfjs-converter keeps one output per node).
- * - Random, Print, Check, list nodes and variable assignments have no stateless TF form that
- *   tfjs-converter runs: they are reported, never dropped.
+ * - List nodes are TensorList ops on DT_VARIANT handles (lists.ts); a list's uses are counted so
+ *   that a use that may append to a list others hold gets a copy (tfjs-converter's lists mutate).
+ * - Random, Print, Check and variable assignments have no stateless TF form that tfjs-converter
+ *   runs, nor do lists as model inputs or outputs: they are reported, never dropped.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { AttrValue as IrAttr, DataType, Graph, KernelNode, Node, Program, TensorSpec, ValueRef } from '../graph';
 import type { LoweringProblem } from '../onnx/lower';
 import { mapKernel, ParamType } from './op_mappers';
+import { writeListNode } from './lists';
 import { functionInputRef } from './output_args';
 
 export interface AttrValue {
@@ -51,6 +54,8 @@ const TF_DTYPE: Record<string, string> = {
   float32: 'DT_FLOAT', int32: 'DT_INT32', bool: 'DT_BOOL', string: 'DT_STRING', complex64: 'DT_COMPLEX64',
 };
 const tfDtype = (d: DataType): string => TF_DTYPE[d];
+/** A value's TF type: a list is a DT_VARIANT handle. */
+const typeOf = (spec: TensorSpec): string => (spec.list ? 'DT_VARIANT' : tfDtype(spec.dtype));
 const shapeOf = (shape: number[]): TensorShape => ({ dim: shape.map((d) => ({ size: String(d) })) });
 const ref = (name: string, output: number): string => (output === 0 ? name : `${name}:${output}`);
 
@@ -76,6 +81,7 @@ class GraphDefWriter {
     const inputs: Record<string, TensorInfo> = {};
     const params = inputNames.map((input, i) => {
       const spec = paramSpec(graph, i);
+      if (spec.list) this.problems.push({ op: 'List', reason: 'a list argument (a GraphModel input is a tensor)', where: `parameter ${input}` });
       const name = this.fresh(input);
       nodes.push({ name, op: 'Placeholder', attr: { dtype: { type: tfDtype(spec.dtype) }, shape: { shape: shapeOf(spec.shape) } } });
       inputs[input] = { name: `${name}:0`, dtype: tfDtype(spec.dtype), tensorShape: shapeOf(spec.shape) };
@@ -85,6 +91,7 @@ class GraphDefWriter {
     const outputs: Record<string, TensorInfo> = {};
     graph.results.forEach((r, i) => {
       const spec = this.specOf(graph, r);
+      if (spec.list) this.problems.push({ op: 'List', reason: 'a list result (a GraphModel output is a tensor: stack it)', where: `result ${outputNames[i]}` });
       const name = this.fresh(outputNames[i]);
       nodes.push({ name, op: 'Identity', input: [results[i]], attr: { T: { type: tfDtype(spec.dtype) } } });
       outputs[outputNames[i]] = { name: `${name}:0`, dtype: tfDtype(spec.dtype), tensorShape: shapeOf(spec.shape) };
@@ -117,9 +124,16 @@ class GraphDefWriter {
     return graph.nodes[r.node].outputs[r.output];
   }
 
-  /** Appends `graph`'s nodes (parameters bound to `params`) to `out`; returns its results' names. */
-  private writeGraph(graph: Graph, params: string[], out: NodeDef[], where: string, prefix = ''): string[] {
+  /**
+   * Appends `graph`'s nodes (parameters bound to `params`) to `out`; returns its results' names.
+   * `sharedParams`: parameters whose list handle something outside the graph holds too.
+   * `keepAlive` gets the tensors this graph (a function body) must also return: see KeepAlive.
+   */
+  private writeGraph(graph: Graph, params: string[], out: NodeDef[], where: string, prefix = '', sharedParams: number[] = [],
+    keepAlive: KeepAlive[] = []): string[] {
     const names: string[] = [];
+    // Nodes written as several GraphDef nodes (list ops): the ref of each output.
+    const outputRefs = new Map<number, string[]>();
     const local = new Map<string, string>();
     // A function body (prefix set) refers to outputs as TF's FunctionDef does: node:out_arg:k.
     const ops = new Map<string, string>();
@@ -127,8 +141,35 @@ class GraphDefWriter {
       for (let i = ops.size; i < out.length; i++) ops.set(out[i].name, out[i].op);
       return ops.get(name);
     };
-    const value = (r: ValueRef): string => (prefix === '' ? ref(names[r.node], r.output)
+    const value = (r: ValueRef): string => outputRefs.get(r.node)?.[r.output] ?? (prefix === '' ? ref(names[r.node], r.output)
       : functionInputRef(names[r.node], graph.nodes[r.node].kind === 'Input' ? undefined : opOf(names[r.node]), r.output));
+    /** Appends a node; its output `k` as an input of this graph. */
+    const emit = (op: string, input: string[], attr: Record<string, AttrValue> = {}, k = 0): string => {
+      const name = this.fresh(`${prefix}${op}`);
+      out.push({ name, op, input, attr });
+      return prefix === '' ? ref(name, k) : functionInputRef(name, op, k);
+    };
+    const listUses = countListUses(graph, sharedParams);
+    // tfjs-converter's lists are mutable: a use that may append to a list others hold gets a copy.
+    const owned = (r: ValueRef): string => {
+      const handle = value(r);
+      if ((listUses.get(`${r.node}:${r.output}`) ?? 0) < 2) return handle;
+      return emit('TensorListResize', [handle, emit('TensorListLength', [handle])]);
+    };
+    /** A scalar Const of `dtype`: the initial value of a keep-alive loop variable, an If branch's filler. */
+    const filler = (dtype: DataType): string => {
+      const c = constNode(`filler:${dtype}`, `keep_alive_${dtype}`, () => {
+        const tensor = tf.zeros([], dtype);
+        this.made.add(tensor);
+        return tensor;
+      });
+      return prefix === '' ? c : functionInputRef(c, 'Const', 0);
+    };
+    /** Outputs `first`.. of control-flow node `name` (their dtypes `dtypes`) are kept alive here too. */
+    const keepOutputs = (name: string, op: string, first: number, dtypes: DataType[]): void => {
+      if (prefix === '') return;
+      dtypes.forEach((dtype, k) => keepAlive.push({ ref: functionInputRef(name, op, first + k), dtype }));
+    };
     const constNode = (key: string, base: string, make: () => tf.Tensor): string => {
       let weight = this.constantNames.get(key);
       if (weight === undefined) {
@@ -169,15 +210,22 @@ class GraphDefWriter {
           const k = this.functionCount++;
           const base = `${this.scope}_if_${k}`;
           const captures = node.inputs.slice(1);
-          const thenName = this.writeFunction(`${base}_then`, node.then, captures.map((c) => this.specOf(graph, c)), `${where}, If (${node.origin ?? `node %${index}`}) then`);
-          const elseName = this.writeFunction(`${base}_else`, node.else, captures.map((c) => this.specOf(graph, c)), `${where}, If (${node.origin ?? `node %${index}`}) else`);
+          const captureSpecs = captures.map((c) => this.specOf(graph, c));
+          const label = `${where}, If (${node.origin ?? `node %${index}`})`;
+          const then = this.beginFunction(`${base}_then`, node.then, captureSpecs, `${label} then`);
+          const otherwise = this.beginFunction(`${base}_else`, node.else, captureSpecs, `${label} else`);
+          // Both branches return the tensors either keeps alive (the other's as fillers).
+          const kept = [...then.keepAlive, ...otherwise.keepAlive].map((a) => a.dtype);
+          const thenName = this.finishFunction(then, [...then.keepAlive, ...otherwise.keepAlive.map((a) => then.filler(a.dtype))]);
+          const elseName = this.finishFunction(otherwise, [...then.keepAlive.map((a) => otherwise.filler(a.dtype)), ...otherwise.keepAlive]);
           const name = this.fresh(`${prefix}If_${k}`);
-          out.push({ name, op: 'StatelessIf', input: node.inputs.map(value), attr: {
+          out.push({ name, op: 'StatelessIf', input: [value(node.inputs[0]), ...captures.map(owned)], attr: {
             then_branch: { func: { name: thenName } }, else_branch: { func: { name: elseName } },
             Tcond: { type: tfDtype(this.specOf(graph, node.inputs[0]).dtype) },
-            Tin: { list: { type: captures.map((c) => tfDtype(this.specOf(graph, c).dtype)) } },
-            Tout: { list: { type: node.outputs.map((o) => tfDtype(o.dtype)) } },
+            Tin: { list: { type: captureSpecs.map(typeOf) } },
+            Tout: { list: { type: [...node.outputs.map(typeOf), ...kept.map(tfDtype)] } },
           } });
+          keepOutputs(name, 'StatelessIf', node.outputs.length, kept);
           names.push(name);
           return;
         }
@@ -186,15 +234,22 @@ class GraphDefWriter {
           const base = `${this.scope}_while_${k}`;
           const specs = node.inputs.map((r) => this.specOf(graph, r));
           const label = `${where}, While (${node.origin ?? `node %${index}`})`;
-          const condName = this.writeFunction(`${base}_cond`, node.cond, specs, `${label} cond`);
-          // The body returns the next loop variables, then its invariant inputs unchanged.
-          const bodyName = this.writeFunction(`${base}_body`, node.body, specs, `${label} body`, node.loopVars);
+          // cond gets the handles the body gets; the body returns its invariant inputs unchanged.
+          const all = specs.map((_, i) => i);
+          // What the body keeps alive is carried as extra loop variables (from scalar fillers on).
+          const body = this.beginFunction(`${base}_body`, node.body, specs, `${label} body`, node.loopVars, all.slice(node.loopVars));
+          const kept = body.keepAlive.map((a) => a.dtype);
+          const loopSpecs = [...specs, ...kept.map((dtype): TensorSpec => ({ shape: [], dtype }))];
+          const bodyName = this.finishFunction(body, body.keepAlive, kept);
+          const condName = this.finishFunction(
+            this.beginFunction(`${base}_cond`, node.cond, specs, `${label} cond`, specs.length, all), [], kept);
           const name = this.fresh(`${prefix}While_${k}`);
-          out.push({ name, op: 'StatelessWhile', input: node.inputs.map(value), attr: {
+          out.push({ name, op: 'StatelessWhile', input: [...node.inputs.map(owned), ...kept.map(filler)], attr: {
             cond: { func: { name: condName } }, body: { func: { name: bodyName } },
-            T: { list: { type: specs.map((s) => tfDtype(s.dtype)) } },
+            T: { list: { type: loopSpecs.map(typeOf) } },
             parallel_iterations: { i: '10' },
           } });
+          keepOutputs(name, 'StatelessWhile', specs.length, kept);
           names.push(name);
           return;
         }
@@ -207,9 +262,34 @@ class GraphDefWriter {
         case 'Check':
           problem('Check', `a host check (throws ${this.program.errors[node.error]?.name ?? 'an error'})`);
           return;
-        case 'List':
-          problem(node.op, 'a list value (tfjs-converter runs TensorLists only in its own stateful form)');
+        case 'List': {
+          const written = writeListNode(node, node.inputs.map((r) => this.specOf(graph, r)), {
+            read: (i) => value(node.inputs[i]),
+            own: (i) => owned(node.inputs[i]),
+            emit: (op, input, attr, k) => emit(op, input, attr as Record<string, AttrValue>, k),
+            int32: (values, scalar) => {
+              const key = `int32:${scalar ? 'scalar' : 'vector'}:${values.join(',')}`;
+              const c = constNode(key, 'const_int32', () => {
+                const tensor = scalar ? tf.scalar(values[0], 'int32') : tf.tensor1d(values, 'int32');
+                this.made.add(tensor);
+                return tensor;
+              });
+              return prefix === '' ? c : functionInputRef(c, 'Const', 0);
+            },
+            dtype: (spec) => tfDtype(spec.dtype),
+          });
+          if (!written.ok) {
+            problem(node.op, written.reason);
+            return;
+          }
+          names.push('');
+          outputRefs.set(index, written.outputs);
+          // tfjs-converter's list holds the pushed tensor itself, which a function frees when it returns.
+          if (node.op === 'TensorListPushBack' && prefix !== '') {
+            keepAlive.push({ ref: value(node.inputs[1]), dtype: this.specOf(graph, node.inputs[1]).dtype, after: written.outputs[0].split(':')[0] });
+          }
           return;
+        }
         case 'AssignVariable':
           problem('AssignVariable', `assigns variable '${this.program.variables[node.variable]?.name}' (a GraphModel has no state)`);
           return;
@@ -217,29 +297,57 @@ class GraphDefWriter {
           problem((node as Node).kind, 'not exportable');
       }
     });
-    return graph.results.map(value);
+    return graph.results.map(owned);
   }
 
   /**
    * A library function for `graph`, taking values of `specs`; its results are the graph's, then
-   * (for a While body) its parameters from `passThrough` on, returned unchanged.
+   * (for a While body) its parameters from `passThrough` on, returned unchanged. finishFunction
+   * adds the results the caller asks for (what the function keeps alive) and writes it.
    */
-  private writeFunction(base: string, graph: Graph, specs: TensorSpec[], where: string, passThrough = specs.length): string {
+  private beginFunction(base: string, graph: Graph, specs: TensorSpec[], where: string, passThrough = specs.length,
+    sharedParams: number[] = []): PendingFunction {
     const name = this.fresh(base);
     const nodes: NodeDef[] = [];
-    const inputArg = specs.map((s, i) => ({ name: this.fresh(`${name}/arg${i}`), type: tfDtype(s.dtype) }));
-    const results = this.writeGraph(graph, inputArg.map((a) => a.name), nodes, where, `${name}/`);
-    const resultSpecs = graph.results.map((r) => this.specOf(graph, r));
+    const inputArg = specs.map((s, i) => ({ name: this.fresh(`${name}/arg${i}`), type: typeOf(s) }));
+    const keepAlive: KeepAlive[] = [];
+    const results = this.writeGraph(graph, inputArg.map((a) => a.name), nodes, where, `${name}/`, sharedParams, keepAlive);
+    const types = graph.results.map((r) => typeOf(this.specOf(graph, r)));
     for (let i = passThrough; i < specs.length; i++) {
       results.push(inputArg[i].name);
-      resultSpecs.push(specs[i]);
+      types.push(typeOf(specs[i]));
     }
+    const filler = (dtype: DataType): KeepAlive => {
+      const key = `filler:${dtype}`;
+      let c = this.constantNames.get(key);
+      if (c === undefined) {
+        const tensor = tf.zeros([], dtype);
+        this.made.add(tensor);
+        c = this.fresh(`keep_alive_${dtype}`);
+        this.constantNames.set(key, c);
+        this.weights.set(c, tensor);
+      }
+      if (!nodes.some((n) => n.name === c)) {
+        nodes.push({ name: c, op: 'Const', attr: { dtype: { type: tfDtype(dtype) }, value: { tensor: { dtype: tfDtype(dtype), tensorShape: shapeOf([]) } } } });
+      }
+      return { ref: functionInputRef(c, 'Const', 0), dtype };
+    };
+    return { name, nodes, inputArg, results, types, keepAlive, filler };
+  }
+
+  /** Writes `fn` with `extra` results after its own, and unused parameters of `extraArgs` dtypes. */
+  private finishFunction(fn: PendingFunction, extra: KeepAlive[], extraArgs: DataType[] = []): string {
+    const { name, nodes, inputArg } = fn;
+    for (const dtype of extraArgs) inputArg.push({ name: this.fresh(`${name}/arg${inputArg.length}`), type: tfDtype(dtype) });
+    const results = [...fn.results, ...extra.map((e) => e.ref)];
+    const types = [...fn.types, ...extra.map((e) => tfDtype(e.dtype))];
+    const after = [...fn.results.map(() => undefined), ...extra.map((e) => e.after)];
     const outputArg: ArgDef[] = [];
     const ret: Record<string, string> = {};
     results.forEach((r, i) => {
       const out = this.fresh(`${name}/output${i}`);
-      nodes.push({ name: out, op: 'Identity', input: [r], attr: { T: { type: tfDtype(resultSpecs[i].dtype) } } });
-      outputArg.push({ name: `output${i}`, type: tfDtype(resultSpecs[i].dtype) });
+      nodes.push({ name: out, op: 'Identity', input: after[i] ? [r, `^${after[i]}`] : [r], attr: { T: { type: types[i] } } });
+      outputArg.push({ name: `output${i}`, type: types[i] });
       ret[`output${i}`] = functionInputRef(out, 'Identity', 0);
     });
     this.functions.push({ signature: { name, inputArg, outputArg }, nodeDef: nodes, ret });
@@ -270,6 +378,49 @@ class GraphDefWriter {
     out.push({ name, op, input, attr });
     return name;
   }
+}
+
+/**
+ * A tensor a function returns only to keep it alive: tfjs-converter frees every tensor a function
+ * made that it does not return when it returns, also one a list it returns holds (a pushed
+ * element). So a function returns what it pushes (a While body as extra loop variables, an If's
+ * branches as extra outputs), and what the control flow nodes inside it return for that reason.
+ */
+interface KeepAlive {
+  ref: string;
+  dtype: DataType;
+  /** The push: returned after it (a control input), when tfjs-converter returns the tensor itself, not a copy. */
+  after?: string;
+}
+
+interface PendingFunction {
+  name: string;
+  nodes: NodeDef[];
+  inputArg: ArgDef[];
+  results: string[];
+  types: string[];
+  keepAlive: KeepAlive[];
+  /** A scalar Const of `dtype` in this function. */
+  filler: (dtype: DataType) => KeepAlive;
+}
+
+/**
+ * How many uses each list value of `graph` has (node inputs, results), by `node:output`; a
+ * parameter in `sharedParams` has one more (a handle held outside the graph too).
+ */
+function countListUses(graph: Graph, sharedParams: number[]): Map<string, number> {
+  const uses = new Map<string, number>();
+  const use = (r: ValueRef): void => {
+    if (!graph.nodes[r.node].outputs[r.output]?.list) return;
+    const key = `${r.node}:${r.output}`;
+    uses.set(key, (uses.get(key) ?? 0) + 1);
+  };
+  for (const node of graph.nodes) for (const r of (node as { inputs?: ValueRef[] }).inputs ?? []) use(r);
+  graph.results.forEach(use);
+  graph.nodes.forEach((node, index) => {
+    if (node.kind === 'Input' && sharedParams.includes(node.param)) use({ node: index, output: 0 });
+  });
+  return uses;
 }
 
 /** The spec of root parameter `param` (from its Input node). */

@@ -26,6 +26,12 @@ const ONE_OUTPUT_ARG: Record<string, string> = {
   ...Object.fromEntries(['MatMul', '_FusedMatMul'].map((op) => [op, 'product'])),
   ...Object.fromEntries(['ResizeBilinear', 'ResizeNearestNeighbor'].map((op) => [op, 'resized_images'])),
   AddN: 'sum',
+  EmptyTensorList: 'handle',
+  TensorListGetItem: 'item',
+  TensorListLength: 'length',
+  TensorListPushBack: 'output_handle',
+  TensorListResize: 'output_handle',
+  TensorListStack: 'tensor',
   Bincount: 'bins',
   BroadcastArgs: 'r0',
   CropAndResize: 'crops',
@@ -38,6 +44,7 @@ const ONE_OUTPUT_ARG: Record<string, string> = {
 /** Ops with several output arguments (each one tensor), in order. */
 const OUTPUT_ARGS: Record<string, string[]> = {
   TopKV2: ['values', 'indices'],
+  TensorListConcat: ['tensor', 'lengths'],
   Unique: ['y', 'idx'],
   MaxPoolWithArgmax: ['output', 'argmax'],
   FusedBatchNorm: ['y', 'batch_mean', 'batch_variance', 'reserve_space_1', 'reserve_space_2'],
