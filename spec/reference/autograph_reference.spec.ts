@@ -47,6 +47,9 @@ const CASES: Record<string, [Args, unknown?][]> = {
   successiveWhileLoops: [[() => [I(0), I(0)], 0], [() => [I(2), I(1)], 10], [() => [I(2), I(2)], 101], [() => [I(0), I(2)], 1]],
   successiveForLoops: [[() => [V([1, 2]), V([1])], 121], [() => [V([1]), V([3])], 13], [() => [V([]), V([2])], 2]],
   nestedWhileLoops: [[() => [I(1), I(0)], [0]], [() => [I(2), I(2)], [0, 1]], [() => [I(3), I(3)], [0, 12, 24]]],
+  // The empty rows run the graph traced on [2, 2] (relaxed dims): wasm's GatherV2 gave a row of shape
+  // [1, 1, 1, 0], the inner loop ran once and the result was a [2, 1, 1, 1, 0] tensor (backends/kernel_fixes.ts).
+  nestedForLoops: [[() => [M([[1]])], [1]], [() => [M([[1], [2]])], [1, 2]], [() => [M([[1, 2], [3, 4]])], [12, 34]], [() => [M([[], []])], [0, 0]]],
   // loop_control_flow
   continueInSingleFor: [[() => [V([1, 2, 3, 4])], 6], [() => [V([1, 3])], 0], [() => [V([])], 0]],
   continueInSingleWhile: [[() => [I(0)], 0], [() => [I(1)], 0], [() => [I(4)], 2], [() => [I(5)], 6]],
@@ -203,8 +206,9 @@ describe('AutoGraph reference tests, ported (spec/reference/fixtures/programs.ts
         if (expected !== undefined) expect(eager, `${label} eager`).to.deep.equal(expected);
         expect(value(staged(...args())), `${label} staged`).to.deep.equal(eager);
       }
-      // Fresh variables are new signatures; other inputs differ in dims only: relaxed at the second trace.
-      if (!/NoVars/.test(name)) expect(staged.traceCount, `${name} traces`).to.be.at.most(2);
+      // Fresh variables are new signatures; other inputs differ in dims only: relaxed at the second
+      // trace (nestedForLoops changes both dims of its matrix, one after the other).
+      if (!/NoVars/.test(name)) expect(staged.traceCount, `${name} traces`).to.be.at.most(name === 'nestedForLoops' ? 3 : 2);
     });
   }
 
