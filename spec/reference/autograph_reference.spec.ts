@@ -171,6 +171,8 @@ const REFUSED: [string, Args, RegExp][] = [
   ['nestedIfTemporarilyUndefinedReturn', () => [B(true), B(true)], /returns the JS number 1 under a condition on a tensor/],
   ['possibleReturnBeforeLoop', () => [B(true), B(false), I(2)], /returns the JS number 1 under a condition on a tensor/],
   ['returnWithDefaultInTryWithFinally', () => [I(1)], /returns the JS number 1 under a condition on a tensor/],
+  // (the message named the synthesized 'retval__10' before)
+  ['returnInTryWithFinally', () => [I(1)], /^autograph-ts: the function returns the JS number 1 in the if branch and the JS number 0 in the else branch of a condition on a tensor \(programs\.ts:\d+:5\)/],
   ['ifBasicDict', () => [I(1)], /'x\.b' is the JS number 1 in the if branch and the JS number -1/],
   ['ifBasicObject', () => [I(0)], /'x\.b' is the JS number 1 in the if branch and the JS number -1/],
   ['ifBasicList', () => [I(1)], /'x' is the JS number 1 in the if branch and the JS number -1/],
