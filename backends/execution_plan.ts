@@ -11,6 +11,7 @@
  * what eager iteration (tf.unstack) does: a 'Row' step.
  */
 import * as tf from '@tensorflow/tfjs-core';
+import { fixedKernelFunc } from './kernel_fixes';
 import { ensureShapeKernel, SHAPE_KERNEL } from './shape_kernel';
 import { type Attrs, type Graph, hasUnknownDims, type KernelNode, type ListOp, type Node, type PrintPart, type RandomArg, type RandomOp } from './graph';
 
@@ -132,7 +133,8 @@ export function compile(graph: Graph, backendName: string | undefined): Plan {
         const outs = node.outputs.map(() => newSlot(true));
         slotOf[index] = outs;
         if (node.op === SHAPE_KERNEL) ensureShapeKernel(backendName ?? tf.getBackend());
-        const fn = backendName === undefined ? undefined : tf.getKernel(node.op, backendName)?.kernelFunc;
+        const raw = backendName === undefined ? undefined : tf.getKernel(node.op, backendName)?.kernelFunc;
+        const fn = raw === undefined || backendName === undefined ? undefined : fixedKernelFunc(node.op, backendName, raw);
         if (backendName !== undefined && fn === undefined) {
           throw new Error(`autograph-ts: kernel '${node.op}' is not registered for backend '${backendName}'`);
         }

@@ -9,6 +9,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { engineInternals } from './engine_internals';
+import { fixedKernelFunc } from './kernel_fixes';
 import { ensureShapeKernel } from './shape_kernel';
 
 export type NamedInputs = Record<string, tf.TensorInfo | null | undefined> | tf.TensorInfo[];
@@ -41,7 +42,8 @@ function ensureRecordingBackend(realName: string, realBackend: tf.KernelBackend,
   for (const config of tf.getKernelsForBackend(realName)) {
     if (done.has(config.kernelName)) continue;
     done.add(config.kernelName);
-    const { kernelName, kernelFunc } = config;
+    const { kernelName } = config;
+    const kernelFunc = fixedKernelFunc(kernelName, realName, config.kernelFunc);
     tf.registerKernel({
       kernelName,
       backendName: name,

@@ -145,6 +145,13 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
           }
           throw returnInOneBranch(opts);
         }
+        if (isFlag) {
+          // The one synthesized name that holds a non-boolean is the return value: both paths return.
+          throw new StagingError(`autograph-ts: the function returns ${describeValue(a)} in the if branch and ` +
+            `${describeValue(b)} in the else branch of a condition on a tensor${at(opts)}. Which value is returned ` +
+            'would depend on the tensor, and a staged function can only return tensors from such paths: return a ' +
+            'tensor (e.g. tf.scalar(...)) on every path.');
+        }
         throw new StagingError(`autograph-ts: '${name}' is ${describeValue(a)} in the if branch and ` +
           `${describeValue(b)} in the else branch of a conditional on a tensor${at(opts)}. A JS value cannot ` +
           `depend on a tensor condition: make '${name}' a tensor (e.g. tf.scalar(...)) before the if.`);
