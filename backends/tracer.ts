@@ -11,6 +11,7 @@ import type { KernelListener, NamedInputs } from './recording_backend';
 import { engineInternals } from './engine_internals';
 import { StagingError, userFrame } from './errors';
 import { captureSite } from '../runtime/user_frames';
+import { promotedInt32Input, taintInt32Data } from '../runtime/promoted_values';
 import { withoutTape } from './gradients/tape';
 import { TraceFacts } from './staged_values';
 import { auditDims, type DimRead, watchDims } from './dim_reads';
@@ -98,6 +99,7 @@ export class Tracer implements KernelListener {
       ? inputs.map((t, i) => [String(i), t]) : Object.entries(inputs);
     const present = entries.filter((e): e is [string, tf.TensorInfo] => e[1] != null);
     const outs = Array.isArray(outputs) ? outputs : [outputs];
+    followPromotedInt32(kernelName, present, outs);
     const node: KernelNode = {
       kind: 'Kernel',
       op: kernelName,
@@ -364,4 +366,36 @@ function copyAttrs(kernelName: string, attrs: Record<string, unknown> | undefine
     out[k] = plainValue(v, kernelName);
   }
   return out;
+}
+
+/**
+ * Kernels whose int32 inputs are where tfjs parses a JS number as int32 (indices, segment ids), or
+ * that convert explicitly: a promoted int32 counter there computes what the JS number did.
+ */
+const INT32_SLOTS = new Set(['GatherV2', 'GatherNd', 'OneHot', 'ScatterNd', 'SparseToDense', 'UnsortedSegmentSum',
+  'Bincount', 'DenseBincount', 'Cast']);
+/** Kernels whose int32 results differ in value from the float32 ones eager code computes. */
+const INT32_DIFFERS = new Set(['FloorDiv', 'RealDiv', 'Pow']);
+
+/**
+ * A JS counter promoted to an int32 tensor (runtime/promoted_values.ts) that a user's tfjs call
+ * computes with: eagerly the counter was a JS number, which tfjs makes float32, so an int32 result
+ * computed from it is float32 eagerly. Such results are followed (same values, so far) up to a
+ * kernel whose int32 result would differ in value — an integer division, a power — where it is an
+ * error naming the counter, never that result. tf.cast ends it (the conversion is explicit).
+ */
+function followPromotedInt32(kernelName: string, inputs: [string, tf.TensorInfo][], outputs: tf.TensorInfo[]): void {
+  if (INT32_SLOTS.has(kernelName)) return;
+  const int32Outputs = outputs.filter((o) => o.dtype === 'int32');
+  if (int32Outputs.length === 0) return;
+  const promotion = promotedInt32Input(inputs.filter(([, t]) => t.dtype === 'int32').map(([, t]) => t.dataId));
+  if (promotion === undefined) return;
+  if (INT32_DIFFERS.has(kernelName)) {
+    const where = userFrame();
+    throw new StagingError(`autograph-ts: '${promotion.name}' is a JS number that a staged loop${promotion.origin ? ` (${promotion.origin})` : ''} ` +
+      `carries as an int32 tensor, and the tfjs kernel ${kernelName}${where ? ` (${where})` : ''} would compute an int32 ` +
+      `result from it: eagerly tfjs makes a JS number float32, so the result would differ. Convert it where you pass it ` +
+      `to tfjs: tf.cast(${promotion.name}, 'float32') (or 'int32' to keep integer math).`);
+  }
+  for (const o of int32Outputs) taintInt32Data(o.dataId, promotion);
 }

@@ -24,7 +24,7 @@ import { StagingError } from './staging_error';
 import { isTensor } from './tensors';
 import { currentUserLocation, userError } from './user_frames';
 
-interface Promotion {
+export interface Promotion {
   /** The user's variable. */
   name: string;
   /** Where the loop (or conditional) that promoted it is. */
@@ -32,10 +32,45 @@ interface Promotion {
 }
 
 const promotions = new WeakMap<object, Promotion>();
+/** The promotion of each promoted int32 tensor's data (kernels see data, not tensor objects). */
+const promotedInt32Data = new WeakMap<object, Promotion>();
+/** >0 while binaryOp / unaryOp compute: their kernels keep JS semantics by construction. */
+let operatorDepth = 0;
+
+/**
+ * The promotion an int32 kernel input holds, unless the kernel runs inside binaryOp / unaryOp.
+ * The tracer asks it of every kernel a user's tfjs call runs: eagerly the value was a JS number,
+ * which tfjs makes float32, so an int32 kernel result computed from it differs from eager
+ * (`tf.div(t, tf.scalar(2, 'int32'))` floors where eager gives 2.5).
+ */
+export function promotedInt32Input(dataIds: readonly object[]): Promotion | undefined {
+  if (operatorDepth > 0) return undefined;
+  for (const d of dataIds) {
+    const p = promotedInt32Data.get(d);
+    if (p !== undefined) return p;
+  }
+  return undefined;
+}
+
+/** Records that an int32 kernel result was computed from the promoted value `promotion` (a
+ * float32 number eagerly): the tracer follows it to where the difference would show. */
+export function taintInt32Data(dataId: object, promotion: Promotion): void {
+  promotedInt32Data.set(dataId, promotion);
+}
+
+function inOperator<T>(f: () => T): T {
+  operatorDepth++;
+  try {
+    return f();
+  } finally {
+    operatorDepth--;
+  }
+}
 
 /** Marks `tensor` as the promoted value of the user's variable `name` (see the module comment). */
 export function markPromoted(tensor: tf.Tensor, name: string, origin: string | undefined): tf.Tensor {
   promotions.set(tensor, { name, origin });
+  if (tensor.dtype === 'int32') promotedInt32Data.set(tensor.dataId, { name, origin });
   Object.defineProperty(tensor, Symbol.toPrimitive, {
     configurable: true,
     value: () => {
@@ -102,7 +137,7 @@ export function binaryOp(op: BinaryOperator, left: any, right: any): any {
     }
   }
   const promotion = promotionOf(left) ?? promotionOf(right);
-  const result = tensorBinary(op, left, right);
+  const result = inOperator(() => tensorBinary(op, left, right));
   return promotion ? markPromoted(result, promotion.name, promotion.origin) : result;
 }
 
@@ -121,10 +156,12 @@ export function unaryOp(op: '-' | '+' | '++' | '--', value: any): any {
       case '--': return --v;
     }
   }
-  const numeric = value.dtype === 'bool' ? tf.cast(value, 'int32') : value;
-  const one = (): tf.Tensor => tf.scalar(1, numeric.dtype);
-  const result = op === '-' ? tf.neg(numeric) : op === '++' ? tf.add(numeric, one()) : op === '--' ? tf.sub(numeric, one())
-    : numeric === value ? tf.clone(value) : numeric;
+  const result = inOperator(() => {
+    const numeric = value.dtype === 'bool' ? tf.cast(value, 'int32') : value;
+    const one = (): tf.Tensor => tf.scalar(1, numeric.dtype);
+    return op === '-' ? tf.neg(numeric) : op === '++' ? tf.add(numeric, one()) : op === '--' ? tf.sub(numeric, one())
+      : numeric === value ? tf.clone(value) : numeric;
+  });
   const promotion = promotionOf(value);
   return promotion ? markPromoted(result, promotion.name, promotion.origin) : result;
 }

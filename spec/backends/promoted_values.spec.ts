@@ -91,6 +91,15 @@ describe('promoted JS counters and flags in staged loops (issue 8)', () => {
     expect(agree('afterTheLoop', [S(0)], [S(4)], [S(3)])).to.deep.equal([[5, 100, 0, -10], [5, 0, 0, -2], [5, 0, 1, -4]]);
   });
 
+  it('a promoted counter given to a tfjs op with an int32 tensor is an error (eagerly tfjs makes the number float32), not an int32 result', () => {
+    expect(value(m.counterOverInt32(S(0)))).to.equal(2.5);
+    expect(() => stage(m.counterOverInt32)(S(0))).to.throw(StagingError,
+      /'t' is a JS number that a staged loop .* carries as an int32 tensor, and the tfjs kernel \w+ .*tf\.cast\(t, 'float32'\)/);
+    agree('counterCastOverInt32', [S(0)], [S(3)]);
+    const table = tf.tensor1d([10, 20, 30, 40], 'int32');
+    agree('counterAsIndex', [S(0), table], [S(2), table]);
+  });
+
   it('a promoted counter used as an array index inside the loop is an error naming it and the line', () => {
     const line = lineOf('x = x.add(table[t]);');
     refuses('indexInside', [S(0), [1, 2, 3, 4, 5]], new RegExp(`'t' is an int32 tensor here \\(main\\.ts:${line}:\\d+\\), not a JS number`));
