@@ -134,6 +134,10 @@ export class StagedControlFlow implements StagingHooks {
 
   not(value: unknown, opts?: OperatorOptions): unknown {
     if (!isTensor(value)) return !value;
+    // A flag tensor known to be true on every run (set on both paths of a staged if: `return` in a
+    // loop body that always returns) negates to a static false, so the guards and loop tests it
+    // feeds stay static (the loop after a do-while body that always returns is not staged).
+    if (this.tracer.facts.knownTrue.has(value)) return false;
     const result = logicalNot(conditionTensor(this.tracer.facts, value, opts));
     this.tracer.facts.negationOf.set(result, value);
     return result;

@@ -148,6 +148,10 @@ describe('promoted JS counters and flags in staged loops (issue 8)', () => {
   it('an unconditional return inside a loop staged on a tensor range stages (was refused)', () => {
     expect(agree('returnInLoop', [S(1), S(3)], [S(1), S(0)], [S(5), tf.scalar(2, 'int32')])).to.deep.equal([2, 1, 6]);
   });
+
+  it('a do-while whose body always returns, in a tensor if: the flag it sets is known true, so the guards after it stay static (fuzzer seed 20261125 #704 was refused)', () => {
+    expect(agree('doWhileAlwaysReturns', [S(1), S(4)], [S(-1), S(2)], [S(0), S(0)])).to.deep.equal([[1, 4, 1], [1, -1, 2], [1, 0, 0]]);
+  });
 });
 
 describe('ag__.binaryOp / unaryOp / plainValue (runtime/promoted_values.ts)', () => {
