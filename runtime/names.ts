@@ -21,6 +21,7 @@ export const OperatorNames = {
   binaryOp: 'binaryOp',
   unaryOp: 'unaryOp',
   plainValue: 'plainValue',
+  listItem: 'listItem',
   UndefinedReturnValue: 'UndefinedReturnValue',
 } as const;
 

@@ -6,11 +6,12 @@
  *   `t++` (its value unused), `++t`  →  t = ag__.unaryOp('++', t)
  *   `-t`                          →  ag__.unaryOp('-', t)
  *   `xs[t]`, `typeof t`, `f(t)`   →  ag__.plainValue(t, 't', origin): refuses a promoted tensor
+ *   `xs[t]` on a list             →  ag__.listItem(xs, t)   (`xs[t]`, or the list's element at a tensor t)
  * A postfix `t++` whose value is used stays as it is: on a promoted tensor its ToNumeric hits the
  * tensor's Symbol.toPrimitive, which refuses it with the same error.
  */
 import type * as TS from 'typescript';
-import { COMPOUND_ASSIGNMENT, isArithmetic, isMaybePromoted, PromotionPlan } from '../analysis/promotion';
+import { COMPOUND_ASSIGNMENT, isArithmetic, isListItem, isMaybePromoted, PromotionPlan } from '../analysis/promotion';
 import { EmitContext, id, operatorCall, withOrigin } from '../emit';
 import { ts } from '../typescript';
 
@@ -31,6 +32,9 @@ export function convertPromoted(node: TS.Node, promotion: PromotionPlan, visit: 
     const arithmetic = COMPOUND_ASSIGNMENT.get(op);
     if (arithmetic !== undefined && isPromotable(node.left)) return update(node.left, arithmetic, visit(node.right));
     return undefined;
+  }
+  if (isListItem(node, names) && isMaybePromoted(node.argumentExpression, names)) {
+    return operatorCall(emit, 'listItem', [visit(node.expression), visit(node.argumentExpression)]);
   }
   if (ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)) {
     const op = node.operator;
