@@ -20,6 +20,7 @@ export const OperatorNames = {
   newList: 'newList',
   binaryOp: 'binaryOp',
   unaryOp: 'unaryOp',
+  postfixOp: 'postfixOp',
   plainValue: 'plainValue',
   listItem: 'listItem',
   UndefinedReturnValue: 'UndefinedReturnValue',

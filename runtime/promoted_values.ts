@@ -156,6 +156,17 @@ export function unaryOp(op: '-' | '+' | '++' | '--', value: any): any {
   return propagate(result, promotionOf(value));
 }
 
+/**
+ * `value++` / `value--` whose value is used (`const a = t++`, `tf.gather(xs, t++)`): stores the new
+ * value through `assign` and gives the old one, ToNumeric'd (as the native operator: `"5"++` is 5);
+ * on a promoted tensor both are tensors.
+ */
+export function postfixOp(op: '++' | '--', value: any, assign: (next: any) => void): any {
+  const old = unaryOp('+', value);
+  assign(unaryOp(op, value));
+  return old;
+}
+
 type Operand = { tensor: tf.Tensor } | { number: number } | { boolean: boolean };
 
 function operand(value: unknown, op: string): Operand {

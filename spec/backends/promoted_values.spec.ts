@@ -11,7 +11,7 @@ import * as path from 'path';
 import * as tf from '@tensorflow/tfjs';
 import { stage } from '../../index';
 import { StagingError } from '../../backends/errors';
-import { binaryOp, plainValue, unaryOp } from '../../runtime/promoted_values';
+import { binaryOp, plainValue, postfixOp, unaryOp } from '../../runtime/promoted_values';
 import { compile, load } from '../harness/compile';
 
 const source = fs.readFileSync(path.resolve(__dirname, '../../../spec/fixtures/promotion_programs.ts'), 'utf8');
@@ -122,6 +122,17 @@ describe('promoted JS counters and flags in staged loops (issue 8)', () => {
     expect(m.callerIndexes(S(4), ['a', 'b'])).to.equal('b');
   });
 
+  it('postfix t++ / t-- used as a value give the old value, staged (was refused through the toPrimitive backstop)', () => {
+    const table = tf.tensor1d([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(agree('postfixValues', [S(0), table], [S(4), table], [S(9), table]))
+      .to.deep.equal([[40, 4, 5, 5], [10, 0, 1, 9], [0, 0, 0, 10]]);
+    expect(js).to.match(/previous = ag__\.postfixOp\("\+\+", t, (t_next\w*) => t = \1\);/);
+    // Where JS needs the plain value: the named error at the read, with the expression's text.
+    refuses('postfixIndex', [S(0), [1, 2, 3, 4, 5, 6]], new RegExp(`'t\\+\\+' is an int32 tensor here ` +
+      `\\(main\\.ts:${lineOf('return table[t++];')}:\\d+\\).*'t' changes in a loop staged on a tensor condition`));
+    expect(m.postfixIndex(S(0), [1, 2, 3, 4, 5, 6])).to.equal(6);
+  });
+
   it('the emitted code reads the counter through ag__.plainValue where JS needs its value', () => {
     expect(js).to.contain('table[ag__.plainValue(t, "t", "main.ts:');
     expect(js).to.contain('t = ag__.unaryOp("++", t);');
@@ -159,6 +170,13 @@ describe('ag__.binaryOp / unaryOp / plainValue (runtime/promoted_values.ts)', ()
       expect(Object.is(unaryOp('++', a), ++inc), `++${String(a)}`).to.equal(true);
       expect(Object.is(unaryOp('--', a), --dec)).to.equal(true);
       expect(Object.is(plainValue(a, 'a'), a)).to.equal(true);
+      let post = a as number;
+      let assigned: unknown;
+      expect(Object.is(postfixOp('++', a, (v) => { assigned = v; }), post++), `${String(a)}++`).to.equal(true);
+      expect(Object.is(assigned, post)).to.equal(true);
+      post = a as number;
+      expect(Object.is(postfixOp('--', a, (v) => { assigned = v; }), post--), `${String(a)}--`).to.equal(true);
+      expect(Object.is(assigned, post)).to.equal(true);
     }
   });
 
