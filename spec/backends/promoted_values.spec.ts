@@ -133,6 +133,23 @@ describe('promoted JS counters and flags in staged loops (issue 8)', () => {
     expect(m.postfixIndex(S(0), [1, 2, 3, 4, 5, 6])).to.equal(6);
   });
 
+  it('a for counter captured by a closure in the body is promoted under its own name (not its outer copy\'s)', () => {
+    expect(agree('capturedCounter', [S(5)], [S(1.5)], [S(-1)])).to.deep.equal([3, 1, 0]);
+    expect(js).to.match(/\["break_\w*", "last", "j"\], \{ origin: "main\.ts:\d+:3", flags: \["break_\w*"\], promote: \["last", "j"\]/);
+    // The closure reads it as JS (a plain-value read): staged, the error names `i`, never `i_outer`.
+    expect(m.capturedCounterCalled(S(1.5))).to.deep.equal([0, 10, 20]);
+    const named = (name: string, pattern: RegExp): void => {
+      let message = '';
+      try { stage(m[name])(S(1.5)); } catch (error) { message = (error as Error).message; }
+      expect(message).to.match(pattern);
+      expect(message).not.to.match(/_outer/);
+    };
+    named('capturedCounterCalled', new RegExp(`'i' is an int32 tensor here \\(main\\.ts:${lineOf('const g = (): number => i * 10;')}:\\d+\\)`));
+    // The issue's reproduction: the JS functions pushed in the staged loop are refused, by their array's name.
+    expect(m.capturedCounterFunctions(S(1.5))).to.deep.equal([0, 1, 2]);
+    named('capturedCounterFunctions', /'fns' changes structure in a loop staged on a tensor condition/);
+  });
+
   it('the emitted code reads the counter through ag__.plainValue where JS needs its value', () => {
     expect(js).to.contain('table[ag__.plainValue(t, "t", "main.ts:');
     expect(js).to.contain('t = ag__.unaryOp("++", t);');
