@@ -150,6 +150,16 @@ describe('promoted JS counters and flags in staged loops (issue 8)', () => {
     named('capturedCounterFunctions', /'fns' changes structure in a loop staged on a tensor condition/);
   });
 
+  it('reads that JS makes without ToPrimitive (Object.is, includes, JSON, destructuring, switch, a JS callee...) are named errors', () => {
+    const eager = [true, true, '{"t":3}', 3, 3, true, 3, 'three', 3, 'three', '3'];
+    eager.forEach((expected, which) => {
+      expect(m.auditReads(S(0), which), `case ${which}`).to.deep.equal(expected);
+      refuses('auditReads', [S(0), which], /'t' is an int32 tensor here \(main\.ts:\d+:\d+\), not a JS number/);
+    });
+    // `t ?? 1` is t (a number is never nullish), staged too.
+    expect(agree('auditNullish', [S(0)], [S(5)])).to.deep.equal([3, 0]);
+  });
+
   it('the emitted code reads the counter through ag__.plainValue where JS needs its value', () => {
     expect(js).to.contain('table[ag__.plainValue(t, "t", "main.ts:');
     expect(js).to.contain('t = ag__.unaryOp("++", t);');

@@ -184,6 +184,9 @@ describe('tensor lists: arrays of tensors grown by staged loops (backends/staged
       refuses('lengthTypeof', [S(3)], /'xs\.length' is used as a JS number/);
       // A value computed from it and saved in a variable is refused where it is used.
       expect(m.lengthSavedThenIndexed(S(2)).arraySync()).to.equal(9);
+      // A nested function reads it as JS only: a plain-value read there too.
+      expect(m.lengthInClosure(S(3))).to.deep.equal([[0, 0, 0], 'number']);
+      refuses('lengthInClosure', [S(3)], new RegExp(`'xs\\.length' is used as a JS number \\(at main\\.ts:${lineOf('Array(xs.length).fill(0)')}:`));
       refuses('lengthSavedThenIndexed', [S(2)], new RegExp(`'last' is used as a JS number \\(at main\\.ts:${lineOf('tf.scalar(9), tf.scalar(10)][last]')}:\\d+\\), but 'xs' is a list`));
     });
     it('.length as a staged condition, a loop bound, a tfjs argument: staged == eager', () => {

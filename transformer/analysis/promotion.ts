@@ -111,7 +111,8 @@ export function isMaybePromoted(expr: TS.Expression, names: ReadonlySet<string>)
 
 /**
  * In a nested function, the reads of an enclosing function's counters and flags that a staged loop
- * there may promote (`xs.some((v) => v === t)`): the closure may run after (or during) that loop,
+ * there may promote (`xs.some((v) => v === t)`), and of the length of its arrays that a staged loop
+ * may grow into lists (`() => Array(xs.length)`): the closure may run after (or during) that loop,
  * and JS code is all it can run on them, so each read is a plain-value read.
  */
 export function capturedCounterReads(body: TS.Node, classifier: Classifier): Map<TS.Expression, string> {
@@ -121,8 +122,11 @@ export function capturedCounterReads(body: TS.Node, classifier: Classifier): Map
   if (fn === undefined || body.pos < 0 || ts.getOriginalNode(body) !== body) return reads;
   visitReferences(body, {
     name(name, kind, nested, node) {
-      if (kind === 'read' && !nested && ts.isIdentifier(node) && node.pos >= 0 && node.parent !== undefined &&
-          classifier.isCapturedCounter(node, fn)) reads.set(node, name);
+      if (kind !== 'read' || nested || !ts.isIdentifier(node) || node.pos < 0 || node.parent === undefined) return;
+      if (classifier.isCapturedCounter(node, fn)) reads.set(node, name);
+      const access = node.parent;
+      if (isListLength(access) && access.expression === node && !isWriteTarget(access) &&
+          classifier.isCapturedList(node, fn)) reads.set(access, listLengthName(access));
     },
   });
   return reads;
