@@ -187,6 +187,9 @@ describe('tensor lists: arrays of tensors grown by staged loops (backends/staged
       // A nested function reads it as JS only: a plain-value read there too.
       expect(m.lengthInClosure(S(3))).to.deep.equal([[0, 0, 0], 'number']);
       refuses('lengthInClosure', [S(3)], new RegExp(`'xs\\.length' is used as a JS number \\(at main\\.ts:${lineOf('Array(xs.length).fill(0)')}:`));
+      // A callee that takes it as `arr: Tensor[]` reads arr.length the same way (it gave [1]).
+      expect(m.lengthInCallee(S(3))).to.deep.equal([1, 1, 1]);
+      refuses('lengthInCallee', [S(3)], new RegExp(`'arr\\.length' is used as a JS number \\(at main\\.ts:${lineOf('return Array(arr.length).fill(1);')}:\\d+\\), but 'xs' is a list`));
       refuses('lengthSavedThenIndexed', [S(2)], new RegExp(`'last' is used as a JS number \\(at main\\.ts:${lineOf('tf.scalar(9), tf.scalar(10)][last]')}:\\d+\\), but 'xs' is a list`));
     });
     it('.length as a staged condition, a loop bound, a tfjs argument: staged == eager', () => {
@@ -194,6 +197,8 @@ describe('tensor lists: arrays of tensors grown by staged loops (backends/staged
       expect(agree('lengthAsLoopBound', [S(3)], [S(0)])).to.deep.equal([74, 11]);
       // `for (let k = 0; k < xs.length; k++) ... xs[k]`: staged on the length, k indexes the list.
       expect(agree('lengthInJsLoop', [S(3)], [S(0)])).to.deep.equal([3, 0]);
+      // ...also in a callee given the list: its loop over arr.length stages, arr[k] reads the list.
+      expect(agree('listToCallee', [S(3)], [S(1)])).to.deep.equal([6, 1]);
     });
     it('.length of an array that stays a JS array is a JS number, exactly', () => {
       expect(m.lengthPlain(3)).to.deep.equal([2, true, 'number', [2, 2, 2]]);
