@@ -190,6 +190,8 @@ describe('tensor lists: arrays of tensors grown by staged loops (backends/staged
       // A callee that takes it as `arr: Tensor[]` reads arr.length the same way (it gave [1]).
       expect(m.lengthInCallee(S(3))).to.deep.equal([1, 1, 1]);
       refuses('lengthInCallee', [S(3)], new RegExp(`'arr\\.length' is used as a JS number \\(at main\\.ts:${lineOf('return Array(arr.length).fill(1);')}:\\d+\\), but 'xs' is a list`));
+      expect(m.lengthDestructured(S(3))).to.deep.equal([1, 1, 1]);
+      refuses('lengthDestructured', [S(3)], new RegExp(`'length' is used as a JS number \\(at main\\.ts:${lineOf('return Array(length).fill(1);')}:\\d+\\), but 'xs' is a list`));
       refuses('lengthSavedThenIndexed', [S(2)], new RegExp(`'last' is used as a JS number \\(at main\\.ts:${lineOf('tf.scalar(9), tf.scalar(10)][last]')}:\\d+\\), but 'xs' is a list`));
     });
     it('.length as a staged condition, a loop bound, a tfjs argument: staged == eager', () => {

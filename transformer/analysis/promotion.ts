@@ -179,6 +179,20 @@ export function promotableNames(body: TS.Node, converted: ReadonlySet<TS.Node>, 
   };
   findCalls(body);
   if (names.size === 0 && !calls) return names;
+  // `const { length } = xs` (or `{ length: n }`) of a list: the variable holds its length.
+  const destructured = (node: TS.Node): void => {
+    if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
+    if (ts.isVariableDeclaration(node) && ts.isObjectBindingPattern(node.name) && node.initializer !== undefined &&
+        ts.isIdentifier(node.initializer) && names.has(`${node.initializer.text}.length`)) {
+      for (const element of node.name.elements) {
+        const key = element.propertyName ?? element.name;
+        // (A binding element is not a variable declaration to the classifier; its type is the length's.)
+        if (ts.isIdentifier(key) && key.text === 'length' && ts.isIdentifier(element.name)) names.add(element.name.text);
+      }
+    }
+    ts.forEachChild(node, destructured);
+  };
+  destructured(body);
   // Closure: variables assigned a value computed from a promotable one.
   for (let changed = true; changed;) {
     changed = false;
