@@ -19,6 +19,7 @@ import { describeValue, zerosOf } from './staged_values';
 import type { Tracer } from './tracer';
 import { isTapeOn } from './gradients/tape';
 import { isUserFrame } from '../runtime/user_frames';
+import { markPromoted } from '../runtime/promoted_values';
 
 /**
  * A list value while tracing. It is a TensorInfo so that the tracer's tables and captures treat it
@@ -145,16 +146,9 @@ export class ListRecorder {
   length(list: TracedList, name: string): tf.Tensor {
     const n = this.placeholder({ shape: [], dtype: 'int32' });
     this.record('TensorListLength', [this.tracer.resolve(list)], [n]);
-    // Using it as a JS number (a comparison, arithmetic, an index) would need its value now.
-    Object.defineProperty(n, Symbol.toPrimitive, {
-      value: () => {
-        throw new StagingError(`autograph-ts: '${name}.length' is used as a JS number${where()}, but '${name}' is a list ` +
-          'that a staged loop grows: its length is an int32 tensor, known only when the graph runs. Use it in tensor ' +
-          `ops (e.g. \`tf.less(i, ${name}.length)\`), or stack the list (tf.stack) and read the shape of the result; ` +
-          `a function that reads '${name}' as a JS array (a tfjs op other than tf.stack and tf.concat) cannot take it.`);
-      },
-    });
-    return n;
+    // Using it as a JS number (an index, Array(n), ===) would need its value now: the transformer
+    // routes such reads of `xs.length` through ag__.plainValue, and the mark refuses the rest.
+    return markPromoted(n, `${name}.length`, undefined, name);
   }
 
   /** list[index]: `index` a JS integer (from the front; negative counts from the end, as `at`) or a tensor. */

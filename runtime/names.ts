@@ -20,7 +20,9 @@ export const OperatorNames = {
   newList: 'newList',
   binaryOp: 'binaryOp',
   unaryOp: 'unaryOp',
+  postfixOp: 'postfixOp',
   plainValue: 'plainValue',
+  listItem: 'listItem',
   UndefinedReturnValue: 'UndefinedReturnValue',
 } as const;
 

@@ -25,10 +25,12 @@ import { isTensor } from './tensors';
 import { currentUserLocation, userError } from './user_frames';
 
 export interface Promotion {
-  /** The user's variable. */
+  /** The user's variable (or `xs.length`). */
   name: string;
   /** Where the loop (or conditional) that promoted it is. */
   origin: string | undefined;
+  /** For the length of a list that a staged loop grows (backends/staged_lists.ts): the list's name. */
+  list?: string;
 }
 
 const promotions = new WeakMap<object, Promotion>();
@@ -67,17 +69,27 @@ function inOperator<T>(f: () => T): T {
   }
 }
 
-/** Marks `tensor` as the promoted value of the user's variable `name` (see the module comment). */
-export function markPromoted(tensor: tf.Tensor, name: string, origin: string | undefined): tf.Tensor {
-  promotions.set(tensor, { name, origin });
-  if (tensor.dtype === 'int32') promotedInt32Data.set(tensor.dataId, { name, origin });
+/**
+ * Marks `tensor` as the promoted value of the user's variable `name` (see the module comment), or
+ * with `list`, as the length of the list `list` (`name` is then `list.length`): an int32 tensor
+ * read where the user's code says `xs.length`, refused where JS needs a number in the same ways.
+ */
+export function markPromoted(tensor: tf.Tensor, name: string, origin: string | undefined, list?: string): tf.Tensor {
+  const promotion: Promotion = list === undefined ? { name, origin } : { name, origin, list };
+  promotions.set(tensor, promotion);
+  if (tensor.dtype === 'int32') promotedInt32Data.set(tensor.dataId, promotion);
   Object.defineProperty(tensor, Symbol.toPrimitive, {
     configurable: true,
     value: () => {
-      throw userError(new StagingError(misuse(name, tensor, currentUserLocation(), { name, origin })));
+      throw userError(new StagingError(misuse(name, tensor, currentUserLocation(), promotion)));
     },
   });
   return tensor;
+}
+
+/** The same promotion on a tensor computed from a promoted one. */
+function propagate(result: tf.Tensor, promotion: Promotion | undefined): tf.Tensor {
+  return promotion ? markPromoted(result, promotion.name, promotion.origin, promotion.list) : result;
 }
 
 /** The promotion a tensor stands for, if it is a promoted JS value (or computed from one). */
@@ -87,6 +99,14 @@ export function promotionOf(value: unknown): Promotion | undefined {
 
 /** `what` (the variable, or an expression computed from it) is the promoted tensor `tensor`. */
 function misuse(what: string, tensor: tf.Tensor, where: string | undefined, promotion: Promotion | undefined): string {
+  if (promotion?.list !== undefined) {
+    const list = promotion.list;
+    return `autograph-ts: '${what}' is used as a JS number${where ? ` (at ${where})` : ''}, but '${list}' is a list ` +
+      'that a staged loop grows: its length is an int32 tensor, known only when the graph runs. Use it in tensor ops ' +
+      `(e.g. \`tf.less(i, ${list}.length)\`, \`${list}.length === 3\` as a condition), or stack the list (tf.stack) and ` +
+      `read the shape of the result; a function that reads '${list}' as a JS array (a tfjs op other than tf.stack and ` +
+      'tf.concat) cannot take it.';
+  }
   const kind = tensor.dtype === 'bool' ? 'boolean' : 'number';
   const name = promotion?.name ?? what;
   const subject = name === what ? 'it' : `'${name}'`;
@@ -105,6 +125,16 @@ function misuse(what: string, tensor: tf.Tensor, where: string | undefined, prom
 export function plainValue<T>(value: T, name: string, origin?: string): T {
   if (!isTensor(value)) return value;
   throw userError(new StagingError(misuse(name, value, origin, promotionOf(value))));
+}
+
+/**
+ * `xs[i]` where xs may be a list that a staged loop grows and i a promoted counter (or a list's
+ * length): `xs[i]` on a plain index; a tensor index reads the list's element (`xs.at(i)`, which a
+ * list in the graph answers with TensorListGetItem). On a JS array a tensor index stays an error
+ * (its mark refuses the conversion to a property key).
+ */
+export function listItem<T>(array: readonly T[], index: unknown): T | undefined {
+  return isTensor(index) ? array.at(index as unknown as number) : array[index as number];
 }
 
 export type BinaryOperator = '+' | '-' | '*' | '/' | '%' | '**' | '<' | '<=' | '>' | '>=' | '==' | '!=' | '===' | '!==' |
@@ -136,9 +166,7 @@ export function binaryOp(op: BinaryOperator, left: any, right: any): any {
       case '>>>': return left >>> right;
     }
   }
-  const promotion = promotionOf(left) ?? promotionOf(right);
-  const result = inOperator(() => tensorBinary(op, left, right));
-  return promotion ? markPromoted(result, promotion.name, promotion.origin) : result;
+  return propagate(inOperator(() => tensorBinary(op, left, right)), promotionOf(left) ?? promotionOf(right));
 }
 
 /**
@@ -162,8 +190,18 @@ export function unaryOp(op: '-' | '+' | '++' | '--', value: any): any {
     return op === '-' ? tf.neg(numeric) : op === '++' ? tf.add(numeric, one()) : op === '--' ? tf.sub(numeric, one())
       : numeric === value ? tf.clone(value) : numeric;
   });
-  const promotion = promotionOf(value);
-  return promotion ? markPromoted(result, promotion.name, promotion.origin) : result;
+  return propagate(result, promotionOf(value));
+}
+
+/**
+ * `value++` / `value--` whose value is used (`const a = t++`, `tf.gather(xs, t++)`): stores the new
+ * value through `assign` and gives the old one, ToNumeric'd (as the native operator: `"5"++` is 5);
+ * on a promoted tensor both are tensors.
+ */
+export function postfixOp(op: '++' | '--', value: any, assign: (next: any) => void): any {
+  const old = unaryOp('+', value);
+  assign(unaryOp(op, value));
+  return old;
 }
 
 type Operand = { tensor: tf.Tensor } | { number: number } | { boolean: boolean };

@@ -164,6 +164,25 @@ export class Classifier {
     return cached;
   }
 
+  /**
+   * Whether `name`, read in the nested function `fn`, is an array variable of an enclosing function
+   * that may become a list there (a `let`/`const` made from an array literal, typed as possibly
+   * holding tensors: the shape of the plan's newLists): its `length` may be an int32 tensor when
+   * `fn` runs.
+   */
+  isCapturedList(name: TS.Identifier, fn: TS.Node): boolean {
+    const decl = this.checker.getSymbolAtLocation(name)?.valueDeclaration;
+    if (decl === undefined || !ts.isVariableDeclaration(decl) || decl.initializer === undefined) return false;
+    if (decl.getSourceFile() !== fn.getSourceFile() || (decl.pos >= fn.pos && decl.end <= fn.end)) return false;
+    let init = decl.initializer;
+    while (ts.isParenthesizedExpression(init) || ts.isAsExpression(init) || ts.isSatisfiesExpression(init)) init = init.expression;
+    if (!ts.isArrayLiteralExpression(init) || !ts.isVariableDeclarationList(decl.parent) ||
+        (decl.parent.flags & ts.NodeFlags.BlockScoped) === 0) return false;
+    let owner: TS.Node | undefined = decl.parent;
+    while (owner !== undefined && !ts.isFunctionLike(owner)) owner = owner.parent;
+    return owner !== undefined && this.mayHoldTensors(decl.name);
+  }
+
   private readonly capturedCounters = new Map<TS.Symbol, boolean>();
   private readonly stagingBodies = new Map<TS.Node, boolean>();
 

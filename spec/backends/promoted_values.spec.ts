@@ -11,7 +11,7 @@ import * as path from 'path';
 import * as tf from '@tensorflow/tfjs';
 import { stage } from '../../index';
 import { StagingError } from '../../backends/errors';
-import { binaryOp, plainValue, unaryOp } from '../../runtime/promoted_values';
+import { binaryOp, plainValue, postfixOp, unaryOp } from '../../runtime/promoted_values';
 import { compile, load } from '../harness/compile';
 
 const source = fs.readFileSync(path.resolve(__dirname, '../../../spec/fixtures/promotion_programs.ts'), 'utf8');
@@ -131,6 +131,44 @@ describe('promoted JS counters and flags in staged loops (issue 8)', () => {
     expect(m.callerIndexes(S(4), ['a', 'b'])).to.equal('b');
   });
 
+  it('postfix t++ / t-- used as a value give the old value, staged (was refused through the toPrimitive backstop)', () => {
+    const table = tf.tensor1d([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(agree('postfixValues', [S(0), table], [S(4), table], [S(9), table]))
+      .to.deep.equal([[40, 4, 5, 5], [10, 0, 1, 9], [0, 0, 0, 10]]);
+    expect(js).to.match(/previous = ag__\.postfixOp\("\+\+", t, (t_next\w*) => t = \1\);/);
+    // Where JS needs the plain value: the named error at the read, with the expression's text.
+    refuses('postfixIndex', [S(0), [1, 2, 3, 4, 5, 6]], new RegExp(`'t\\+\\+' is an int32 tensor here ` +
+      `\\(main\\.ts:${lineOf('return table[t++];')}:\\d+\\).*'t' changes in a loop staged on a tensor condition`));
+    expect(m.postfixIndex(S(0), [1, 2, 3, 4, 5, 6])).to.equal(6);
+  });
+
+  it('a for counter captured by a closure in the body is promoted under its own name (not its outer copy\'s)', () => {
+    expect(agree('capturedCounter', [S(5)], [S(1.5)], [S(-1)])).to.deep.equal([3, 1, 0]);
+    expect(js).to.match(/\["break_\w*", "last", "j"\], \{ origin: "main\.ts:\d+:3", flags: \["break_\w*"\], promote: \["last", "j"\]/);
+    // The closure reads it as JS (a plain-value read): staged, the error names `i`, never `i_outer`.
+    expect(m.capturedCounterCalled(S(1.5))).to.deep.equal([0, 10, 20]);
+    const named = (name: string, pattern: RegExp): void => {
+      let message = '';
+      try { stage(m[name])(S(1.5)); } catch (error) { message = (error as Error).message; }
+      expect(message).to.match(pattern);
+      expect(message).not.to.match(/_outer/);
+    };
+    named('capturedCounterCalled', new RegExp(`'i' is an int32 tensor here \\(main\\.ts:${lineOf('const g = (): number => i * 10;')}:\\d+\\)`));
+    // The issue's reproduction: the JS functions pushed in the staged loop are refused, by their array's name.
+    expect(m.capturedCounterFunctions(S(1.5))).to.deep.equal([0, 1, 2]);
+    named('capturedCounterFunctions', /'fns' changes structure in a loop staged on a tensor condition/);
+  });
+
+  it('reads that JS makes without ToPrimitive (Object.is, includes, JSON, destructuring, switch, a JS callee...) are named errors', () => {
+    const eager = [true, true, '{"t":3}', 3, 3, true, 3, 'three', 3, 'three', '3'];
+    eager.forEach((expected, which) => {
+      expect(m.auditReads(S(0), which), `case ${which}`).to.deep.equal(expected);
+      refuses('auditReads', [S(0), which], /'t' is an int32 tensor here \(main\.ts:\d+:\d+\), not a JS number/);
+    });
+    // `t ?? 1` is t (a number is never nullish), staged too.
+    expect(agree('auditNullish', [S(0)], [S(5)])).to.deep.equal([3, 0]);
+  });
+
   it('the emitted code reads the counter through ag__.plainValue where JS needs its value', () => {
     expect(js).to.contain('table[ag__.plainValue(t, "t", "main.ts:');
     expect(js).to.contain('t = ag__.unaryOp("++", t);');
@@ -172,6 +210,13 @@ describe('ag__.binaryOp / unaryOp / plainValue (runtime/promoted_values.ts)', ()
       expect(Object.is(unaryOp('++', a), ++inc), `++${String(a)}`).to.equal(true);
       expect(Object.is(unaryOp('--', a), --dec)).to.equal(true);
       expect(Object.is(plainValue(a, 'a'), a)).to.equal(true);
+      let post = a as number;
+      let assigned: unknown;
+      expect(Object.is(postfixOp('++', a, (v) => { assigned = v; }), post++), `${String(a)}++`).to.equal(true);
+      expect(Object.is(assigned, post)).to.equal(true);
+      post = a as number;
+      expect(Object.is(postfixOp('--', a, (v) => { assigned = v; }), post--), `${String(a)}--`).to.equal(true);
+      expect(Object.is(assigned, post)).to.equal(true);
     }
   });
 

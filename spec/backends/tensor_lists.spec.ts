@@ -16,6 +16,7 @@ import { compile, load } from '../harness/compile';
 const source = fs.readFileSync(path.resolve(__dirname, '../../../spec/fixtures/tensor_list_programs.ts'), 'utf8');
 const S = (v: number, dtype: 'float32' | 'int32' = 'float32'): tf.Scalar => tf.scalar(v, dtype);
 const value = (x: unknown): unknown => (x instanceof tf.Tensor ? x.arraySync() : x);
+const lineOf = (text: string): number => source.split('\n').findIndex((l) => l.includes(text)) + 1;
 
 /** Node kinds (List nodes by op) of a graph and its sub-graphs, with the depth of the While they sit in. */
 function kinds(graph: Graph, out: string[] = []): string[] {
@@ -172,9 +173,38 @@ describe('tensor lists: arrays of tensors grown by staged loops (backends/staged
     it('an element whose dtype differs from the list\'s', () => {
       refuses('dtypeChange', [S(2)], /the elements of 'xs' change dtype \(at [^)]+:\d+:\d+\): an? int32 tensor .* is pushed to a list of float32 tensors/);
     });
-    it('.length used as a JS number after the loop (an array index, a shape, a JS loop bound)', () => {
-      refuses('lengthInJsLoop', [S(2)], /'xs\.length' is used as a JS number \(at [^)]+:\d+:\d+\)/);
-      refuses('lengthAsNumber', [S(2)], /'xs\.length' is used as a JS number/);
+    it('.length used as a JS number after the loop (an array index, a shape, Array(n), typeof)', () => {
+      refuses('lengthAsNumber', [S(2)], /'xs\.length' is used as a JS number \(at main\.ts:\d+:\d+\)/);
+      // These ran with the length of the trace's placeholder (1) instead of failing.
+      expect(m.lengthFill(S(3))).to.deep.equal([1, 1, 1]);
+      refuses('lengthFill', [S(3)], new RegExp(`'xs\\.length' is used as a JS number \\(at main\\.ts:${lineOf('return Array(xs.length)')}:\\d+\\)`));
+      expect(m.lengthNewArray(S(3))).to.equal(3);
+      refuses('lengthNewArray', [S(3)], /'xs\.length' is used as a JS number/);
+      expect(m.lengthTypeof(S(3))).to.equal('number');
+      refuses('lengthTypeof', [S(3)], /'xs\.length' is used as a JS number/);
+      // A value computed from it and saved in a variable is refused where it is used.
+      expect(m.lengthSavedThenIndexed(S(2)).arraySync()).to.equal(9);
+      // A nested function reads it as JS only: a plain-value read there too.
+      expect(m.lengthInClosure(S(3))).to.deep.equal([[0, 0, 0], 'number']);
+      refuses('lengthInClosure', [S(3)], new RegExp(`'xs\\.length' is used as a JS number \\(at main\\.ts:${lineOf('Array(xs.length).fill(0)')}:`));
+      // A callee that takes it as `arr: Tensor[]` reads arr.length the same way (it gave [1]).
+      expect(m.lengthInCallee(S(3))).to.deep.equal([1, 1, 1]);
+      refuses('lengthInCallee', [S(3)], new RegExp(`'arr\\.length' is used as a JS number \\(at main\\.ts:${lineOf('return Array(arr.length).fill(1);')}:\\d+\\), but 'xs' is a list`));
+      expect(m.lengthDestructured(S(3))).to.deep.equal([1, 1, 1]);
+      refuses('lengthDestructured', [S(3)], new RegExp(`'length' is used as a JS number \\(at main\\.ts:${lineOf('return Array(length).fill(1);')}:\\d+\\), but 'xs' is a list`));
+      refuses('lengthSavedThenIndexed', [S(2)], new RegExp(`'last' is used as a JS number \\(at main\\.ts:${lineOf('tf.scalar(9), tf.scalar(10)][last]')}:\\d+\\), but 'xs' is a list`));
+    });
+    it('.length as a staged condition, a loop bound, a tfjs argument: staged == eager', () => {
+      expect(agree('lengthAsCondition', [S(3)], [S(1)], [S(5)])).to.deep.equal([36, 1, 49]);
+      expect(agree('lengthAsLoopBound', [S(3)], [S(0)])).to.deep.equal([74, 11]);
+      // `for (let k = 0; k < xs.length; k++) ... xs[k]`: staged on the length, k indexes the list.
+      expect(agree('lengthInJsLoop', [S(3)], [S(0)])).to.deep.equal([3, 0]);
+      // ...also in a callee given the list: its loop over arr.length stages, arr[k] reads the list.
+      expect(agree('listToCallee', [S(3)], [S(1)])).to.deep.equal([6, 1]);
+    });
+    it('.length of an array that stays a JS array is a JS number, exactly', () => {
+      expect(m.lengthPlain(3)).to.deep.equal([2, true, 'number', [2, 2, 2]]);
+      expect(m.lengthPlain(0)).to.deep.equal([-1, false, 'number', []]);
     });
     it('tf.unstack of the stacked list (its count would be the trace\'s)', () => {
       expect(m.unstackCount(S(3)).arraySync()).to.equal(3);

@@ -25,7 +25,7 @@ export function closures(n) {
             i_outer = i;
             i_outer = i_outer.add(1);
         };
-        ag__.whileStmt(loop_test_1, loop_body_1, () => [i_outer], vars__1 => { [i_outer] = vars__1; }, ["i_outer"], { origin: "for_statements.ts:13:3", composites: () => ({ fns }) });
+        ag__.whileStmt(loop_test_1, loop_body_1, () => [i_outer], vars__1 => { [i_outer] = vars__1; }, ["i"], { origin: "for_statements.ts:13:3", composites: () => ({ fns }) });
     }
     return fns;
 }

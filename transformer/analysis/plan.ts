@@ -128,6 +128,9 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
   // converters/switch_statements.ts); every other switch stays native.
   const loweredSwitches = new Set<TS.SwitchStatement>();
   let promoted = new Set<string>();
+  // A parameter typed as an array of tensors may receive a caller's list (`helper(xs)` after a staged
+  // loop grew xs): its length may be an int32 tensor too.
+  const listParameters = listParametersOf(body, classifier);
   for (let changed = true; changed;) {
     changed = false;
     const convert = (node: TS.Node): void => {
@@ -138,7 +141,8 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
     };
     // A condition that may hold a promoted counter or flag (`t < n`, `found`) is a tensor
     // condition in a trace: its statement or expression is converted (analysis/promotion.ts).
-    promoted = promotableNames(body, converted, classifier);
+    const grownLists = [...newLists(body, converted, classifier)].map((d) => (d.name as TS.Identifier).text);
+    promoted = promotableNames(body, converted, classifier, [...grownLists, ...listParameters]);
     for (const { node } of controls) {
       const tested = classifier.statement(node);
       if (tested?.convertible && tested.role === 'condition' && isMaybePromoted(tested.tested, promoted)) convert(node);
@@ -261,6 +265,24 @@ function skipOuterExpressions(e: TS.Expression): TS.Expression {
   while (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e) ||
          ts.isTypeAssertionExpression(e) || ts.isNonNullExpression(e)) e = e.expression;
   return e;
+}
+
+/** The parameters (plain names) of the function whose type is an array that may hold tensors and
+ * whose `length` the body reads. */
+function listParametersOf(body: TS.Node, classifier: Classifier): string[] {
+  const fn = body.parent;
+  if (fn === undefined || !ts.isFunctionLike(fn) || body.pos < 0 || ts.getOriginalNode(body) !== body) return [];
+  const lengthsRead = new Set<string>();
+  const visit = (node: TS.Node): void => {
+    if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
+    if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && node.name.text === 'length') {
+      lengthsRead.add(node.expression.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  ts.forEachChild(body, visit);
+  return fn.parameters.filter((p) => ts.isIdentifier(p.name) && lengthsRead.has(p.name.text) &&
+    classifier.mayHoldTensors(p.name)).map((p) => (p.name as TS.Identifier).text);
 }
 
 /** See ConversionPlan.newLists. */

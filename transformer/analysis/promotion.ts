@@ -11,6 +11,10 @@
  *   consumers: an arithmetic or comparison operator (→ ag__.binaryOp), a condition (its statement
  *   or expression is converted), an assignment to a promotable variable, a tfjs call's argument,
  *   `return` (and an array or object literal returned), an expression statement, a comma's left.
+ * The length of an array that a staged loop may grow into a list (`xs.length`, the plan's
+ * newLists) is an int32 tensor in a trace as well: it is promotable like a counter, under the
+ * qualified name `xs.length` (`Array(xs.length)`, `xs.length === 3` and `typeof xs.length` then
+ * behave as for `t`), and so is a variable assigned from it.
  * Everything here is syntactic over names, given the set of promotable names: a rewrite of a read
  * that never holds a tensor is exact on plain values, so over-approximating is safe.
  */
@@ -23,7 +27,7 @@ import { visitReferences } from './references';
 export interface PromotionPlan {
   /** Whether anything in the function may hold a promoted value (the expression pass runs). */
   readonly active: boolean;
-  /** Promotable variables, by name. */
+  /** Promotable qualified names: variables (`t`) and lengths of lists (`xs.length`). */
   readonly names: ReadonlySet<string>;
   /** Maybe-promoted expressions in places where JS needs a plain value, wrapped in ag__.plainValue,
    * with the text its error names them by (the variable, or the expression's source). */
@@ -80,6 +84,7 @@ const promotedCalls = new WeakSet<TS.Node>();
 export function isMaybePromoted(expr: TS.Expression, names: ReadonlySet<string>): boolean {
   const maybe = (e: TS.Expression): boolean => {
     if (ts.isIdentifier(e)) return names.has(e.text);
+    if (isListLength(e)) return names.has(listLengthName(e));
     if (ts.isCallExpression(e)) return promotedCalls.has(ts.getOriginalNode(e));
     if (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isNonNullExpression(e) ||
         ts.isSatisfiesExpression(e) || ts.isTypeAssertionExpression(e)) return maybe(e.expression);
@@ -106,7 +111,8 @@ export function isMaybePromoted(expr: TS.Expression, names: ReadonlySet<string>)
 
 /**
  * In a nested function, the reads of an enclosing function's counters and flags that a staged loop
- * there may promote (`xs.some((v) => v === t)`): the closure may run after (or during) that loop,
+ * there may promote (`xs.some((v) => v === t)`), and of the length of its arrays that a staged loop
+ * may grow into lists (`() => Array(xs.length)`): the closure may run after (or during) that loop,
  * and JS code is all it can run on them, so each read is a plain-value read.
  */
 export function capturedCounterReads(body: TS.Node, classifier: Classifier): Map<TS.Expression, string> {
@@ -116,17 +122,34 @@ export function capturedCounterReads(body: TS.Node, classifier: Classifier): Map
   if (fn === undefined || body.pos < 0 || ts.getOriginalNode(body) !== body) return reads;
   visitReferences(body, {
     name(name, kind, nested, node) {
-      if (kind === 'read' && !nested && ts.isIdentifier(node) && node.pos >= 0 && node.parent !== undefined &&
-          classifier.isCapturedCounter(node, fn)) reads.set(node, name);
+      if (kind !== 'read' || nested || !ts.isIdentifier(node) || node.pos < 0 || node.parent === undefined) return;
+      if (classifier.isCapturedCounter(node, fn)) reads.set(node, name);
+      const access = node.parent;
+      if (isListLength(access) && access.expression === node && !isWriteTarget(access) &&
+          classifier.isCapturedList(node, fn)) reads.set(access, listLengthName(access));
     },
   });
   return reads;
 }
 
-/** The promotable variables of a function body (by name), given the loops the plan converts. */
-export function promotableNames(body: TS.Node, converted: ReadonlySet<TS.Node>, classifier: Classifier): Set<string> {
+/** `xs.length` for an array variable xs (whether xs is a list is the caller's question). */
+function isListLength(e: TS.Node): e is TS.PropertyAccessExpression & { expression: TS.Identifier } {
+  return ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.expression) && ts.isIdentifier(e.name) &&
+    e.name.text === 'length';
+}
+
+function listLengthName(e: TS.PropertyAccessExpression & { expression: TS.Identifier }): string {
+  return `${e.expression.text}.length`;
+}
+
+/**
+ * The promotable qualified names of a function body, given the loops the plan converts and the
+ * arrays they may grow into lists (by name).
+ */
+export function promotableNames(body: TS.Node, converted: ReadonlySet<TS.Node>, classifier: Classifier,
+                                lists: Iterable<string>): Set<string> {
   const fn = body.parent;
-  const names = new Set<string>();
+  const names = new Set<string>([...lists].map((list) => `${list}.length`));
   // Only the original tree can be asked about symbols (a function that a pass rebuilt is skipped).
   if (fn === undefined || body.pos < 0 || ts.getOriginalNode(body) !== body) return names;
   const promotable = (target: TS.Expression): string | undefined => {
@@ -156,6 +179,20 @@ export function promotableNames(body: TS.Node, converted: ReadonlySet<TS.Node>, 
   };
   findCalls(body);
   if (names.size === 0 && !calls) return names;
+  // `const { length } = xs` (or `{ length: n }`) of a list: the variable holds its length.
+  const destructured = (node: TS.Node): void => {
+    if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
+    if (ts.isVariableDeclaration(node) && ts.isObjectBindingPattern(node.name) && node.initializer !== undefined &&
+        ts.isIdentifier(node.initializer) && names.has(`${node.initializer.text}.length`)) {
+      for (const element of node.name.elements) {
+        const key = element.propertyName ?? element.name;
+        // (A binding element is not a variable declaration to the classifier; its type is the length's.)
+        if (ts.isIdentifier(key) && key.text === 'length' && ts.isIdentifier(element.name)) names.add(element.name.text);
+      }
+    }
+    ts.forEachChild(node, destructured);
+  };
+  destructured(body);
   // Closure: variables assigned a value computed from a promotable one.
   for (let changed = true; changed;) {
     changed = false;
@@ -199,6 +236,7 @@ function assignment(node: TS.Node): { target: TS.Expression; value: TS.Expressio
 
 function mentions(node: TS.Node, names: ReadonlySet<string>): boolean {
   if (ts.isIdentifier(node)) return names.has(node.text);
+  if (isListLength(node) && names.has(listLengthName(node))) return true;
   if (promotedCalls.has(node)) return true;
   if (ts.isFunctionLike(node) || ts.isClassLike(node)) return false;
   return ts.forEachChild(node, (child) => mentions(child, names) || undefined) ?? false;
@@ -214,6 +252,7 @@ function sourceText(node: TS.Node): string | undefined {
 /** The first promotable name an expression reads (for the error of ag__.plainValue). */
 function firstName(node: TS.Node, names: ReadonlySet<string>): string | undefined {
   if (ts.isIdentifier(node)) return names.has(node.text) ? node.text : undefined;
+  if (isListLength(node) && names.has(listLengthName(node))) return listLengthName(node);
   if (promotedCalls.has(node)) return 'the call\'s result';
   return ts.forEachChild(node, (child) => firstName(child, names));
 }
@@ -228,11 +267,13 @@ export function plainReads(body: TS.Node, names: ReadonlySet<string>, classifier
   // Identifiers that are references (not declared names, property names, labels...), read here.
   const references = new Set<TS.Node>();
   visitReferences(body, { name(_name, kind, nested, node) { if (kind === 'read' && !nested) references.add(node); } });
-  const maybe = (e: TS.Expression): boolean => (!ts.isIdentifier(e) || references.has(e)) && isMaybePromoted(e, names);
+  const maybe = (e: TS.Expression): boolean => (!ts.isIdentifier(e) || references.has(e)) &&
+    (!isListLength(e) || references.has(e.expression)) && isMaybePromoted(e, names);
   const visit = (node: TS.Node): void => {
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
     if (ts.isExpression(node) && maybe(node) && !isWriteTarget(node) && !consumed(node, names, classifier)) {
-      reads.set(node, ts.isIdentifier(node) ? node.text : sourceText(node) ?? firstName(node, names)!);
+      reads.set(node, ts.isIdentifier(node) ? node.text : isListLength(node) ? listLengthName(node)
+        : sourceText(node) ?? firstName(node, names)!);
     }
     ts.forEachChild(node, visit);
   };
@@ -293,14 +334,29 @@ function consumed(node: TS.Expression, names: ReadonlySet<string>, classifier: C
     if (ARITHMETIC.has(op) || isLogical(op)) return true;
   }
   if ((ts.isCallExpression(parent) || ts.isNewExpression(parent)) && parent.arguments?.includes(node)) {
-    return classifier.isTfjsCall(parent);
+    return classifier.isTfjsCall(parent) || (ts.isCallExpression(parent) && isListAt(parent, names));
   }
+  // `xs[t]` on a list: ag__.listItem (converters/promoted_values.ts).
+  if (isListItem(parent, names) && parent.argumentExpression === node) return true;
   // `return [x, t]`, `return { t }`: the literal is the returned value.
   if (ts.isArrayLiteralExpression(parent)) return isReturned(parent);
   if ((ts.isPropertyAssignment(parent) || ts.isShorthandPropertyAssignment(parent)) && ts.isObjectLiteralExpression(parent.parent)) {
     return isReturned(parent.parent);
   }
   return false;
+}
+
+/** `xs.at(i)` on an array that a staged loop may grow into a list (which takes a tensor index). */
+function isListAt(call: TS.CallExpression, names: ReadonlySet<string>): boolean {
+  const callee = call.expression;
+  return ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.name) && callee.name.text === 'at' &&
+    ts.isIdentifier(callee.expression) && names.has(`${callee.expression.text}.length`);
+}
+
+/** `xs[i]`, read (not assigned), on an array that a staged loop may grow into a list. */
+export function isListItem(node: TS.Node, names: ReadonlySet<string>): node is TS.ElementAccessExpression {
+  return ts.isElementAccessExpression(node) && ts.isIdentifier(node.expression) &&
+    names.has(`${node.expression.text}.length`) && !isWriteTarget(node);
 }
 
 function isReturned(literal: TS.Expression): boolean {

@@ -8,7 +8,9 @@
  * the loop runs on an outer copy and the body works on its own (`let i = i_outer; ...;
  * i_outer = i;`), so each iteration's closures see that iteration's value, exactly as in the
  * original loop (ES2015 CreatePerIterationEnvironment); when the test or update captures it too,
- * each of them gets its own scope (convertForWithIterationScopes).
+ * each of them gets its own scope (convertForWithIterationScopes). The outer copy is the loop's
+ * state under the user's name (symbolNames, `promote`): errors and promotion speak of `i`, never of
+ * `i_outer`.
  */
 import type * as TS from 'typescript';
 import { activityOf } from '../analysis/activity';
@@ -46,6 +48,7 @@ export function convertFor(node: TS.ForStatement, cf: ControlFlowContext): TS.St
   // Head variables are state too (declared outside the closures); renamed copies go by their outer name.
   const names = cf.stateOf([node.condition, node.statement, node.incrementor], live);
   const uniqueNames = [...new Set(names.map((n) => copies.get(n) ?? n))];
+  const userNames = userNamesOf(uniqueNames, copies);
 
   const statements: TS.Statement[] = [];
   if (initializer !== undefined) {
@@ -55,7 +58,7 @@ export function convertFor(node: TS.ForStatement, cf: ControlFlowContext): TS.St
   }
   for (const [name, outer] of copies) statements.push(letStatement(outer, id(name)));
   const bodyStatements = statementsOf(body);
-  if (incrementor !== undefined) bodyStatements.push(...updateStatements(incrementor, flags, cf));
+  if (incrementor !== undefined) bodyStatements.push(...updateStatements(incrementor, flags, copies, cf));
   const testName = emit.fresh('loop_test');
   const bodyName = emit.fresh('loop_body');
   const test = condition ?? ts.factory.createTrue();
@@ -64,8 +67,8 @@ export function convertFor(node: TS.ForStatement, cf: ControlFlowContext): TS.St
     withOrigin(constStatement(bodyName, closure(ts.factory.createBlock(bodyStatements, true))), node.statement),
     withOrigin(ts.factory.createExpressionStatement(operatorCall(emit, 'whileStmt', [
       id(testName), id(bodyName), getStateClosure(uniqueNames), setStateClosure(emit, uniqueNames),
-      stringArray(uniqueNames), optionsObject(emit.origin(node), cf.flagsIn(uniqueNames),
-        cf.compositesOf(node, [node.condition, node.statement, node.incrementor]), cf.promotedIn(uniqueNames)),
+      stringArray(userNames), optionsObject(emit.origin(node), cf.flagsIn(uniqueNames),
+        cf.compositesOf(node, [node.condition, node.statement, node.incrementor]), cf.promotedIn(userNames)),
     ])), node),
   );
   return ts.factory.createBlock(statements, true);
@@ -108,7 +111,7 @@ function convertForWithIterationScopes(node: TS.ForStatement, copies: Map<string
   const loopBody: TS.Statement[] = [f.createExpressionStatement(f.createCallExpression(id(iterationBody), undefined, []))];
   if (node.incrementor !== undefined) {
     const update = f.createBlock([...copyIn(), withOrigin(f.createExpressionStatement(node.incrementor), node.incrementor), ...copyOut()], true);
-    loopBody.push(...guardedUpdate(update, node.incrementor, flags, cf));
+    loopBody.push(...guardedUpdate(update, node.incrementor, flags, copies, cf));
   }
   const testName = emit.fresh('loop_test');
   const bodyName = emit.fresh('loop_body');
@@ -117,8 +120,8 @@ function convertForWithIterationScopes(node: TS.ForStatement, copies: Map<string
     withOrigin(constStatement(bodyName, closure(f.createBlock(loopBody, true))), node.statement),
     withOrigin(f.createExpressionStatement(operatorCall(emit, 'whileStmt', [
       id(testName), id(bodyName), getStateClosure(names), setStateClosure(emit, names),
-      stringArray(names), optionsObject(emit.origin(node), cf.flagsIn(names),
-        cf.compositesOf(node, [node.condition, node.statement, node.incrementor]), cf.promotedIn(names)),
+      stringArray(userNamesOf(names, copies)), optionsObject(emit.origin(node), cf.flagsIn(names),
+        cf.compositesOf(node, [node.condition, node.statement, node.incrementor]), cf.promotedIn(userNamesOf(names, copies))),
     ])), node),
   );
   return f.createBlock(statements, true);
@@ -132,19 +135,28 @@ function capturesIn(parts: (TS.Node | undefined)[], names: Set<string>): boolean
   return found;
 }
 
-/** The update runs after the body unless a lowered break or return has set its flag. */
-function updateStatements(update: TS.Expression, flags: string[], cf: ControlFlowContext): TS.Statement[] {
-  return guardedUpdate(withOrigin(ts.factory.createExpressionStatement(update), update), update, flags, cf);
+/** The user's names of state variables: an outer copy (`i_outer`) is the head variable `i`. */
+function userNamesOf(names: string[], copies: Map<string, string>): string[] {
+  const users = new Map([...copies].map(([name, outer]) => [outer, name]));
+  return names.map((name) => users.get(name) ?? name);
 }
 
-function guardedUpdate(statement: TS.Statement, update: TS.Expression, flags: string[], cf: ControlFlowContext): TS.Statement[] {
+/** The update runs after the body unless a lowered break or return has set its flag. */
+function updateStatements(update: TS.Expression, flags: string[], copies: Map<string, string>,
+                          cf: ControlFlowContext): TS.Statement[] {
+  return guardedUpdate(withOrigin(ts.factory.createExpressionStatement(update), update), update, flags, copies, cf);
+}
+
+function guardedUpdate(statement: TS.Statement, update: TS.Expression, flags: string[], copies: Map<string, string>,
+                       cf: ControlFlowContext): TS.Statement[] {
   if (flags.length === 0) return [statement];
   const names = activityOf(statement).modified;
+  const userNames = userNamesOf(names, copies);
   return [withOrigin(ts.factory.createExpressionStatement(operatorCall(cf.emit, 'ifStmt', [
     noFlagSet(cf.state, flags, update), closure(ts.factory.createBlock([statement], false)),
     ts.factory.createIdentifier('undefined'), getStateClosure(names), setStateClosure(cf.emit, names),
-    stringArray(names), ts.factory.createNumericLiteral(names.length),
-    optionsObject(cf.emit.origin(update), [], [], cf.promotedIn(names)),
+    stringArray(userNames), ts.factory.createNumericLiteral(names.length),
+    optionsObject(cf.emit.origin(update), [], [], cf.promotedIn(userNames)),
   ])), update)];
 }
 

@@ -6,12 +6,12 @@
  *   `t++` (its value unused), `++t`  →  t = ag__.unaryOp('++', t)
  *   `-t`                          →  ag__.unaryOp('-', t)
  *   `xs[t]`, `typeof t`, `f(t)`   →  ag__.plainValue(t, 't', origin): refuses a promoted tensor
- * A postfix `t++` whose value is used stays as it is: on a promoted tensor its ToNumeric hits the
- * tensor's Symbol.toPrimitive, which refuses it with the same error.
+ *   `xs[t]` on a list             →  ag__.listItem(xs, t)   (`xs[t]`, or the list's element at a tensor t)
+ *   `t++` whose value is used     →  ag__.postfixOp('++', t, (t_next) => t = t_next)   (the old value)
  */
 import type * as TS from 'typescript';
-import { COMPOUND_ASSIGNMENT, isArithmetic, isMaybePromoted, PromotionPlan } from '../analysis/promotion';
-import { EmitContext, id, operatorCall, withOrigin } from '../emit';
+import { COMPOUND_ASSIGNMENT, isArithmetic, isListItem, isMaybePromoted, PromotionPlan } from '../analysis/promotion';
+import { closure, EmitContext, id, operatorCall, param, withOrigin } from '../emit';
 import { ts } from '../typescript';
 
 export function convertPromoted(node: TS.Node, promotion: PromotionPlan, visit: (e: TS.Expression) => TS.Expression,
@@ -32,6 +32,9 @@ export function convertPromoted(node: TS.Node, promotion: PromotionPlan, visit: 
     if (arithmetic !== undefined && isPromotable(node.left)) return update(node.left, arithmetic, visit(node.right));
     return undefined;
   }
+  if (isListItem(node, names) && isMaybePromoted(node.argumentExpression, names)) {
+    return operatorCall(emit, 'listItem', [visit(node.expression), visit(node.argumentExpression)]);
+  }
   if (ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)) {
     const op = node.operator;
     if ((op === ts.SyntaxKind.PlusPlusToken || op === ts.SyntaxKind.MinusMinusToken) && isPromotable(node.operand) &&
@@ -39,6 +42,11 @@ export function convertPromoted(node: TS.Node, promotion: PromotionPlan, visit: 
       // Not `t + 1`: `++t` converts a string to a number first.
       return ts.factory.createAssignment(id(node.operand.text),
         operatorCall(emit, 'unaryOp', [ts.factory.createStringLiteral(ts.tokenToString(op)!), id(node.operand.text)]));
+    }
+    if ((op === ts.SyntaxKind.PlusPlusToken || op === ts.SyntaxKind.MinusMinusToken) && isPromotable(node.operand)) {
+      const next = emit.fresh(`${node.operand.text}_next`);
+      return operatorCall(emit, 'postfixOp', [ts.factory.createStringLiteral(ts.tokenToString(op)!), id(node.operand.text),
+        closure(ts.factory.createAssignment(id(node.operand.text), id(next)), [param(next)])]);
     }
     if (ts.isPrefixUnaryExpression(node) && (op === ts.SyntaxKind.MinusToken || op === ts.SyntaxKind.PlusToken) &&
         isMaybePromoted(node.operand, names)) {
