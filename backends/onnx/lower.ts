@@ -160,7 +160,10 @@ class Lowering {
     graph.nodes.forEach((node, index) => {
       if (!live[index]) return;
       try {
-        values[index] = this.lowerNode(node, g, params, values, `${where}node %${index}`);
+        const taken = node.kind === 'If' ? this.constantBranch(graph, node) : undefined;
+        values[index] = taken !== undefined && node.kind === 'If'
+          ? this.lowerGraph(taken, g, node.inputs.slice(1).map((r) => values[r.node][r.output]), `${where}node %${index} If, `)
+          : this.lowerNode(node, g, params, values, `${where}node %${index}`);
       } catch (error) {
         if (!(error instanceof Unsupported)) throw error;
         const op = node.kind === 'Kernel' ? node.op : node.kind;
@@ -169,6 +172,20 @@ class Lowering {
       }
     });
     return graph.results.map((r) => values[r.node][r.output]);
+  }
+
+  /**
+   * The branch an If takes whatever the inputs, when its condition is a constant (a flag the trace
+   * knew, folded by the optimizer): lowered in place. ORT's own folding of an If on an initializer
+   * crashed the process (a segfault, onnxruntime-node 1.30) on nested Ifs that read outer values
+   * (tensor fuzzer seed 4243 #414), and inlining is what it would compute anyway.
+   */
+  private constantBranch(graph: Graph, node: IfNode): Graph | undefined {
+    const pred = graph.nodes[node.inputs[0].node];
+    if (pred.kind !== 'Constant') return undefined;
+    const t = this.program.constants[pred.constant];
+    if (t.size !== 1) return undefined;
+    return t.dataSync()[0] ? node.then : node.else;
   }
 
   private lowerNode(node: Node, g: GraphScope, params: Value[], values: Value[][], where: string): Value[] {

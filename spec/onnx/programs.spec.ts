@@ -8,6 +8,9 @@ import * as tf from '@tensorflow/tfjs';
 import { stage } from '../../backends/stage';
 import * as ag__ from '../../runtime/operators';
 import { collatzSteps, firstAbove, signedSum } from '../backends/programs';
+import * as fs from 'fs';
+import * as path from 'path';
+import { compile, load } from '../harness/compile';
 import { describeOnnx, expectSameTensor, loadSample } from './support';
 
 describeOnnx('onnx: staged programs on the ONNX engine', () => {
@@ -193,6 +196,17 @@ describeOnnx('onnx: staged programs on the ONNX engine', () => {
     const before = tf.memory().numTensors;
     for (let i = 0; i < 3; i++) tf.tidy(() => { staged(tf.scalar(27)); });
     expect(tf.memory().numTensors).to.equal(before);
+    staged.dispose();
+  });
+
+  it('an If on a constant condition is its taken branch, lowered in place (ORT crashed folding nested ones)', () => {
+    const source = fs.readFileSync(path.resolve(__dirname, '../../../spec/fixtures/nested_constant_ifs.ts'), 'utf8');
+    const m = load(compile({ 'main.ts': source }).js['main.ts']);
+    const staged = stage(m.run, { engine: 'onnx' });
+    for (const [a, b] of [[1, 4], [-1, 2], [0, 0], [3, -2], [2, 2]]) {
+      expect(staged.inspect(tf.scalar(a), tf.scalar(b)).engine.engine).to.equal('onnx');
+      expectSameTensor(staged(tf.scalar(a), tf.scalar(b)) as tf.Tensor, m.run(tf.scalar(a), tf.scalar(b)), 0, `run(${a}, ${b})`);
+    }
     staged.dispose();
   });
 });
