@@ -18,43 +18,11 @@ export type DimReadListener = (read: string) => void;
  * described with `name`. Returns what undoes it (the tensor keeps its plain shape and size).
  */
 export function watchDims(t: tf.Tensor, pattern: readonly number[], name: string, onRead: DimReadListener): () => void {
-  if (!pattern.includes(UNKNOWN_DIM) || Object.getOwnPropertyDescriptor(t, 'shape')?.get !== undefined) return () => {};
-  const shape = t.shape;
-  const size = t.size;
-  // The array a user read of `shape` gets: reading an unknown dim of it is the dependence.
-  const watched = new Proxy(shape, {
-    get(target, key, receiver) {
-      if (typeof key === 'string' && /^\d+$/.test(key) && pattern[Number(key)] === UNKNOWN_DIM) {
-        onRead(`${name}.shape[${key}]${where(reader)}`);
-      }
-      return Reflect.get(target, key, receiver);
-    },
+  if (!pattern.includes(UNKNOWN_DIM)) return () => {};
+  return auditDims(t, (dim, location) => {
+    if (dim === 'size') onRead(`${name}.size${where(location)}`);
+    else if (pattern[dim] === UNKNOWN_DIM) onRead(`${name}.shape[${dim}]${where(location)}`);
   });
-  let reader: string | undefined;
-  Object.defineProperty(t, 'shape', {
-    configurable: true,
-    enumerable: true,
-    get() {
-      reader = callerOutsideLibraries();
-      return reader === undefined ? shape : watched;
-    },
-    set(value) {
-      Object.defineProperty(t, 'shape', { value, writable: true, configurable: true, enumerable: true });
-    },
-  });
-  Object.defineProperty(t, 'size', {
-    configurable: true,
-    enumerable: true,
-    get() {
-      const caller = callerOutsideLibraries();
-      if (caller !== undefined) onRead(`${name}.size${where(caller)}`);
-      return size;
-    },
-  });
-  return () => {
-    Object.defineProperty(t, 'shape', { value: shape, writable: true, configurable: true, enumerable: true });
-    Object.defineProperty(t, 'size', { value: size, writable: true, configurable: true, enumerable: true });
-  };
 }
 
 const where = (location: string | undefined): string => (location ? ` at ${location}` : '');

@@ -18,7 +18,7 @@ import type { ListNode, ListOp, TensorSpec, ValueRef } from './graph';
 import { describeValue, zerosOf } from './staged_values';
 import type { Tracer } from './tracer';
 import { isTapeOn } from './gradients/tape';
-import { isUserFrame } from '../runtime/user_frames';
+import { framesAbove, isUserFrame } from '../runtime/user_frames';
 import { markPromoted } from '../runtime/promoted_values';
 
 /**
@@ -274,16 +274,8 @@ function guardShape(t: tf.Tensor, dim: number | undefined, what: string): void {
 
 /** Whether the code that called the caller of this function is the user's (not tfjs, not ours). */
 function readByUserCode(): boolean {
-  const holder: { stack?: string } = {};
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 8;
-  try {
-    Error.captureStackTrace(holder, readByUserCode);
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
   // [0] is the accessor; builtins in between (Array.prototype.map, destructuring) are skipped.
-  const frames = (holder.stack ?? '').split('\n').slice(2).filter((l) => !/\((<anonymous>|native)\)\s*$/.test(l));
+  const frames = framesAbove(readByUserCode, 8).slice(1).filter((l) => !/\((<anonymous>|native)\)\s*$/.test(l));
   return frames.length > 0 && isUserFrame(frames[0]);
 }
 

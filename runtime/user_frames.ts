@@ -82,6 +82,22 @@ export function captureSite(): object {
   return holder;
 }
 
+/**
+ * The formatted frames (`    at ...` lines) below `above` on the current call stack, at most
+ * `depth` of them: `[0]` is the frame that called `above`.
+ */
+export function framesAbove(above: (...args: never[]) => unknown, depth: number): string[] {
+  const holder: { stack?: string } = {};
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = depth;
+  try {
+    Error.captureStackTrace(holder, above);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+  return (holder.stack ?? '').split('\n').slice(1);
+}
+
 /** The first user frame of a captured site, mapped to .ts: `{ location: 'file.ts:l:c', name }`. */
 export function siteLocation(site: object): { location: string; name?: string } | undefined {
   const stack = (site as { stack?: string }).stack;
@@ -170,15 +186,7 @@ export function userError<E extends Error>(error: E): E {
  * Node (code compiled from strings counts as the user's); undefined otherwise. Mapped to .ts.
  */
 export function callerOutsideLibraries(): string | undefined {
-  const holder: { stack?: string } = {};
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 3;
-  try {
-    Error.captureStackTrace(holder, callerOutsideLibraries);
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
-  const line = holder.stack?.split('\n')[2];
+  const line = framesAbove(callerOutsideLibraries, 3)[1];
   if (line === undefined || !FRAME.test(line) || /\bnode:|\(internal\/|[\\/]node_modules[\\/]@tensorflow[\\/]|[\\/]tfjs-[a-z-]+[\\/]src[\\/]/.test(line)) return undefined;
   const match = FRAME.exec(line)!;
   if (OWN_PREFIXES.some((prefix) => match[3].startsWith(prefix))) return undefined;
