@@ -20,7 +20,7 @@ describe('staging semantics: state changed by staged branches and loops', () => 
   let m: Record<string, (...args: any[]) => any>;
   before(() => {
     const js = compile({ 'main.ts': source }).js['main.ts'];
-    m = load(js.replace(/require\("autograph-ts"\)/, `require(${JSON.stringify(path.resolve(__dirname, '../../index.js'))})`));
+    m = load(js);
   });
 
   /** Eager and staged results on each argument list; returns the eager values. */

@@ -38,7 +38,7 @@ describe('tensor lists: arrays of tensors grown by staged loops (backends/staged
   let m: Record<string, (...args: any[]) => any>;
   before(() => {
     const js = compile({ 'main.ts': source }).js['main.ts'];
-    m = load(js.replace(/require\("autograph-ts"\)/, `require(${JSON.stringify(path.resolve(__dirname, '../../index.js'))})`));
+    m = load(js);
   });
 
   /** Eager and staged results on each argument list; returns the eager values. */

@@ -97,11 +97,17 @@ function virtualProgram(files: Record<string, string>, compilerOptions: ts.Compi
   return { program, js, maps };
 }
 
-/** Evaluates an emitted CommonJS module and returns its exports. */
+/** This checkout's package entry (dist/index.js): what `autograph-ts` is for evaluated modules. */
+const PACKAGE_INDEX = path.resolve(__dirname, '../../index.js');
+
+/**
+ * Evaluates an emitted CommonJS module and returns its exports; its `require('autograph-ts')` is
+ * this checkout's build.
+ */
 export function load(js: string): Record<string, any> {
   const module = { exports: {} as Record<string, any> };
   const fn = new Function('require', 'module', 'exports', js);
-  fn(require, module, module.exports);
+  fn((id: string) => require(id === 'autograph-ts' ? PACKAGE_INDEX : id), module, module.exports);
   return module.exports;
 }
 
