@@ -51,10 +51,23 @@ function attribute(name: string, v: NonNullable<AttrSpec[string]>): Attribute {
 export interface EdgeSemantics {
   clipNaN: 'nan' | 'lower';
   intDivisionByZero: number;
+  /**
+   * How int32 FloorDiv divides: tfjs-wasm converts both operands to float32 (past 2^24 the quotient
+   * is that of the rounded operands: 100000007 / 3 = 33333336, 2147483647 / 1 = -2^31), tfjs-cpu
+   * divides exactly (in float64).
+   */
+  intDivision: 'float32' | 'exact';
+  /**
+   * How int32 products and powers wrap: tfjs-wasm computes in int32 (wraps exactly); tfjs-cpu
+   * computes on JS numbers and stores the float64 result (rounded past 2^53) into an Int32Array.
+   */
+  intMultiply: 'wrap' | 'float64';
 }
 
 export function edgeSemantics(backendName: string): EdgeSemantics {
-  return backendName === 'wasm' ? { clipNaN: 'lower', intDivisionByZero: -(2 ** 31) } : { clipNaN: 'nan', intDivisionByZero: 0 };
+  return backendName === 'wasm'
+    ? { clipNaN: 'lower', intDivisionByZero: -(2 ** 31), intDivision: 'float32', intMultiply: 'wrap' }
+    : { clipNaN: 'nan', intDivisionByZero: 0, intDivision: 'exact', intMultiply: 'float64' };
 }
 
 /** State shared by every graph of one model. */

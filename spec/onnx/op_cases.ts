@@ -32,6 +32,10 @@ const B = [3, 3, -3, -3, 2, 2, 3, 3, 0, 2, 3, Infinity, 2, -2];
 const AI = [7, -7, 7, -7, 6, -6, 0, 0, 3, -1, 1, 9, -4, 4];
 const BI = [3, 3, -3, -3, 4, 4, 3, -3, 0, 0, 2, 7, 2, -2];
 const BI_NONZERO = BI.map((x) => x || 5);
+// int32 operands past float32's exact integers (2^24) and at the int32 limits: results that
+// overflow, and quotients that differ when a backend divides in float32 (wasm) or exactly (cpu).
+const AI_LARGE = [16777217, 2147483647, -2147483648, 100000007, -100000007, 2147483647, 46341, -2147483647, 2147483646];
+const BI_LARGE = [1, 1, -1, 3, 3, -1, 46341, 2, 16777217];
 
 const unary = (kernel: string, op: (x: tf.Tensor) => tf.Tensor, values = EDGE, tol = 1e-6): OpCase =>
   ({ kernel, fn: op, args: () => [f(values)], tol });
@@ -82,6 +86,16 @@ export const cases: OpCase[] = [
   { kernel: 'Mod', note: 'int32', fn: tf.mod, args: () => [i32(AI), i32(BI_NONZERO)] },
   { kernel: 'Mod', note: 'int32, cpu', fn: tf.mod, args: () => [i32(AI), i32(BI)], backend: 'cpu' },
   { kernel: 'FloorDiv', note: 'int32, cpu', fn: tf.floorDiv, args: () => [i32(AI), i32(BI)], backend: 'cpu' },
+  ...(['wasm', 'cpu'] as const).flatMap((backend): OpCase[] => [
+    ...([
+      ['Add', tf.add], ['Sub', tf.sub], ['Multiply', tf.mul], ['FloorDiv', tf.floorDiv], ['Mod', tf.mod],
+      ['Maximum', tf.maximum], ['Minimum', tf.minimum],
+    ] as const).map(([kernel, fn]): OpCase =>
+      ({ kernel, note: `int32 past 2^24, ${backend}`, fn, args: () => [i32(AI_LARGE), i32(BI_LARGE)], backend })),
+    { kernel: 'Square', note: `int32 past 2^24, ${backend}`, fn: tf.square, args: () => [i32(AI_LARGE)], backend },
+    { kernel: 'Pow', note: `int32 past 2^24, ${backend}`, fn: tf.pow,
+      args: () => [i32([46341, -3, 2, 65536, 7]), i32([2, 21, 31, 2, 11])], backend },
+  ]),
   { kernel: 'ClipByValue', note: 'cpu keeps NaN', fn: (x) => tf.clipByValue(x, -1, 2), args: () => [f(EDGE)], backend: 'cpu' },
   binaryF('Maximum', tf.maximum), binaryI('Maximum', tf.maximum), binaryF('Minimum', tf.minimum), binaryI('Minimum', tf.minimum),
   { kernel: 'Pow', note: 'float32', fn: tf.pow, args: () => [f([2, -2, 0.5, 0, 3, NaN]), f([3, 2, 2, 0, -1, 0])], tol: 1e-6 },

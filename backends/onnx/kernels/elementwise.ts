@@ -27,6 +27,30 @@ const binary = (opType: string, types: readonly OnnxType[] = NUMERIC): KernelLow
     return g.op(opType, [x, castTo(g, b, [x.type])], {}, x.type, outShape(outs));
   };
 
+/**
+ * An integer-valued double as JS stores it into an Int32Array (ToInt32: modulo 2^32, as signed).
+ * In arithmetic, not Casts: ORT gives -2^31 for a double or int64 out of int32's range.
+ */
+function wrapToInt32(g: GraphScope, p: Value, shape: number[]): Value {
+  const D = OnnxType.DOUBLE;
+  const two32 = g.scalar(2 ** 32, D);
+  const r = g.op('Sub', [p, g.op('Mul', [g.op('Floor', [g.op('Div', [p, two32], {}, D, shape)], {}, D, shape), two32], {}, D, shape)], {}, D, shape);
+  const high = g.op('GreaterEqual', [r, g.scalar(2 ** 31, D)], {}, OnnxType.BOOL, shape);
+  return g.cast(g.op('Where', [high, g.op('Sub', [r, two32], {}, D, shape), r], {}, D, shape), OnnxType.INT32);
+}
+
+/**
+ * An int32 `op` (Mul, Pow) as the traced-on backend computes it (EdgeSemantics.intMultiply): wasm
+ * in int32; cpu on JS numbers (float64, rounded past 2^53) stored into an Int32Array — through a
+ * Float32Array first for Square (`roundToFloat32`). Other types: `op` itself.
+ */
+function intArithmetic(g: GraphScope, op: string, a: Value, b: Value, shape: number[], roundToFloat32 = false): Value {
+  if (a.type !== OnnxType.INT32 || g.model.semantics.intMultiply === 'wrap') return g.op(op, [a, b], {}, a.type, shape);
+  let exact = g.op(op, [g.cast(a, OnnxType.DOUBLE), g.cast(b, OnnxType.DOUBLE)], {}, OnnxType.DOUBLE, shape);
+  if (roundToFloat32) exact = g.cast(g.cast(exact, OnnxType.FLOAT), OnnxType.DOUBLE);
+  return wrapToInt32(g, exact, shape);
+}
+
 const comparison = (opType: string, types: readonly OnnxType[] = NUMERIC): KernelLowering =>
   (g, [a, b], _a, outs) => {
     const x = castTo(g, a, types);
@@ -56,11 +80,15 @@ const mod: KernelLowering = (g, [a, b], _attrs, outs) => {
     const adjusted = fmod(g.op('Add', [rem, b], {}, OnnxType.FLOAT, shape), b);
     return where(g, signsDiffer, adjusted, rem, shape);
   }
-  // Integers: ONNX's integer Mod is already a floor modulo, but a zero divisor is undefined
-  // behaviour in ORT (SIGFPE); tfjs-cpu gives 0 (NaN stored in an int32 array; tfjs-wasm throws).
+  // Integers: ONNX's integer Mod is already a floor modulo, but a zero divisor, and -2^31 mod -1,
+  // are undefined behaviour in ORT (the process dies of SIGFPE); tfjs-cpu gives 0 for a zero divisor
+  // (NaN stored in an int32 array; tfjs-wasm throws). Any x mod -1 is 0 = x mod 1: the divisor -1
+  // is replaced by 1 first.
   const x = castTo(g, a, [OnnxType.INT32]);
   const y = castTo(g, b, [OnnxType.INT32]);
-  return guardZeroDivisor(g, y, shape, 0, (safe) => g.op('Mod', [x, safe], { fmod: 0 }, OnnxType.INT32, shape));
+  const isMinusOne = g.op('Equal', [y, k(g, -1, y)], {}, OnnxType.BOOL, y.shape);
+  const notMinusOne = g.op('Where', [isMinusOne, k(g, 1, y), y], {}, y.type, y.shape);
+  return guardZeroDivisor(g, notMinusOne, shape, 0, (safe) => g.op('Mod', [x, safe], { fmod: 0 }, OnnxType.INT32, shape));
 };
 
 /** `compute(divisor with zeros replaced by 1)`, with `byZero` where the divisor was 0. */
@@ -74,17 +102,19 @@ function guardZeroDivisor(g: GraphScope, divisor: Value, shape: number[], byZero
 
 /**
  * tfjs FloorDiv: floor(a / b). Floats: Div then Floor, in float32 as tfjs computes it. int32:
- * ONNX's integer Div truncates, so the quotient is computed in double (exact for int32) and
- * floored; a zero divisor gives what the traced-on backend gives (EdgeSemantics).
+ * ONNX's integer Div truncates (and dies of SIGFPE on -2^31 / -1), so the quotient is computed in
+ * floats and floored, in the precision the traced-on backend divides in (EdgeSemantics: float32
+ * on wasm, exactly on cpu, as double); a zero divisor gives what that backend gives.
  */
 const floorDiv: KernelLowering = (g, [a, b], _attrs, outs) => {
   const shape = outShape(outs);
   if (a.type === OnnxType.FLOAT) {
     return g.op('Floor', [g.op('Div', [a, b], {}, OnnxType.FLOAT, shape)], {}, OnnxType.FLOAT, shape);
   }
-  const x = g.cast(a, OnnxType.DOUBLE);
-  return guardZeroDivisor(g, g.cast(b, OnnxType.DOUBLE), shape, g.model.semantics.intDivisionByZero, (safe) => {
-    const q = g.op('Floor', [g.op('Div', [x, safe], {}, OnnxType.DOUBLE, shape)], {}, OnnxType.DOUBLE, shape);
+  const type = g.model.semantics.intDivision === 'float32' ? OnnxType.FLOAT : OnnxType.DOUBLE;
+  const x = g.cast(a, type);
+  return guardZeroDivisor(g, g.cast(b, type), shape, g.model.semantics.intDivisionByZero, (safe) => {
+    const q = g.op('Floor', [g.op('Div', [x, safe], {}, type, shape)], {}, type, shape);
     return g.cast(q, OnnxType.INT32);
   });
 };
@@ -197,7 +227,7 @@ export const elementwiseKernels: LoweringTable = {
   Rsqrt: composite((g, x, s) => g.op('Reciprocal', [g.op('Sqrt', [x], {}, x.type, s)], {}, x.type, s)),
   Square: (g, [x], _a, outs) => {
     const v = castTo(g, x, NUMERIC);
-    return g.op('Mul', [v, v], {}, v.type, outShape(outs));
+    return intArithmetic(g, 'Mul', v, v, outShape(outs), true);
   },
   Relu6: composite((g, x, s) => clip(0, 6, x, g, s)),
   ClipByValue: (g, [x], attrs, outs) => {
@@ -216,13 +246,19 @@ export const elementwiseKernels: LoweringTable = {
 
   Add: binary('Add'),
   Sub: binary('Sub'),
-  Multiply: binary('Mul'),
+  Multiply: (g, [a, b], _a, outs) => {
+    const x = castTo(g, a, NUMERIC);
+    return intArithmetic(g, 'Mul', x, castTo(g, b, [x.type]), outShape(outs));
+  },
   RealDiv: realDiv,
   FloorDiv: floorDiv,
   Mod: mod,
   Maximum: binary('Max'),
   Minimum: binary('Min'),
-  Pow: binary('Pow'),
+  Pow: (g, [a, b], _a, outs) => {
+    const x = castTo(g, a, NUMERIC);
+    return intArithmetic(g, 'Pow', x, castTo(g, b, [x.type]), outShape(outs));
+  },
   SquaredDifference: (g, [a, b], _a, outs) => {
     const s = outShape(outs);
     const x = castTo(g, a, NUMERIC);
