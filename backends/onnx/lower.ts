@@ -9,8 +9,9 @@
  *   a model output, assigned back after the run by the engine. A variable assigned inside an If
  *   is an extra output of the If (each branch returns its value at the branch's end), inside a
  *   While an extra loop-carried value: the graph threads variable state as values.
- * - If -> If: the branches read the captured values from the outer scope. An If that only selects
- *   (its branches return captured values or constants: break/return flags) -> Or/And/Where.
+ * - If -> If: the branches read the captured values from the outer scope. An If that selects (its
+ *   branches return captured values or constants — break/return flags — or compute a little with
+ *   kernels that cannot fail, like a loop test `!broke && i < n`) -> both computed, Or/And/Where.
  * - While -> Loop: ONNX tests `cond` before the first iteration (an input) and after each body
  *   run (a body output), so the test sub-graph is lowered twice: on the initial values, in the
  *   outer graph, and on the body's results, at the end of the body. A counted loop (`i < n` with
@@ -285,7 +286,7 @@ class Lowering {
 
   private ifNode(node: IfNode, g: GraphScope, inputs: Value[], where: string): Value[] {
     const [cond, ...captures] = inputs;
-    if (onlySelects(node)) return this.selectNode(node, g, g.cast(cond, OnnxType.BOOL), captures);
+    if (selectable(node)) return this.selectNode(node, g, g.cast(cond, OnnxType.BOOL), captures, where);
     const label = `${where} If${node.origin ? ` (${node.origin})` : ''}`;
     // Variables either branch assigns: extra outputs, each branch returning its value of them.
     const assigned = [...new Set([...assignedVariables(node.then), ...assignedVariables(node.else)])];
@@ -309,22 +310,31 @@ class Lowering {
   }
 
   /**
-   * An If whose branches compute nothing (each result is a captured value or a constant: the flags
-   * that break, continue and return set) as element-wise selections instead of an ONNX If, which ORT
-   * runs as a sub-graph call: in a loop body, one Or in place of an If and its two branch graphs.
+   * An If whose branches compute little and cannot fail (selectable()) as element-wise selections
+   * instead of an ONNX If, which ORT runs as a sub-graph call: both branches are computed and the
+   * condition picks. In a loop that is one Or in place of an If and its two branch graphs for the
+   * flags that break, continue and return set, and `!broke && i < n` as Not, Less, And for a loop
+   * test with a break (measured on the greedy decoder: the If was its costliest node after the
+   * matrix products).
    */
-  private selectNode(node: IfNode, g: GraphScope, cond: Value, captures: Value[]): Value[] {
+  private selectNode(node: IfNode, g: GraphScope, cond: Value, captures: Value[], where: string): Value[] {
     const B = OnnxType.BOOL;
-    const branchValue = (graph: Graph, ref: { node: number; output: number }): { value: Value; constant?: boolean } => {
+    const lowered = new Map<Graph, Value[]>();
+    const branchValue = (graph: Graph, i: number, name: string): { value: Value; constant?: boolean } => {
+      const ref = graph.results[i];
       const n = graph.nodes[ref.node];
       if (n.kind === 'Input') return { value: captures[n.param] };
-      if (n.kind !== 'Constant') throw new Error('autograph-ts internal: a selecting If with a computing branch');
-      const t = this.program.constants[n.constant];
-      return { value: this.constant(n.constant, g), constant: t.dtype === 'bool' && t.size === 1 ? Boolean(t.dataSync()[0]) : undefined };
+      if (n.kind === 'Constant') {
+        const t = this.program.constants[n.constant];
+        return { value: this.constant(n.constant, g), constant: t.dtype === 'bool' && t.size === 1 ? Boolean(t.dataSync()[0]) : undefined };
+      }
+      let values = lowered.get(graph);
+      if (values === undefined) lowered.set(graph, (values = this.lowerGraph(graph, g, captures, `${where} If ${name}, `)));
+      return { value: values[i] };
     };
     return node.outputs.map((o, i) => {
-      const t = branchValue(node.then, node.then.results[i]);
-      const e = branchValue(node.else, node.else.results[i]);
+      const t = branchValue(node.then, i, 'then');
+      const e = branchValue(node.else, i, 'else');
       if (t.value.name === e.value.name) return t.value;
       const shape = o.shape;
       if (t.value.type === B && t.constant !== undefined) {   // c ? true : e = c || e;  c ? false : e = !c && e
@@ -448,13 +458,33 @@ function liveNodes(graph: Graph): boolean[] {
 }
 
 /**
- * Whether the branches of `node` only pass values through (Input and Constant nodes) and its
- * results are not floats (ORT's Where loses the sign of a selected -0: a float selection takes
- * more nodes than the If it would replace).
+ * Kernels that a selecting If (Lowering.selectNode) may compute although their branch is not taken:
+ * element-wise and shape ops that give a value for every input and cannot fail in ORT (no
+ * gathers, no integer division: ORT's int Div by zero is not an error but a crash).
  */
-function onlySelects(node: IfNode): boolean {
-  const passive = (graph: Graph): boolean => graph.nodes.every((n) => n.kind === 'Input' || n.kind === 'Constant');
-  return passive(node.then) && passive(node.else) && node.outputs.every((o) => !o.list && (o.dtype === 'bool' || o.dtype === 'int32'));
+const SPECULABLE = new Set(['Cast', 'Less', 'LessEqual', 'Greater', 'GreaterEqual', 'Equal', 'NotEqual', 'LogicalAnd',
+  'LogicalOr', 'LogicalNot', 'Add', 'Sub', 'Multiply', 'Neg', 'Abs', 'Maximum', 'Minimum', 'Identity', 'Reshape',
+  'ExpandDims', 'Squeeze', 'All', 'Any', 'ZerosLike', 'OnesLike']);
+
+/** Output elements a selecting If may compute in its two branches together. */
+const MAX_SPECULATED_ELEMENTS = 4096;
+
+/**
+ * Whether `node` lowers as selections (Lowering.selectNode): its branches pass values through
+ * (Input and Constant nodes) or compute little with SPECULABLE kernels, and its results are not
+ * floats (ORT's Where loses the sign of a selected -0: a float selection takes more nodes than the
+ * If it would replace) nor lists.
+ */
+function selectable(node: IfNode): boolean {
+  let elements = 0;
+  const light = (graph: Graph): boolean => graph.nodes.every((n) => {
+    if (n.kind === 'Input' || n.kind === 'Constant') return true;
+    if (n.kind !== 'Kernel' || !SPECULABLE.has(n.op)) return false;
+    elements += n.outputs.reduce((sum, o) => sum + Math.abs(o.shape.reduce((a, b) => a * b, 1)), 0);
+    return n.outputs.every((o) => !hasUnknownDims(o));
+  });
+  return light(node.then) && light(node.else) && elements <= MAX_SPECULATED_ELEMENTS &&
+    node.outputs.every((o) => !o.list && (o.dtype === 'bool' || o.dtype === 'int32'));
 }
 
 /** Variables assigned in `graph` or its sub-graphs. */

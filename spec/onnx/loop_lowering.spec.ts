@@ -49,6 +49,38 @@ export function byTwos(start: tf.Scalar, n: tf.Scalar): tf.Tensor[] {
   return [i, steps];
 }
 
+export function squaresBelow(n: tf.Scalar, stop: tf.Scalar): tf.Tensor[] {
+  'use autograph';
+  let i: tf.Tensor = tf.scalar(0, 'int32');
+  let total: tf.Tensor = tf.scalar(0, 'int32');
+  while (i.mul(i).less(n)) {
+    total = total.add(i);
+    if (total.greaterEqual(stop)) break;
+    i = i.add(tf.scalar(1, 'int32'));
+  }
+  return [i, total];
+}
+
+export function pick(flag: tf.Scalar, a: tf.Tensor, b: tf.Tensor): tf.Tensor {
+  'use autograph';
+  let k: tf.Tensor;
+  if (flag.greater(0)) {
+    k = a.add(b);
+  } else {
+    k = tf.maximum(a.sub(b), tf.scalar(-5, 'int32'));
+  }
+  return k;
+}
+
+export function divideIfNonZero(a: tf.Tensor, b: tf.Tensor): tf.Tensor {
+  'use autograph';
+  let q: tf.Tensor = tf.zerosLike(a);
+  if (tf.all(b.notEqual(0))) {
+    q = tf.floorDiv(a, b);
+  }
+  return q;
+}
+
 export function shrinking(n: tf.Scalar): tf.Tensor[] {
   'use autograph';
   let i: tf.Tensor = tf.scalar(0, 'int32');
@@ -104,6 +136,35 @@ describeOnnx('onnx: loop lowering (trip counts, flag selections)', () => {
     }
     expect(Buffer.from(modelOf(staged, i32(0), i32(5))).includes('trip_count')).to.equal(true);
     staged.dispose();
+  });
+
+  it('a loop test with a break (`!broke && i * i < n`) is Not, Mul, Less, And: no If in the loop', () => {
+    const staged = stage(fns.squaresBelow, { engine: 'onnx' });
+    for (const [n, stop] of [[50, 1000], [50, 6], [50, 0], [0, 5], [-1, 5], [1, 0], [2147483647, 3]]) {
+      const got = staged(i32(n), i32(stop));
+      const want = fns.squaresBelow(i32(n), i32(stop));
+      got.forEach((t: tf.Tensor, k: number) => expectSameTensor(t, want[k], 0, `squaresBelow(${n}, ${stop}) result ${k}`));
+    }
+    const bytes = modelOf(staged, i32(50), i32(6));
+    expect(hasOp(bytes, 'Loop')).to.equal(true);
+    expect(hasOp(bytes, 'If')).to.equal(false);
+    staged.dispose();
+  });
+
+  it('an If computing ints with kernels that cannot fail is a Where of both branches; one that can fail stays an If', () => {
+    const staged = stage(fns.pick, { engine: 'onnx' });
+    const a = tf.tensor1d([1, -7, 2147483647, 0], 'int32');
+    const b = tf.tensor1d([2, 3, 1, -2147483648], 'int32');
+    for (const flag of [1, 0, -1]) expectSameTensor(staged(i32(flag), a, b), fns.pick(i32(flag), a, b), 0, `pick(${flag})`);
+    expect(hasOp(modelOf(staged, i32(1), a, b), 'If')).to.equal(false);
+    expect(hasOp(modelOf(staged, i32(1), a, b), 'Where')).to.equal(true);
+    // An integer division by zero in a branch not taken must not run: ORT's int Div by zero is a crash.
+    const divide = stage(fns.divideIfNonZero, { engine: 'onnx' });
+    const zeros = tf.tensor1d([0, 0, 0, 0], 'int32');
+    expectSameTensor(divide(a, zeros), fns.divideIfNonZero(a, zeros), 0, 'divideIfNonZero(a, 0)');
+    expectSameTensor(divide(a, b), fns.divideIfNonZero(a, b), 0, 'divideIfNonZero(a, b)');
+    expect(hasOp(modelOf(divide, a, b), 'If')).to.equal(true);
+    [staged, divide].forEach((s) => s.dispose());
   });
 
   it('loops that only look counted keep their test: a step of 2, a bound the body changes', () => {
