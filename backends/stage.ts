@@ -304,7 +304,7 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
           dump: () => dumpGraph(entry.program),
           dot: () => graphToDot(entry.program, fn.name || 'staged'),
           program: entry.program,
-          engine: (({ runner: _, ...choice }) => choice)(engineOf(entry)),
+          engine: (({ runner, ...choice }) => (runner === undefined ? choice : { ...choice, threads: runner.threads }))(engineOf(entry)),
           rebuild: (results: unknown[]) => entry.rebuild(results as tf.Tensor[]),
         };
       },

@@ -7,7 +7,8 @@
 import * as tf from '@tensorflow/tfjs';
 import { GraphScope, ModelContext, Value } from '../backends/onnx/model_builder';
 import { encodeModel, OnnxType } from '../backends/onnx/onnx_proto';
-import { OrtSession, ortTensor, OrtTensor } from '../backends/onnx/runtime';
+import { ortTensor, OrtTensor } from '../backends/onnx/runtime';
+import { TunedSession } from '../backends/onnx/threads';
 
 const F = OnnxType.FLOAT;
 const I64 = OnnxType.INT64;
@@ -29,8 +30,10 @@ function feedsOf(inputs: Record<string, tf.Tensor>): Record<string, OrtTensor> {
 }
 
 function session(bytes: Uint8Array, inputs: Record<string, tf.Tensor>, read: (out: Record<string, OrtTensor>) => tf.Tensor[],
-                 outputNames: string[]): NativeModel {
-  const s = new OrtSession(bytes);
+                 outputNames: string[], heaviestOperator: number): NativeModel {
+  // Threads per operator chosen as the engine chooses them (backends/onnx/threads.ts): the
+  // reference is ORT at its best on this machine, not at a fixed setting.
+  const s = new TunedSession(bytes, {}, heaviestOperator);
   const feeds = feedsOf(inputs);
   return { run: () => read(s.run(feeds, outputNames)), dispose: () => s.dispose() };
 }
@@ -57,7 +60,7 @@ export function nativeRnn(xs: tf.Tensor3D, h0: tf.Tensor2D, wx: tf.Tensor2D, wh:
   const [h] = g.opN('Loop', [g.int64s([T], []), g.scalar(true, BOOL), h0V],
     { body: { graph: body.graph(body.outputs([keepGoing, hOut])) } }, [{ type: F, shape: [B, H] }]);
   return session(encode(model, g, [h], ['h']), { xs, h0, wx, wh, b },
-    (out) => [tf.tensor(out.h.data as Float32Array, [B, H])], ['h']);
+    (out) => [tf.tensor(out.h.data as Float32Array, [B, H])], ['h'], B * Fe * H);
 }
 
 /**
@@ -106,7 +109,7 @@ export function nativeDecode(start: tf.Tensor1D, h0: tf.Tensor2D, maxLength: num
       tf.tensor(out.tokens.data as Int32Array, [steps, B], 'int32').transpose().pad([[0, 0], [0, maxLength - steps]]),
       tf.tensor(out.lengths.data as Int32Array, [B], 'int32'),
     ]);
-  }, ['tokens', 'lengths']);
+  }, ['tokens', 'lengths'], B * H * V);
 }
 
 /** Collatz steps of n: Loop while n > 1 { n = n even ? n / 2 : 3 n + 1; steps += 1 } with Where. */
@@ -130,7 +133,7 @@ export function nativeCollatz(n: tf.Scalar): NativeModel {
   const first = g.op('Greater', [nV, g.scalar(1, F)], {}, BOOL, []);
   const [, steps] = g.opN('Loop', ['', first, nV, g.scalar(0, F)], { body: { graph: loopBody } },
     [{ type: F, shape: [] }, { type: F, shape: [] }]);
-  return session(encode(model, g, [steps], ['steps']), { n }, (out) => [tf.scalar((out.steps.data as Float32Array)[0])], ['steps']);
+  return session(encode(model, g, [steps], ['steps']), { n }, (out) => [tf.scalar((out.steps.data as Float32Array)[0])], ['steps'], 1);
 }
 
 /** y = y * 0.999 + 0.001, 5,000 times: 10,000 dependent nodes in one graph. */
@@ -142,5 +145,5 @@ export function nativeChain(x: tf.Scalar, length: number): NativeModel {
   const a = g.scalar(0.999, F);
   const c = g.scalar(0.001, F);
   for (let i = 0; i < length; i++) y = g.op('Add', [g.op('Mul', [y, a], {}, F, []), c], {}, F, []);
-  return session(encode(model, g, [y], ['y']), { x }, (out) => [tf.scalar((out.y.data as Float32Array)[0])], ['y']);
+  return session(encode(model, g, [y], ['y']), { x }, (out) => [tf.scalar((out.y.data as Float32Array)[0])], ['y'], 1);
 }

@@ -13,7 +13,9 @@ import { lowerProgram } from './lower';
 import type { Segment } from './segments';
 import { rootWhere, runSegments, splitAtHostNodes } from './segments';
 import type { OrtTensor, SessionOptions } from './runtime';
-import { onnxRuntimeMissing, ortTensor, OrtSession } from './runtime';
+import { onnxRuntimeMissing, ortTensor } from './runtime';
+import { TunedSession } from './threads';
+import { largestKernelWork } from './work';
 import { locateError, siteLocation } from '../../runtime/user_frames';
 
 export type EngineName = 'tfjs' | 'onnx';
@@ -50,17 +52,24 @@ function fromOrt(value: OrtTensor, dtype: DataType): tf.Tensor {
 export interface ProgramRunner {
   /** Runs on `args` (one per root parameter); returns new tensors owned by the caller. */
   run(program: Program, args: tf.Tensor[]): tf.Tensor[];
+  /** Threads per operator of each ORT session, and how that was chosen (threads.ts). */
+  readonly threads: string[];
   dispose(): void;
 }
 
 export class OnnxRunner implements ProgramRunner {
-  private session: OrtSession | undefined;
+  private session: TunedSession | undefined;
 
-  constructor(readonly model: LoweredModel, private readonly options: SessionOptions = {}) {}
+  /** `heaviestOperator`: work.ts largestKernelWork of the lowered program (for threads.ts). */
+  constructor(readonly model: LoweredModel, private readonly options: SessionOptions, private readonly heaviestOperator: number) {}
+
+  get threads(): string[] {
+    return this.session === undefined ? [] : [this.session.threads];
+  }
 
   /** Runs on `args` (one per root parameter); returns new tensors owned by the caller. */
   run(program: Program, args: tf.Tensor[]): tf.Tensor[] {
-    this.session ??= new OrtSession(this.model.bytes, this.options);
+    this.session ??= new TunedSession(this.model.bytes, this.options, this.heaviestOperator);
     const { inputs, variableInputs, outputs, variableOutputs } = this.model;
     const feeds: Record<string, OrtTensor> = {};
     inputs.forEach((io, i) => (feeds[io.name] = toOrt(args[i])));
@@ -97,7 +106,7 @@ export class OnnxRunner implements ProgramRunner {
 
   /** Whether ORT has loaded the model (a session exists). */
   get loaded(): boolean {
-    return this.session !== undefined;
+    return this.session?.loaded === true;
   }
 
   dispose(): void {
@@ -114,6 +123,8 @@ export interface EngineChoice {
   /** Nodes that do not lower to ONNX, with the reason for each. */
   unsupported?: LoweringProblem[];
   runner?: ProgramRunner;
+  /** In inspect(): the ORT sessions' threads per operator and how they were chosen (none before a first run). */
+  threads?: string[];
 }
 
 export function describeProblems(problems: LoweringProblem[]): string {
@@ -129,6 +140,10 @@ class SegmentedRunner implements ProgramRunner {
 
   run(program: Program, args: tf.Tensor[]): tf.Tensor[] {
     return runSegments(program, this.segments, args, (k, ins) => this.runners[k]!.run(this.segments[k].program, ins));
+  }
+
+  get threads(): string[] {
+    return this.runners.flatMap((r) => r?.threads ?? []);
   }
 
   dispose(): void {
@@ -152,7 +167,7 @@ export function prepareOnnx(program: Program, names: LoweringNames = {}, options
       problems.push(...lowered.problems.map((p) => ({ ...p, where: segments === undefined ? p.where : rootWhere(p.where, segments[k]) })));
       return undefined;
     }
-    return new OnnxRunner(lowered.model, options);
+    return new OnnxRunner(lowered.model, options, largestKernelWork(part.graph));
   });
   if (problems.length > 0) {
     runners.forEach((r) => r?.dispose());

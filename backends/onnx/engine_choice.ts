@@ -17,6 +17,7 @@ import type { Graph, Program } from '../graph';
 import type { EngineChoice } from './engine';
 import { OnnxRunner, prepareOnnx } from './engine';
 import { splitsIntoSegments } from './segments';
+import { work } from './work';
 import type { LoweringNames } from './lower';
 import type { SessionOptions } from './runtime';
 
@@ -46,21 +47,6 @@ const AUTO_MIN_BRANCHING_LOOP_WORK = 1e4;
  * 256x256 2x faster: 'auto' splits from this much work on.
  */
 const AUTO_MIN_SPLIT_WORK = 5e5;
-
-/** Rough work of one run of `graph`: output elements of its kernels, matrix products as M N K. */
-function work(graph: Graph): number {
-  let total = 0;
-  for (const node of graph.nodes) {
-    if (node.kind === 'Kernel') {
-      const a = node.inputs[0] && graph.nodes[node.inputs[0].node].outputs[node.inputs[0].output];
-      const inner = /MatMul/.test(node.op) && a !== undefined && a.shape.length >= 2 ? a.shape[a.shape.length - 1] : 1;
-      total += node.outputs.reduce((n, o) => n + o.shape.reduce((x, y) => x * y, 1), 0) * inner;
-    }
-    if (node.kind === 'If') total += Math.max(work(node.then), work(node.else));
-    if (node.kind === 'While') total += work(node.cond) + work(node.body);
-  }
-  return total;
-}
 
 const hasIf = (graph: Graph): boolean => graph.nodes.some((n) =>
   n.kind === 'If' || (n.kind === 'While' && (hasIf(n.cond) || hasIf(n.body))));

@@ -75,10 +75,9 @@ export interface SessionOptions {
   /** ORT execution providers, e.g. ['cuda', 'cpu'] where onnxruntime-node has CUDA (default ['cpu']). */
   executionProviders?: string[];
   /**
-   * Threads per operator (default 1). ORT's default, one per core, spins its threads between
-   * operators; on graphs of many small steps (loops) that costs more than it gains: measured on 2
-   * cores, single-threaded runs the tanh RNN 1.5-3x, the greedy decoder ~2x and an MLP step ~3x
-   * faster, at a third of the CPU time. Raise it for graphs of few large operators.
+   * Threads per operator. Unset (the default), the engine measures one thread against all cores on
+   * the program's first calls and keeps the faster (threads.ts: which wins depends on what else the
+   * machine is running). Set it to fix the count.
    */
   intraOpNumThreads?: number;
 }
