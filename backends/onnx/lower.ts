@@ -191,12 +191,18 @@ class Lowering {
 
   private lowerNode(node: Node, g: GraphScope, params: Value[], values: Value[][], where: string): Value[] {
     const ins = (): Value[] => ('inputs' in node ? node.inputs.map((r) => values[r.node][r.output]) : []);
-    // Lowerings take shapes from the recorded specs (reshape targets, slice ends): a value whose
-    // dims change from run to run (backends/shape_relaxation.ts) has no shape to write.
+    // Some lowerings take shapes from the recorded specs (reshape targets, filled constants): a
+    // value whose dims change from run to run (backends/shape_relaxation.ts) has no shape to write
+    // there. Inputs, If and While, and the kernels of SYMBOLIC_DIM_KERNELS use recorded shapes only
+    // to declare ONNX value shapes, where an unknown dim is written as unknown (ORT takes it from
+    // the run); any other node touching an unknown dim does not lower.
     // List ops take no shapes from specs (a stacked list's length is unknown; ONNX sequences carry
     // it), nor do lists carried by If and While (an element type with unknown dims is written so).
-    const unknown = node.kind === 'List' ? undefined : node.outputs.find((o) => !o.list && hasUnknownDims(o));
-    if (unknown !== undefined) throw new Unsupported(`does not lower: unknown dims (${specText(unknown)})`);
+    if (node.kind !== 'List' && !(node.kind === 'Kernel' ? SYMBOLIC_DIM_KERNELS.has(node.op) : SYMBOLIC_DIM_NODES.has(node.kind))) {
+      const unknown = node.outputs.find((o) => !o.list && hasUnknownDims(o)) ??
+        ins().find((v) => !v.sequence && v.shape.some((d) => d < 0));
+      if (unknown !== undefined) throw new Unsupported(`does not lower: unknown dims (${'dtype' in unknown ? specText(unknown) : `[${unknown.shape.map((d) => (d < 0 ? '?' : d)).join(',')}]`})`);
+    }
     switch (node.kind) {
       case 'Input':
         return [params[node.param]];
@@ -456,6 +462,21 @@ function liveNodes(graph: Graph): boolean[] {
   for (let i = graph.nodes.length - 1; i >= 0; i--) if (live[i]) for (const r of nodeInputs(graph.nodes[i])) live[r.node] = true;
   return live;
 }
+
+/** Node kinds that lower with unknown dims: they pass values on and declare their shapes. */
+const SYMBOLIC_DIM_NODES = new Set<Node['kind']>(['Input', 'If', 'While']);
+
+/**
+ * Kernels whose lowerings use recorded dims only to declare ONNX value shapes, and ranks and
+ * attributes otherwise (reviewed one by one: no reshape targets, filled constants or sizes taken
+ * from a spec), so they lower on values with unknown dims. In a relaxed graph
+ * (backends/shape_relaxation.ts) attributes are the same for every dim the graph serves (two traces
+ * at different dims gave the same graph), so an attribute is never a stale dim.
+ */
+const SYMBOLIC_DIM_KERNELS = new Set(['Add', 'Sub', 'Multiply', 'RealDiv', 'Maximum', 'Minimum', 'Tanh', 'Sigmoid', 'Relu',
+  'Exp', 'Log', 'Neg', 'Abs', 'Sqrt', 'Square', 'Cast', 'Less', 'LessEqual', 'Greater', 'GreaterEqual', 'Equal', 'LogicalAnd',
+  'LogicalOr', 'LogicalNot', 'BatchMatMul', 'GatherV2', 'Shape', 'Transpose', 'Concat', 'Softmax', 'Sum', 'Mean', 'Max', 'Min',
+  'ArgMax', 'ArgMin', 'Identity']);
 
 /**
  * Kernels that a selecting If (Lowering.selectNode) may compute although their branch is not taken:

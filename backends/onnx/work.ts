@@ -9,7 +9,8 @@ function kernelWork(graph: Graph, node: Node): number {
   if (node.kind !== 'Kernel') return 0;
   const a = node.inputs[0] && graph.nodes[node.inputs[0].node].outputs[node.inputs[0].output];
   const inner = /MatMul/.test(node.op) && a !== undefined && a.shape.length >= 2 ? a.shape[a.shape.length - 1] : 1;
-  return node.outputs.reduce((n, o) => n + o.shape.reduce((x, y) => x * y, 1), 0) * inner;
+  // An unknown dim (-1, a relaxed graph) counts as 1.
+  return node.outputs.reduce((n, o) => n + o.shape.reduce((x, y) => x * Math.abs(y), 1), 0) * Math.abs(inner);
 }
 
 /** Rough work of one run of `graph` (a loop body counted once). */
