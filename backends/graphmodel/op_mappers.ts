@@ -113,6 +113,22 @@ export type MappingResult = { ok: true; mapped: MappedKernel } | { ok: false; re
 
 const isTensorParam = (p: InputParam): boolean => p.type === 'tensor' || p.type === 'tensors';
 
+/**
+ * A kernel's attrs in the full form TF's op takes: tfjs keeps Slice's as the user gave them
+ * (`x.slice(0, 1)`: numbers, a begin shorter than the rank, no size). As tfjs reads them: a
+ * missing begin is 0, a missing size -1 — which TF's Slice also reads as "to the end" (so it stays
+ * right where the dim is unknown).
+ */
+function kernelAttrs(node: KernelNode, inputSpecs: TensorSpec[]): KernelNode['attrs'] {
+  if (node.op !== 'Slice') return node.attrs;
+  const rank = inputSpecs[0].shape.length;
+  const full = (v: unknown, fill: number): number[] => {
+    const given = v === undefined || v === null ? [] : typeof v === 'number' ? [v] : (v as number[]).map(Number);
+    return [...given, ...new Array<number>(Math.max(0, rank - given.length)).fill(fill)];
+  };
+  return { ...node.attrs, begin: full(node.attrs.begin, 0), size: full(node.attrs.size, -1) };
+}
+
 /** Inverts tfjs-converter's mapper for `node`'s kernel, or says why it cannot be expressed. */
 export function mapKernel(node: KernelNode, inputSpecs: TensorSpec[]): MappingResult {
   const op = TF_OP_OF_KERNEL[node.op] ?? node.op;
@@ -121,7 +137,7 @@ export function mapKernel(node: KernelNode, inputSpecs: TensorSpec[]): MappingRe
   const renamed = PARAM_OF_KERNEL_ATTR[node.op] ?? {};
   const fixed = FIXED_KERNEL_ATTRS[node.op] ?? {};
   const attrValue = new Map<string, IrAttr>();
-  for (const [key, value] of Object.entries(node.attrs)) {
+  for (const [key, value] of Object.entries(kernelAttrs(node, inputSpecs))) {
     if (fixed[key]) {
       if (!fixed[key](value, node)) return { ok: false, reason: `attr ${key}=${JSON.stringify(value)} is not the value TF's ${op} has` };
       continue;

@@ -166,9 +166,13 @@ class Lowering {
           ? this.lowerGraph(taken, g, node.inputs.slice(1).map((r) => values[r.node][r.output]), `${where}node %${index} If, `)
           : this.lowerNode(node, g, params, values, `${where}node %${index}`);
       } catch (error) {
-        if (!(error instanceof Unsupported)) throw error;
+        // Any failure is a problem of this node, not of the user's call: an error thrown by a
+        // lowering (a bug: an attr form it did not expect) is reported like an Unsupported one,
+        // and the program runs on the tfjs executor, where 'auto' is concerned.
         const op = node.kind === 'Kernel' ? node.op : node.kind;
-        this.problems.push({ op, reason: error.message, where: `${where}node %${index}` });
+        const reason = error instanceof Unsupported ? error.message
+          : `its lowering failed (an autograph-ts bug, please report): ${error instanceof Error ? error.message : String(error)}`;
+        this.problems.push({ op, reason, where: `${where}node %${index}` });
         values[index] = node.outputs.map((o) => ({ name: this.model.fresh('unlowered'), type: OnnxType.FLOAT, shape: o.shape }));
       }
     });

@@ -138,6 +138,8 @@ export const cases: OpCase[] = [
   { kernel: 'Unpack', fn: (x) => tf.unstack(x, 1), args: () => [f([1, 2, 3, 4, 5, 6], [2, 3])] },
   { kernel: 'SplitV', fn: (x) => tf.split(x, [1, 2], 1), args: () => [f([1, 2, 3, 4, 5, 6], [2, 3])] },
   { kernel: 'Slice', fn: (x) => x.slice([0, 1], [-1, 2]), args: () => [f([1, 2, 3, 4, 5, 6], [2, 3])] },
+  { kernel: 'Slice', note: 'numbers, a short begin', fn: (x) => x.slice(1, 1).add(x.slice([1])), args: () => [f([1, 2, 3, 4, 5, 6], [2, 3])] },
+  { kernel: 'Slice', note: '1-D, numbers', fn: (x) => x.slice(2), args: () => [f([1, 2, 3, 4, 5])] },
   { kernel: 'StridedSlice', fn: (x) => tf.stridedSlice(x, [0, 2], [2, 0], [1, -1]), args: () => [f([1, 2, 3, 4, 5, 6], [2, 3])] },
   { kernel: 'Reverse', fn: (x) => tf.reverse(x, 1), args: () => [f([1, 2, 3, 4, 5, 6], [2, 3])] },
   { kernel: 'Tile', fn: (x) => tf.tile(x, [2, 1]), args: () => [f([1, 2, 3], [1, 3])] },

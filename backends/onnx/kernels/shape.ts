@@ -78,7 +78,9 @@ export const shapeKernels: LoweringTable = {
     return g.opN('Split', [x, g.int64s(sizes)], { axis }, outs.map((o) => ({ type: x.type, shape: o.shape })));
   },
   Slice: (g, [x], attrs, outs) => {
-    const begin = (attrs.begin as number[]).map(Number);
+    // tfjs keeps the user's arguments as attrs: `x.slice(0, 1)` has numbers; a short list means 0s.
+    const [begin] = tf.slice_util.parseSliceParams({ shape: x.shape } as unknown as tf.Tensor,
+      attrs.begin as number | number[], attrs.size as number | number[] | undefined);
     const shape = outs[0].shape;
     return slice(g, x, begin, begin.map((b, i) => b + shape[i]), begin.map(() => 1), shape);
   },
