@@ -142,6 +142,7 @@ export const cases: OpCase[] = [
   { kernel: 'Slice', note: '1-D, numbers', fn: (x) => x.slice(2), args: () => [f([1, 2, 3, 4, 5])] },
   { kernel: 'StridedSlice', fn: (x) => tf.stridedSlice(x, [0, 2], [2, 0], [1, -1]), args: () => [f([1, 2, 3, 4, 5, 6], [2, 3])] },
   { kernel: 'Reverse', fn: (x) => tf.reverse(x, 1), args: () => [f([1, 2, 3, 4, 5, 6], [2, 3])] },
+  { kernel: 'Reverse', note: 'no axis: every axis', fn: (x) => tf.reverse(x), args: () => [f([1, 2, 3, 4, 5, 6], [2, 3])] },
   { kernel: 'Tile', fn: (x) => tf.tile(x, [2, 1]), args: () => [f([1, 2, 3], [1, 3])] },
   { kernel: 'PadV2', fn: (x) => tf.pad(x, [[1, 0], [0, 2]], 9), args: () => [f([1, 2, 3, 4], [2, 2])] },
   { kernel: 'GatherV2', fn: (x, i) => tf.gather(x, i, 1), args: () => [f([1, 2, 3, 4, 5, 6], [2, 3]), i32([2, 0, 2])] },

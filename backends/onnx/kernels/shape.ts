@@ -95,7 +95,8 @@ export const shapeKernels: LoweringTable = {
     return g.op('Reshape', [sliced, g.int64s(outs[0].shape)], { allowzero: 1 }, x.type, outs[0].shape);
   },
   Reverse: (g, [x], attrs, outs) => {
-    const dims = new Set(axesOf(attrs.dims, x.shape.length));
+    // `tf.reverse(x)` without an axis reverses every axis (tfjs keeps dims undefined).
+    const dims = new Set(attrs.dims == null ? x.shape.map((_, i) => i) : axesOf(attrs.dims, x.shape.length));
     const begin = x.shape.map((d, i) => (dims.has(i) ? d - 1 : 0));
     const end = x.shape.map((d, i) => (dims.has(i) ? -1 : d));
     return slice(g, x, begin, end, x.shape.map((_, i) => (dims.has(i) ? -1 : 1)), outs[0].shape);
