@@ -25,8 +25,10 @@ function encode(model: ModelContext, g: GraphScope, outputs: Value[], names: str
 }
 
 function feedsOf(inputs: Record<string, tf.Tensor>): Record<string, OrtTensor> {
-  return Object.fromEntries(Object.entries(inputs).map(([name, t]) =>
-    [name, ortTensor(t.dtype as 'float32' | 'int32', t.dataSync() as Float32Array | Int32Array, t.shape)]));
+  // (tfjs-cpu may hold a float32 tensor made by an int32 kernel in an Int32Array: ORT wants Float32Array.)
+  const typed = (t: tf.Tensor): Float32Array | Int32Array =>
+    (t.dtype === 'int32' ? Int32Array.from(t.dataSync()) : Float32Array.from(t.dataSync()));
+  return Object.fromEntries(Object.entries(inputs).map(([name, t]) => [name, ortTensor(t.dtype as 'float32' | 'int32', typed(t), t.shape)]));
 }
 
 function session(bytes: Uint8Array, inputs: Record<string, tf.Tensor>, read: (out: Record<string, OrtTensor>) => tf.Tensor[],
@@ -146,4 +148,59 @@ export function nativeChain(x: tf.Scalar, length: number): NativeModel {
   const c = g.scalar(0.001, F);
   for (let i = 0; i < length; i++) y = g.op('Add', [g.op('Mul', [y, a], {}, F, []), c], {}, F, []);
   return session(encode(model, g, [y], ['y']), { x }, (out) => [tf.scalar((out.y.data as Float32Array)[0])], ['y'], 1);
+}
+
+/** A hand-built model with state (weights it updates): `reset` puts the first values back. */
+export interface StatefulNativeModel extends NativeModel {
+  reset: () => void;
+}
+
+/**
+ * One SGD step of a 2-layer MLP with softmax cross-entropy (tf.losses.softmaxCrossEntropy: the mean
+ * over the batch), the gradients written out by hand as someone using onnxruntime-node would:
+ *   z = x w1 + b1; h = relu(z); logits = h w2 + b2; loss = mean(-sum(labels * logSoftmax(logits)))
+ *   dlogits = (softmax(logits) - labels) / B; dw2 = hᵀ dlogits; db2 = Σ dlogits;
+ *   dz = (dlogits w2ᵀ) * (z > 0); dw1 = xᵀ dz; db1 = Σ dz; w -= lr dw.
+ * The new weights come back as outputs and are fed to the next call as they are (no copies).
+ */
+export function nativeMlpStep(x: tf.Tensor2D, labels: tf.Tensor2D, weights: Record<'w1' | 'b1' | 'w2' | 'b2', tf.Tensor>,
+                              learningRate: number): StatefulNativeModel {
+  const [B, I] = x.shape;
+  const Hd: number = weights.w1.shape[1]!;
+  const C: number = weights.w2.shape[1]!;
+  const model = new ModelContext();
+  const g = new GraphScope(model, 'mlp_step');
+  const xV = g.input(model.claim('x'), F, [B, I]);
+  const yV = g.input(model.claim('labels'), F, [B, C]);
+  const [w1, b1, w2, b2] = (['w1', 'b1', 'w2', 'b2'] as const).map((n) => g.input(model.claim(n), F, weights[n].shape));
+  const z = g.op('Gemm', [xV, w1, b1], {}, F, [B, Hd]);
+  const h = g.op('Relu', [z], {}, F, [B, Hd]);
+  const logits = g.op('Gemm', [h, w2, b2], {}, F, [B, C]);
+  const logp = g.op('LogSoftmax', [logits], { axis: 1 }, F, [B, C]);
+  const perExample = g.op('ReduceSum', [g.op('Mul', [yV, logp], {}, F, [B, C]), g.int64s([1])], { keepdims: 0 }, F, [B]);
+  const loss = g.op('Neg', [g.op('ReduceMean', [perExample, g.int64s([0])], { keepdims: 0 }, F, [])], {}, F, []);
+  const dLogits = g.op('Mul', [g.op('Sub', [g.op('Exp', [logp], {}, F, [B, C]), yV], {}, F, [B, C]), g.scalar(1 / B, F)], {}, F, [B, C]);
+  const dw2 = g.op('Gemm', [h, dLogits], { transA: 1 }, F, [Hd, C]);
+  const db2 = g.op('ReduceSum', [dLogits, g.int64s([0])], { keepdims: 0 }, F, [C]);
+  const dh = g.op('Gemm', [dLogits, w2], { transB: 1 }, F, [B, Hd]);
+  const dz = g.op('Where', [g.op('Greater', [z, g.scalar(0, F)], {}, BOOL, [B, Hd]), dh, g.scalar(0, F)], {}, F, [B, Hd]);
+  const dw1 = g.op('Gemm', [xV, dz], { transA: 1 }, F, [I, Hd]);
+  const db1 = g.op('ReduceSum', [dz, g.int64s([0])], { keepdims: 0 }, F, [Hd]);
+  const lr = g.scalar(learningRate, F);
+  const update = (w: Value, dw: Value): Value => g.op('Sub', [w, g.op('Mul', [dw, lr], {}, F, dw.shape)], {}, F, w.shape);
+  const names = ['loss', 'w1_next', 'b1_next', 'w2_next', 'b2_next'];
+  const bytes = encode(model, g, [loss, update(w1, dw1), update(b1, db1), update(w2, dw2), update(b2, db2)], names);
+  const s = new TunedSession(bytes, {}, B * I * Hd);
+  const first = feedsOf({ w1: weights.w1, b1: weights.b1, w2: weights.w2, b2: weights.b2 });
+  const data = feedsOf({ x, labels });
+  let current = first;
+  return {
+    run: () => {
+      const out = s.run({ ...data, ...current }, names);
+      current = { w1: out.w1_next, b1: out.b1_next, w2: out.w2_next, b2: out.b2_next };
+      return [tf.scalar((out.loss.data as Float32Array)[0])];
+    },
+    reset: () => (current = first),
+    dispose: () => s.dispose(),
+  };
 }

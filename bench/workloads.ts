@@ -15,7 +15,7 @@ import { loadSample } from '../spec/onnx/support';
 import * as eager from './eager';
 import type { Call } from './measure';
 import { chain } from './cases';
-import { NativeModel, nativeChain, nativeCollatz, nativeDecode, nativeRnn } from './native';
+import { NativeModel, nativeChain, nativeCollatz, nativeDecode, nativeMlpStep, nativeRnn, StatefulNativeModel } from './native';
 
 export type VariantKey = 'eager' | 'autograph' | 'staged' | 'onnx' | 'native' | 'staged-step' | 'onnx-step';
 
@@ -106,9 +106,13 @@ function standard(w: Standard): Prepared {
     native !== undefined ? { key: 'native', label: 'hand-built ONNX graph', call: native.run }
       : { key: 'native', label: 'hand-built ONNX graph', missing: missingOrt ?? w.noNative ?? 'not built' },
   ];
+  const nativeReset = native !== undefined && 'reset' in native ? (native as StatefulNativeModel).reset : undefined;
   return {
     variants,
-    reset: w.reset,
+    reset: w.reset === undefined && nativeReset === undefined ? undefined : () => {
+      w.reset?.();
+      nativeReset?.();
+    },
     dispose: () => {
       staged.forEach((s) => s.dispose());
       native?.dispose();
@@ -241,6 +245,39 @@ function resettable<T extends Record<string, tf.Variable>>(weights: T): { weight
   };
 }
 
+/**
+ * One SGD step of an MLP (128 x 512 -> 256 relu -> 10, softmax cross-entropy) written as tfjs users
+ * write it — tf.variableGrads, then an assign per variable — with a hand-built ONNX graph of the
+ * same step (gradients by hand) as the native reference. No control flow: the autograph variant
+ * is the same code.
+ */
+const mlpStep: Workload = {
+  key: 'mlp', name: 'MLP SGD step b128 512-256-10',
+  prepare: () => {
+    const [B, I, Hd, C, LR] = [128, 512, 256, 10, 0.01];
+    const state = resettable(tf.tidy(() => ({
+      w1: tf.variable(tf.randomNormal([I, Hd], 0, 0.05, 'float32', 21), true, 'mlp_w1'),
+      b1: tf.variable(tf.zeros([Hd]), true, 'mlp_b1'),
+      w2: tf.variable(tf.randomNormal([Hd, C], 0, 0.05, 'float32', 22), true, 'mlp_w2'),
+      b2: tf.variable(tf.zeros([C]), true, 'mlp_b2'),
+    })));
+    const v = state.weights;
+    const x = tf.randomNormal([B, I], 0, 1, 'float32', 23) as tf.Tensor2D;
+    const labels = tf.tidy(() => tf.oneHot(tf.randomUniform([B], 0, C, 'int32', 24), C).toFloat()) as tf.Tensor2D;
+    const step = (xb: tf.Tensor, yb: tf.Tensor): tf.Tensor => {
+      const { value, grads } = tf.variableGrads(() =>
+        tf.losses.softmaxCrossEntropy(yb, tf.relu(xb.matMul(v.w1).add(v.b1)).matMul(v.w2).add(v.b2)) as tf.Scalar);
+      for (const w of Object.values(v)) w.assign(w.sub(grads[w.name].mul(LR)));
+      tf.dispose(grads);
+      return value;
+    };
+    return standard({
+      converted: step, noAutograph: 'same code as eager (no control flow to convert)', args: [x, labels], outputs: single,
+      native: () => nativeMlpStep(x, labels, v, LR), owned: [x, labels], reset: state.reset, dispose: state.dispose,
+    });
+  },
+};
+
 /** One SGD step of samples/bptt: the gradient flows back through the loop over 32 time steps. */
 const bptt: Workload = {
   key: 'bptt', name: 'BPTT SGD step h64 b64 x32 (samples/bptt)',
@@ -335,6 +372,6 @@ export function workloads({ quick, full, backend }: Selection, options: Options)
   return [
     chainWorkload, collatz, ...rnnSizes.map(([b, t]) => rnnWorkload(b, t)), decode, seq2seq('greedy'),
     // A beam-search call on cpu takes ~6 s eagerly (tfjs's JS matMuls): in the default run on wasm only.
-    ...(full || backend === 'wasm' ? [seq2seq('beam')] : []), newton, bptt, mnist(options.mnistSteps),
+    ...(full || backend === 'wasm' ? [seq2seq('beam')] : []), newton, bptt, mlpStep, mnist(options.mnistSteps),
   ];
 }
