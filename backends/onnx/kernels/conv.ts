@@ -65,7 +65,8 @@ const conv = (depthwise: boolean, fused: boolean): KernelLowering => (g, inputs,
 };
 
 const pool = (opType: 'MaxPool' | 'AveragePool'): KernelLowering => (g, [input], attrs) => {
-  const x = castTo(g, input, FLOAT_ONLY);
+  // int32 max pools (tfjs-cpu) as doubles, exact (float32 rounds 2^31 - 1 to 2^31).
+  const x = opType === 'MaxPool' && input.type === OnnxType.INT32 ? g.cast(input, OnnxType.DOUBLE) : castTo(g, input, FLOAT_ONLY);
   channelsLast(attrs);
   const info = tf.backend_util.computePool2DInfo(x.shape as [number, number, number, number], pair(attrs.filterSize),
     pair(attrs.strides ?? 1), 1, attrs.pad as 'same', attrs.dimRoundingMode as 'round' | undefined);
@@ -73,7 +74,7 @@ const pool = (opType: 'MaxPool' | 'AveragePool'): KernelLowering => (g, [input],
   const { group: _group, dilations: _dilations, ...common } = convAttrs(info, 1);
   const extra = opType === 'AveragePool' ? { count_include_pad: 0 } : {};
   const nchw = [info.batchSize, info.outChannels, info.outHeight, info.outWidth];
-  return toNHWC(g, g.op(opType, [toNCHW(g, x)], { ...common, ...extra }, OnnxType.FLOAT, nchw));
+  return toNHWC(g, g.op(opType, [toNCHW(g, x)], { ...common, ...extra }, x.type, nchw));
 };
 
 export const convKernels: LoweringTable = {

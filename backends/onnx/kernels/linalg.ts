@@ -17,6 +17,10 @@ function transposeLast2(g: GraphScope, v: Value): Value {
 }
 
 function matMul(g: GraphScope, a: Value, b: Value, attrs: Record<string, unknown>, shape: number[]): Value {
+  if (a.type === OnnxType.INT32 && g.model.semantics.intMultiply === 'float64') {
+    // (tfjs-wasm has no int32 matrix product.)
+    throw new Unsupported('int32 BatchMatMul: tfjs-cpu sums the products as JS numbers, rounding past 2^53 in its own order');
+  }
   let x = castTo(g, a, NUMERIC);
   let y = castTo(g, b, [x.type]);
   if (attrs.transposeA) x = transposeLast2(g, x);
