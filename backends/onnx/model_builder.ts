@@ -105,16 +105,27 @@ export interface EdgeSemantics {
   leakyRelu: 'float32' | 'float64';
   /** OneHot: tfjs-wasm takes onValue / offValue as int32 (ToInt32: 0.5 -> 0) for any dtype; cpu stores them into the dtype. */
   oneHotValues: 'int32' | 'dtype';
+  /**
+   * NaN out of a convolution or pool: tfjs-wasm's XNNPACK clamps its outputs to [-Infinity,
+   * Infinity] with a max/min that turns NaN into -Infinity (before the fused activation: relu
+   * gives 0, sigmoid 0, elu -1), and its fused matrix product's relu / relu6 turn NaN into 0; cpu
+   * keeps NaN. (XNNPACK's max pool also depends on where the NaN is in the window: not reproduced.)
+   */
+  xnnpackNaN: 'lower' | 'nan';
+  /** NaN in a max pool window: tfjs-cpu skips it (the max of the other values, -Infinity if none); ORT's MaxPool does not. */
+  maxPoolNaN: 'skip' | 'xnnpack';
 }
 
 export function edgeSemantics(backendName: string): EdgeSemantics {
   return backendName === 'wasm'
     ? { clipNaN: 'lower', intDivisionByZero: -(2 ** 31), intDivision: 'float32', intMultiply: 'wrap', int32Unary: 'float32',
       int32AsFloatBits: true, castToBool: 'lowByte', intToFloat: 'float32', floatMaxMin: 'stdMinMax', floatSum: 'float32',
-      pow: 'c', roundMinusHalf: 'negativeZero', leakyRelu: 'float32', oneHotValues: 'int32' }
+      pow: 'c', roundMinusHalf: 'negativeZero', leakyRelu: 'float32', oneHotValues: 'int32',
+      xnnpackNaN: 'lower', maxPoolNaN: 'xnnpack' }
     : { clipNaN: 'nan', intDivisionByZero: 0, intDivision: 'exact', intMultiply: 'float64', int32Unary: 'float64',
       int32AsFloatBits: false, castToBool: 'nonzero', intToFloat: 'keepsInt32', floatMaxMin: 'nan', floatSum: 'float64',
-      pow: 'js', roundMinusHalf: 'positiveZero', leakyRelu: 'float64', oneHotValues: 'dtype' };
+      pow: 'js', roundMinusHalf: 'positiveZero', leakyRelu: 'float64', oneHotValues: 'dtype',
+      xnnpackNaN: 'nan', maxPoolNaN: 'skip' };
 }
 
 /** State shared by every graph of one model. */

@@ -9,6 +9,7 @@ import type { Attrs } from '../../graph';
 import type { GraphScope, Value } from '../model_builder';
 import { Unsupported } from '../model_builder';
 import { OnnxType } from '../onnx_proto';
+import { where } from './elementwise';
 import { activation } from './linalg';
 import type { KernelLowering, LoweringTable } from './lowering';
 import { castTo, FLOAT_ONLY } from './lowering';
@@ -58,15 +59,25 @@ const conv = (depthwise: boolean, fused: boolean): KernelLowering => (g, inputs,
   const nchw = [info.batchSize, info.outChannels, info.outHeight, info.outWidth];
   let y = g.op('Conv', [toNCHW(g, x), w], convAttrs(info, depthwise ? inC : 1), OnnxType.FLOAT, nchw);
   y = toNHWC(g, y);
-  if (!fused) return y;
+  if (!fused) return xnnpackClamp(g, y);
   const bias = byName.get('bias');
   if (bias !== undefined) y = g.op('Add', [y, castTo(g, bias, FLOAT_ONLY)], {}, OnnxType.FLOAT, outs[0].shape);
-  return activation(g, y, String(attrs.activation ?? 'linear'), attrs, byName.get('preluActivationWeights'));
+  return activation(g, xnnpackClamp(g, y), String(attrs.activation ?? 'linear'), attrs, byName.get('preluActivationWeights'));
 };
+
+/** NaN -> -Infinity on tfjs-wasm, whose XNNPACK clamps conv and pool outputs (EdgeSemantics.xnnpackNaN). */
+function xnnpackClamp(g: GraphScope, y: Value): Value {
+  if (y.type !== OnnxType.FLOAT || g.model.semantics.xnnpackNaN === 'nan') return y;
+  return where(g, g.op('IsNaN', [y], {}, OnnxType.BOOL, y.shape), g.scalar(-Infinity, y.type), y, y.shape);
+}
 
 const pool = (opType: 'MaxPool' | 'AveragePool'): KernelLowering => (g, [input], attrs) => {
   // int32 max pools (tfjs-cpu) as doubles, exact (float32 rounds 2^31 - 1 to 2^31).
-  const x = opType === 'MaxPool' && input.type === OnnxType.INT32 ? g.cast(input, OnnxType.DOUBLE) : castTo(g, input, FLOAT_ONLY);
+  let x = opType === 'MaxPool' && input.type === OnnxType.INT32 ? g.cast(input, OnnxType.DOUBLE) : castTo(g, input, FLOAT_ONLY);
+  if (opType === 'MaxPool' && x.type === OnnxType.FLOAT && g.model.semantics.maxPoolNaN === 'skip') {
+    // tfjs-cpu: the max of the window's other values (-Infinity if all are NaN).
+    x = where(g, g.op('IsNaN', [x], {}, OnnxType.BOOL, x.shape), g.scalar(-Infinity, x.type), x, x.shape);
+  }
   channelsLast(attrs);
   const info = tf.backend_util.computePool2DInfo(x.shape as [number, number, number, number], pair(attrs.filterSize),
     pair(attrs.strides ?? 1), 1, attrs.pad as 'same', attrs.dimRoundingMode as 'round' | undefined);
@@ -74,7 +85,16 @@ const pool = (opType: 'MaxPool' | 'AveragePool'): KernelLowering => (g, [input],
   const { group: _group, dilations: _dilations, ...common } = convAttrs(info, 1);
   const extra = opType === 'AveragePool' ? { count_include_pad: 0 } : {};
   const nchw = [info.batchSize, info.outChannels, info.outHeight, info.outWidth];
-  return toNHWC(g, g.op(opType, [toNCHW(g, x)], { ...common, ...extra }, x.type, nchw));
+  let input4 = toNCHW(g, x);
+  const [top, left, bottom, right] = common.pads;
+  if (opType === 'MaxPool' && common.pads.some((p) => p > 0)) {
+    // ORT's MaxPool pads with -FLT_MAX (a window of -Infinity and padding gave -3.4e38): padded here with -Infinity.
+    const [n, c, h, w] = input4.shape;
+    input4 = g.op('Pad', [input4, g.int64s([0, 0, top, left, 0, 0, bottom, right]), g.scalar(-Infinity, x.type)], { mode: 'constant' },
+      x.type, [n, c, h + top + bottom, w + left + right]);
+    common.pads = [0, 0, 0, 0];
+  }
+  return xnnpackClamp(g, toNHWC(g, g.op(opType, [input4], { ...common, ...extra }, x.type, nchw)));
 };
 
 export const convKernels: LoweringTable = {

@@ -74,6 +74,19 @@ function intArithmetic(g: GraphScope, op: string, a: Value, b: Value, shape: num
 }
 
 /**
+ * LeakyRelu (also the fused activation): x < 0 ? alpha * x : x. tfjs-wasm multiplies by
+ * float32(alpha) in float32; tfjs-cpu by alpha as a float64, rounding the product once
+ * (EdgeSemantics.leakyRelu: -7 * 0.3 = -2.0999999, not -2.1000001).
+ */
+export function leakyRelu(g: GraphScope, input: Value, alpha: number): Value {
+  const x = castTo(g, input, FLOAT_ONLY);
+  if (g.model.semantics.leakyRelu === 'float32') return g.op('LeakyRelu', [x], { alpha: { float: alpha } }, x.type, x.shape);
+  const D = OnnxType.DOUBLE;
+  const scaled = g.cast(g.op('Mul', [g.cast(input, D), g.scalar(alpha, D)], {}, D, x.shape), OnnxType.FLOAT);
+  return where(g, g.op('Less', [x, k(g, 0, x)], {}, OnnxType.BOOL, x.shape), scaled, x, x.shape);
+}
+
+/**
  * Maximum / Minimum. float32 on tfjs-wasm (EdgeSemantics.floatMaxMin): std::max(a, b) is
  * a < b ? b : a, std::min b < a ? b : a, so a NaN second operand gives the first, and of two
  * equal values (-0, 0) the first is kept.
@@ -311,19 +324,7 @@ export const elementwiseKernels: LoweringTable = {
     const v = castTo(g, x, NUMERIC);
     return clip(Number(attrs.clipValueMin), Number(attrs.clipValueMax), v, g, outShape(outs));
   },
-  LeakyRelu: (g, [input], attrs, outs) => {
-    const alpha = Number(attrs.alpha ?? 0.2);
-    const s = outShape(outs);
-    if (g.model.semantics.leakyRelu === 'float32') {
-      const x = castTo(g, input, FLOAT_ONLY);
-      return g.op('LeakyRelu', [x], { alpha: { float: alpha } }, x.type, s);
-    }
-    // tfjs-cpu: x < 0 ? alpha * x : x with alpha a float64, the product rounded once.
-    const D = OnnxType.DOUBLE;
-    const x = castTo(g, input, FLOAT_ONLY);
-    const scaled = g.cast(g.op('Mul', [g.cast(input, D), g.scalar(alpha, D)], {}, D, s), OnnxType.FLOAT);
-    return where(g, g.op('Less', [x, k(g, 0, x)], {}, OnnxType.BOOL, s), scaled, x, s);
-  },
+  LeakyRelu: (g, [x], attrs) => leakyRelu(g, x, Number(attrs.alpha ?? 0.2)),
   Step: composite('Step', (g, x, s, attrs) => {
     // tfjs: x > 0 ? 1 : alpha, NaN stays NaN.
     const positive = g.op('Greater', [x, k(g, 0, x)], {}, OnnxType.BOOL, s);
