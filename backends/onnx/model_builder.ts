@@ -51,6 +51,8 @@ function attribute(name: string, v: NonNullable<AttrSpec[string]>): Attribute {
 export interface EdgeSemantics {
   clipNaN: 'nan' | 'lower';
   intDivisionByZero: number;
+  /** int32 Mod by zero: tfjs-wasm throws (a wasm trap), cpu gives 0. */
+  intModByZero: 'throws' | 0;
   /**
    * How int32 FloorDiv divides: tfjs-wasm converts both operands to float32 (past 2^24 the quotient
    * is that of the rounded operands: 100000007 / 3 = 33333336, 2147483647 / 1 = -2^31), tfjs-cpu
@@ -118,11 +120,11 @@ export interface EdgeSemantics {
 
 export function edgeSemantics(backendName: string): EdgeSemantics {
   return backendName === 'wasm'
-    ? { clipNaN: 'lower', intDivisionByZero: -(2 ** 31), intDivision: 'float32', intMultiply: 'wrap', int32Unary: 'float32',
+    ? { clipNaN: 'lower', intDivisionByZero: -(2 ** 31), intModByZero: 'throws', intDivision: 'float32', intMultiply: 'wrap', int32Unary: 'float32',
       int32AsFloatBits: true, castToBool: 'lowByte', intToFloat: 'float32', floatMaxMin: 'stdMinMax', floatSum: 'float32',
       pow: 'c', roundMinusHalf: 'negativeZero', leakyRelu: 'float32', oneHotValues: 'int32',
       xnnpackNaN: 'lower', maxPoolNaN: 'xnnpack' }
-    : { clipNaN: 'nan', intDivisionByZero: 0, intDivision: 'exact', intMultiply: 'float64', int32Unary: 'float64',
+    : { clipNaN: 'nan', intDivisionByZero: 0, intModByZero: 0, intDivision: 'exact', intMultiply: 'float64', int32Unary: 'float64',
       int32AsFloatBits: false, castToBool: 'nonzero', intToFloat: 'keepsInt32', floatMaxMin: 'nan', floatSum: 'float64',
       pow: 'js', roundMinusHalf: 'positiveZero', leakyRelu: 'float64', oneHotValues: 'dtype',
       xnnpackNaN: 'nan', maxPoolNaN: 'skip' };

@@ -93,6 +93,8 @@ export const cases: OpCase[] = [
   // (tfjs-wasm throws on an int32 modulo by zero; cpu gives 0.)
   { kernel: 'Mod', note: 'int32', fn: tf.mod, args: () => [i32(AI), i32(BI_NONZERO)] },
   { kernel: 'Mod', note: 'int32, cpu', fn: tf.mod, args: () => [i32(AI), i32(BI)], backend: 'cpu' },
+  { kernel: 'Mod', note: 'int32 by zero, wasm', fn: tf.mod, args: () => [i32(AI), i32(BI)], backend: 'wasm', throws: /remainder by zero/,
+    traceArgs: () => [i32(AI), i32(BI_NONZERO)] },
   { kernel: 'FloorDiv', note: 'int32, cpu', fn: tf.floorDiv, args: () => [i32(AI), i32(BI)], backend: 'cpu' },
   ...(['wasm', 'cpu'] as const).flatMap((backend): OpCase[] => [
     ...([

@@ -137,8 +137,20 @@ const mod: KernelLowering = (g, [a, b], _attrs, outs) => {
   const y = castTo(g, b, [OnnxType.INT32]);
   const isMinusOne = g.op('Equal', [y, k(g, -1, y)], {}, OnnxType.BOOL, y.shape);
   const notMinusOne = g.op('Where', [isMinusOne, k(g, 1, y), y], {}, y.type, y.shape);
-  return guardZeroDivisor(g, notMinusOne, shape, 0, (safe) => g.op('Mod', [x, safe], { fmod: 0 }, OnnxType.INT32, shape));
+  const result = guardZeroDivisor(g, notMinusOne, shape, 0, (safe) => g.op('Mod', [x, safe], { fmod: 0 }, OnnxType.INT32, shape));
+  return g.model.semantics.intModByZero === 'throws' ? failRunIf(g, g.op('Equal', [y, k(g, 0, y)], {}, OnnxType.BOOL, y.shape), result) : result;
 };
+
+/**
+ * `value`, but the ORT run fails where any element of `condition` is true (a Gather out of
+ * range): the program then runs on the tfjs executor, which raises tfjs's own error (engine_choice
+ * runOn). For kernels tfjs throws on at some values (tfjs-wasm's int32 Mod by zero).
+ */
+function failRunIf(g: GraphScope, condition: Value, value: Value): Value {
+  const any = g.op('ReduceMax', [g.cast(condition, OnnxType.INT32)], { keepdims: 0 }, OnnxType.INT32, []);
+  const zero = g.op('Gather', [g.filled([1], 0, value.type), any], { axis: 0 }, value.type, []);
+  return g.op('Add', [value, zero], {}, value.type, value.shape);
+}
 
 /** `compute(divisor with zeros replaced by 1)`, with `byZero` where the divisor was 0. */
 function guardZeroDivisor(g: GraphScope, divisor: Value, shape: number[], byZero: number,
