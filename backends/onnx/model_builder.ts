@@ -72,7 +72,7 @@ export interface EdgeSemantics {
   int32Unary: 'float32' | 'float64';
   /**
    * tfjs-wasm reads an int32 operand's bits as float32 in Reciprocal, Log1p, Asinh, Acosh, IsNan,
-   * IsInf, IsFinite and ClipByValue (2^31 - 1 is NaN; 1 / 0 = +Infinity written back as the bits
+   * IsInf, IsFinite, ClipByValue and Prelu (2^31 - 1 is NaN; 1 / 0 = +Infinity written back as the bits
    * 2139095040) and StridedSlice gives int32 data a float32 dtype: ONNX has no bit cast, so those
    * lowerings refuse int32 on wasm. cpu computes on the values.
    */
@@ -94,9 +94,10 @@ export interface EdgeSemantics {
    */
   floatMaxMin: 'nan' | 'stdMinMax';
   /**
-   * float32 Sum and Mean: tfjs-wasm accumulates in float32 (3e38 + 3e38 - 3e38 = Infinity) and
-   * Mean is sum / n; cpu accumulates in float64, rounding the sum once, and Mean is the sum of
-   * float32(x / n).
+   * float32 Sum, Prod and Mean: tfjs-wasm accumulates in float32 (3e38 + 3e38 - 3e38 = Infinity)
+   * and Mean is sum / n; cpu accumulates in float64, rounding the sum once, and Mean is the sum
+   * of float32(x / n). Likewise cpu computes SquaredDifference in float64 and rounds once; wasm
+   * rounds each step.
    */
   floatSum: 'float32' | 'float64';
   /** float32 Pow: tfjs-wasm is C's pow (1^NaN = 1, (-1)^Infinity = 1); cpu is Math.pow (both NaN). */
@@ -107,6 +108,13 @@ export interface EdgeSemantics {
   leakyRelu: 'float32' | 'float64';
   /** OneHot: tfjs-wasm takes onValue / offValue as int32 (ToInt32: 0.5 -> 0) for any dtype; cpu stores them into the dtype. */
   oneHotValues: 'int32' | 'dtype';
+  /**
+   * FusedBatchNorm, offset + (x - mean) * scale / sqrt(variance + epsilon): cpu on JS numbers,
+   * rounded once; tfjs-wasm (x - mean) * scale and sqrt(variance + epsilon) in float32, the
+   * division and the offset in double (33487526 where all-float32 gives 33487528; found by
+   * matching, the C source reads all-float).
+   */
+  batchNorm: 'float64' | 'mixed';
   /**
    * NaN out of a convolution or pool: tfjs-wasm's XNNPACK clamps its outputs to [-Infinity,
    * Infinity] with a max/min that turns NaN into -Infinity (before the fused activation: relu
@@ -123,11 +131,11 @@ export function edgeSemantics(backendName: string): EdgeSemantics {
     ? { clipNaN: 'lower', intDivisionByZero: -(2 ** 31), intModByZero: 'throws', intDivision: 'float32', intMultiply: 'wrap', int32Unary: 'float32',
       int32AsFloatBits: true, castToBool: 'lowByte', intToFloat: 'float32', floatMaxMin: 'stdMinMax', floatSum: 'float32',
       pow: 'c', roundMinusHalf: 'negativeZero', leakyRelu: 'float32', oneHotValues: 'int32',
-      xnnpackNaN: 'lower', maxPoolNaN: 'xnnpack' }
+      xnnpackNaN: 'lower', maxPoolNaN: 'xnnpack', batchNorm: 'mixed' }
     : { clipNaN: 'nan', intDivisionByZero: 0, intModByZero: 0, intDivision: 'exact', intMultiply: 'float64', int32Unary: 'float64',
       int32AsFloatBits: false, castToBool: 'nonzero', intToFloat: 'keepsInt32', floatMaxMin: 'nan', floatSum: 'float64',
       pow: 'js', roundMinusHalf: 'positiveZero', leakyRelu: 'float64', oneHotValues: 'dtype',
-      xnnpackNaN: 'nan', maxPoolNaN: 'skip' };
+      xnnpackNaN: 'nan', maxPoolNaN: 'skip', batchNorm: 'float64' };
 }
 
 /** State shared by every graph of one model. */

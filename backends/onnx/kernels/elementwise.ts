@@ -12,7 +12,7 @@ import { castTo, cInt32, FLOAT_ONLY, int32Via, NUMERIC, toInt32, wrapToInt32 } f
 const outShape = (outs: Out[]): number[] => outs[0].shape;
 
 /** tfjs-wasm's kernels that read int32 data as float32 bits (EdgeSemantics.int32AsFloatBits). */
-const READS_INT32_BITS = new Set(['Reciprocal', 'Log1p', 'Asinh', 'Acosh', 'IsNan', 'IsInf', 'IsFinite', 'ClipByValue']);
+const READS_INT32_BITS = new Set(['Reciprocal', 'Log1p', 'Asinh', 'Acosh', 'IsNan', 'IsInf', 'IsFinite', 'ClipByValue', 'Prelu']);
 
 function refuseInt32Bits(g: GraphScope, kernel: string): void {
   if (READS_INT32_BITS.has(kernel) && g.model.semantics.int32AsFloatBits) {
@@ -343,8 +343,16 @@ export const elementwiseKernels: LoweringTable = {
     const step = g.op('Where', [positive, k(g, 1, x), k(g, Number(attrs.alpha ?? 0), x)], {}, x.type, s);
     return g.op('Where', [g.op('IsNaN', [x], {}, OnnxType.BOOL, s), x, step], {}, x.type, s);
   }),
-  Prelu: (g, [x, alpha], _a, outs) => g.op('PRelu', [castTo(g, x, FLOAT_ONLY), castTo(g, alpha, FLOAT_ONLY)], {},
-    OnnxType.FLOAT, outShape(outs)),
+  Prelu: (g, [x, alpha], _a, outs) => {
+    const s = outShape(outs);
+    if (x.type !== OnnxType.INT32) return g.op('PRelu', [castTo(g, x, FLOAT_ONLY), castTo(g, alpha, FLOAT_ONLY)], {}, OnnxType.FLOAT, s);
+    refuseInt32Bits(g, 'Prelu');
+    // tfjs-cpu: alpha * x on JS numbers, rounded once to float32 (-16777217 * 3 = -50331652, not -50331648).
+    const D = OnnxType.DOUBLE;
+    const scaled = g.cast(g.op('Mul', [g.cast(x, D), g.cast(alpha, D)], {}, D, s), OnnxType.FLOAT);
+    const v = g.cast(x, OnnxType.FLOAT);
+    return where(g, g.op('Less', [x, k(g, 0, x)], {}, OnnxType.BOOL, x.shape), scaled, v, s);
+  },
 
   Add: binary('Add'),
   Sub: binary('Sub'),
@@ -378,6 +386,12 @@ export const elementwiseKernels: LoweringTable = {
       const D = OnnxType.DOUBLE;
       const dd = g.op('Sub', [g.cast(x, D), g.cast(y, D)], {}, D, s);
       return wrapToInt32(g, g.op('Mul', [dd, dd], {}, D, s), s);
+    }
+    if (x.type === OnnxType.FLOAT && g.model.semantics.floatSum === 'float64') {
+      // tfjs-cpu: (a - b)^2 on JS numbers, rounded once (16777216 - -1 squared: 281475010265088, not 2^48).
+      const D = OnnxType.DOUBLE;
+      const dd = g.op('Sub', [g.cast(x, D), g.cast(y, D)], {}, D, s);
+      return g.cast(g.op('Mul', [dd, dd], {}, D, s), OnnxType.FLOAT);
     }
     const d = g.op('Sub', [x, y], {}, x.type, s);
     return g.op('Mul', [d, d], {}, x.type, s);
