@@ -45,42 +45,64 @@ function part(g: GraphScope, v: Value, from: number, to: number): Value {
   return g.op('Slice', [v, g.int64s([from]), g.int64s([to]), g.int64s([-1])], {}, v.type, shape);
 }
 
-/** Cap on the factors of a tfjs-cpu int32 product multiplied one after another (past it: refused). */
+/** Cap on the factors of a product multiplied one after another (past it: refused). */
 const MAX_SEQUENTIAL_FACTORS = 16;
 
+/** `flat`'s last axis multiplied left to right in `type` (as tfjs's loops do), each step rounded. */
+function productInOrder(g: GraphScope, flat: Value, type: OnnxType, what: string): Value {
+  const n = flat.shape[flat.shape.length - 1];
+  if (n > MAX_SEQUENTIAL_FACTORS) {
+    throw new Unsupported(`${what} Prod of ${n} values: tfjs rounds the running product left to right (over ${MAX_SEQUENTIAL_FACTORS} factors not lowered)`);
+  }
+  const factors = g.cast(flat, type);
+  let product = part(g, factors, 0, 1);
+  for (let i = 1; i < n; i++) product = g.op('Mul', [product, part(g, factors, i, i + 1)], {}, type, product.shape);
+  return product;
+}
+
 /**
- * int32 Prod. tfjs-wasm multiplies in int32 (wraps): any order gives the product modulo 2^32, so a
- * tree of wrapping int32 Muls. tfjs-cpu multiplies JS numbers left to right, rounding past 2^53,
- * and stores with ToInt32: the same float64 Muls in that order. (ORT's int32 and int64 ReduceProd
- * saturate.)
+ * Prod in tfjs's order (ORT's ReduceProd multiplies in another, and saturates int32 and int64).
+ * int32: tfjs-wasm multiplies in int32 (wraps): any order gives the product modulo 2^32, so a tree
+ * of wrapping int32 Muls; tfjs-cpu multiplies JS numbers left to right, rounding past 2^53, and
+ * stores with ToInt32. float32: left to right in float32 (wasm) or float64 (cpu).
  */
-function intProduct(g: GraphScope, v: Value, axes: number[], out: Out): Value {
+function product(g: GraphScope, v: Value, axes: number[], out: Out): Value {
   const flat = reducedLast(g, v, axes);
   let n = flat.shape[flat.shape.length - 1];
-  if (n === 0) return g.filled(out.shape, 1, OnnxType.INT32);
-  let product: Value;
-  if (g.model.semantics.intMultiply === 'float64') {
-    if (n > MAX_SEQUENTIAL_FACTORS) {
-      throw new Unsupported(`int32 Prod of ${n} values: tfjs-cpu rounds the running product past 2^53 (over ${MAX_SEQUENTIAL_FACTORS} factors not lowered)`);
-    }
-    const D = OnnxType.DOUBLE;
-    const factors = g.cast(flat, D);
-    product = part(g, factors, 0, 1);
-    for (let i = 1; i < n; i++) product = g.op('Mul', [product, part(g, factors, i, i + 1)], {}, D, product.shape);
-    product = toInt32(g, product);
+  if (n === 0) return g.filled(out.shape, 1, v.type);
+  const D = OnnxType.DOUBLE;
+  const s = g.model.semantics;
+  let result: Value;
+  if (v.type === OnnxType.FLOAT) {
+    result = g.cast(productInOrder(g, flat, s.floatSum === 'float64' ? D : OnnxType.FLOAT, 'float32'), OnnxType.FLOAT);
+  } else if (s.intMultiply === 'float64') {
+    result = toInt32(g, productInOrder(g, flat, D, 'int32'));
   } else {
-    product = flat;
+    result = flat;
     while (n > 1) {
       if (n % 2 === 1) {
-        const one = g.filled([...product.shape.slice(0, -1), 1], 1, OnnxType.INT32);
-        product = g.op('Concat', [product, one], { axis: -1 }, OnnxType.INT32, [...product.shape.slice(0, -1), ++n]);
+        const one = g.filled([...result.shape.slice(0, -1), 1], 1, OnnxType.INT32);
+        result = g.op('Concat', [result, one], { axis: -1 }, OnnxType.INT32, [...result.shape.slice(0, -1), ++n]);
       }
       const half = n / 2;
-      product = g.op('Mul', [part(g, product, 0, half), part(g, product, half, n)], {}, OnnxType.INT32, [...product.shape.slice(0, -1), half]);
+      result = g.op('Mul', [part(g, result, 0, half), part(g, result, half, n)], {}, OnnxType.INT32, [...result.shape.slice(0, -1), half]);
       n = half;
     }
   }
-  return g.op('Reshape', [product, g.int64s(out.shape)], { allowzero: 1 }, OnnxType.INT32, out.shape);
+  return g.op('Reshape', [result, g.int64s(out.shape)], { allowzero: 1 }, result.type, out.shape);
+}
+
+/**
+ * A float sum in tfjs's order: left to right over the reduced elements, each step rounded to
+ * `type` (float32 on wasm, float64 on cpu), as CumSum's last element (ORT's ReduceSum adds in
+ * another order: 1e8 + 33 ones - 1e8 + ... gave 24.4 where tfjs-wasm gives -1.19979).
+ */
+function sumInOrder(g: GraphScope, v: Value, axes: number[], type: OnnxType, out: Out): Value {
+  const flat = g.cast(reducedLast(g, v, axes), type);
+  const n = flat.shape[flat.shape.length - 1];
+  if (n === 0) return g.filled(out.shape, 0, type);
+  const running = g.op('CumSum', [flat, g.int64s([flat.shape.length - 1], [])], {}, type, flat.shape);
+  return g.op('Reshape', [part(g, running, n - 1, n), g.int64s(out.shape)], { allowzero: 1 }, type, out.shape);
 }
 
 type Build = (g: GraphScope, x: Value, axes: number[], attrs: Attrs, out: Out) => Value;
@@ -93,27 +115,25 @@ const reduction = (build: Build, types: readonly OnnxType[] = NUMERIC): KernelLo
 };
 
 /**
- * Sum / Prod. int32 sums wrap on both backends (tfjs-cpu's float64 sum is exact below 2^53):
- * summed in int64, wrapped. Products: intProduct. float32 on cpu: accumulated in float64.
+ * Sum. int32 sums wrap on both backends (tfjs-cpu's float64 sum is exact below 2^53): summed in
+ * int64, wrapped. float32: sumInOrder, in float32 (wasm) or float64 (cpu).
  */
-const sumOrProd = (opType: 'ReduceSum' | 'ReduceProd'): Build => (g, v, axes, attrs, out) => {
-  const D = OnnxType.DOUBLE;
-  const s = g.model.semantics;
-  if (v.type === OnnxType.INT32) {
-    if (opType === 'ReduceProd') return intProduct(g, v, axes, out);
-    return wrapInt64(g, over(g, opType, g.cast(v, OnnxType.INT64), axes, attrs, out));
-  }
-  if (s.floatSum === 'float64') return g.cast(over(g, opType, g.cast(v, D), axes, attrs, out), v.type);
-  return over(g, opType, v, axes, attrs, out);
+const sum: Build = (g, v, axes, attrs, out) => {
+  if (v.type === OnnxType.INT32) return wrapInt64(g, over(g, 'ReduceSum', g.cast(v, OnnxType.INT64), axes, attrs, out));
+  const type = g.model.semantics.floatSum === 'float64' ? OnnxType.DOUBLE : OnnxType.FLOAT;
+  return g.cast(sumInOrder(g, v, axes, type, out), OnnxType.FLOAT);
 };
 
 /** Mean: tfjs-wasm sum / n; tfjs-cpu the float64 sum of float32(x / n) (EdgeSemantics.floatSum). */
-const mean: Build = (g, v, axes, attrs, out) => {
-  if (g.model.semantics.floatSum === 'float32') return over(g, 'ReduceMean', castTo(g, v, [OnnxType.FLOAT]), axes, attrs, out);
-  const D = OnnxType.DOUBLE;
+const mean: Build = (g, v, axes, _attrs, out) => {
   const n = axes.reduce((p, a) => p * v.shape[a], 1);
-  const parts = g.cast(g.cast(g.op('Div', [g.cast(v, D), g.scalar(n, D)], {}, D, v.shape), OnnxType.FLOAT), D);
-  return g.cast(over(g, 'ReduceSum', parts, axes, attrs, out), OnnxType.FLOAT);
+  const F = OnnxType.FLOAT;
+  if (g.model.semantics.floatSum === 'float32') {
+    return g.op('Div', [sumInOrder(g, castTo(g, v, [F]), axes, F, out), g.scalar(n, F)], {}, F, out.shape);
+  }
+  const D = OnnxType.DOUBLE;
+  const parts = g.cast(g.op('Div', [g.cast(v, D), g.scalar(n, D)], {}, D, v.shape), F);
+  return g.cast(sumInOrder(g, parts, axes, D, out), F);
 };
 
 /** Max / Min: a NaN anywhere gives NaN in tfjs; ORT's ReduceMax / ReduceMin skip one after the first element. */
@@ -137,8 +157,8 @@ const arg = (opType: string): KernelLowering => (g, [x], attrs, outs) => {
 };
 
 export const reductionKernels: LoweringTable = {
-  Sum: reduction(sumOrProd('ReduceSum')),
-  Prod: reduction(sumOrProd('ReduceProd')),
+  Sum: reduction(sum),
+  Prod: reduction((g, v, axes, _attrs, out) => product(g, v, axes, out)),
   Mean: reduction(mean),
   Max: reduction(extreme('ReduceMax')),
   Min: reduction(extreme('ReduceMin')),
