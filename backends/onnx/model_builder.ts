@@ -96,8 +96,8 @@ export interface EdgeSemantics {
   /**
    * float32 Sum, Prod and Mean: tfjs-wasm accumulates in float32 (3e38 + 3e38 - 3e38 = Infinity)
    * and Mean is sum / n; cpu accumulates in float64, rounding the sum once, and Mean is the sum
-   * of float32(x / n). Likewise cpu computes SquaredDifference in float64 and rounds once; wasm
-   * rounds each step.
+   * of float32(x / n). Likewise cpu computes SquaredDifference and AvgPool in float64 and rounds
+   * once; wasm rounds each step (its XNNPACK average pool adds in its own order: not reproduced).
    */
   floatSum: 'float32' | 'float64';
   /** float32 Pow: tfjs-wasm is C's pow (1^NaN = 1, (-1)^Infinity = 1); cpu is Math.pow (both NaN). */

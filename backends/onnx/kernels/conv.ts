@@ -71,6 +71,38 @@ function xnnpackClamp(g: GraphScope, y: Value): Value {
   return where(g, g.op('IsNaN', [y], {}, OnnxType.BOOL, y.shape), g.scalar(-Infinity, y.type), y, y.shape);
 }
 
+type PoolInfo = ReturnType<typeof tf.backend_util.computePool2DInfo>;
+
+/**
+ * tfjs-cpu's average pool: the window's in-bounds values added row by row on JS numbers, divided
+ * by their count, rounded once to float32 (ORT's float32 AveragePool cancels differently: 0.5
+ * for 0.1 + 1e7 - 1e7 + 2.2 over 4, tfjs 0.575; it has no double kernel). As the sum of the
+ * window's shifted views of x padded with zeros, in double.
+ */
+function averageInDouble(g: GraphScope, x: Value, info: PoolInfo): Value {
+  const D = OnnxType.DOUBLE;
+  const { top, left, bottom, right } = info.padInfo;
+  const [n, h, w, c] = x.shape;
+  const { strideHeight: sh, strideWidth: sw, outHeight: oh, outWidth: ow } = info;
+  const padded = g.op('Pad', [g.cast(x, D), g.int64s([0, top, left, 0, 0, bottom, right, 0]), g.scalar(0, D)], { mode: 'constant' }, D,
+    [n, h + top + bottom, w + left + right, c]);
+  const shape = [n, oh, ow, c];
+  let sum: Value | undefined;
+  for (let ky = 0; ky < info.filterHeight; ky++) {
+    for (let kx = 0; kx < info.filterWidth; kx++) {
+      const view = g.op('Slice', [padded, g.int64s([ky, kx]), g.int64s([ky + (oh - 1) * sh + 1, kx + (ow - 1) * sw + 1]), g.int64s([1, 2]),
+        g.int64s([sh, sw])], {}, D, shape);
+      sum = sum === undefined ? view : g.op('Add', [sum, view], {}, D, shape);
+    }
+  }
+  const inBounds = (o: number, stride: number, pad: number, k: number, size: number): number =>
+    [...Array(k).keys()].filter((i) => o * stride - pad + i >= 0 && o * stride - pad + i < size).length;
+  const counts = [...Array(oh).keys()].flatMap((r) => [...Array(ow).keys()].map((q) =>
+    inBounds(r, sh, top, info.filterHeight, h) * inBounds(q, sw, left, info.filterWidth, w)));
+  const count = g.model.initializer(D, [1, oh, ow, 1], new Uint8Array(Float64Array.from(counts).buffer), 'count');
+  return g.cast(g.op('Div', [sum!, count], {}, D, shape), OnnxType.FLOAT);
+}
+
 const pool = (opType: 'MaxPool' | 'AveragePool'): KernelLowering => (g, [input], attrs) => {
   // int32 max pools (tfjs-cpu) as doubles, exact (float32 rounds 2^31 - 1 to 2^31).
   let x = opType === 'MaxPool' && input.type === OnnxType.INT32 ? g.cast(input, OnnxType.DOUBLE) : castTo(g, input, FLOAT_ONLY);
@@ -94,6 +126,7 @@ const pool = (opType: 'MaxPool' | 'AveragePool'): KernelLowering => (g, [input],
       x.type, [n, c, h + top + bottom, w + left + right]);
     common.pads = [0, 0, 0, 0];
   }
+  if (opType === 'AveragePool' && g.model.semantics.floatSum === 'float64') return averageInDouble(g, x, info);
   return xnnpackClamp(g, toNHWC(g, g.op(opType, [input4], { ...common, ...extra }, x.type, nchw)));
 };
 
