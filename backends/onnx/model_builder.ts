@@ -116,6 +116,12 @@ export interface EdgeSemantics {
    */
   batchNorm: 'float64' | 'mixed';
   /**
+   * float32 Exp, Log, Sin, Cos, Tanh, Sigmoid: tfjs-cpu computes on JS numbers (Math.exp, ...) and
+   * rounds once, as ORT's double kernels do; tfjs-wasm's float32 approximations are not ORT's
+   * (ulp differences, left to the op checks' tolerances).
+   */
+  floatMath: 'float32' | 'float64';
+  /**
    * NaN out of a convolution or pool: tfjs-wasm's XNNPACK clamps its outputs to [-Infinity,
    * Infinity] with a max/min that turns NaN into -Infinity (before the fused activation: relu
    * gives 0, sigmoid 0, elu -1), and its fused matrix product's relu / relu6 turn NaN into 0; cpu
@@ -131,11 +137,11 @@ export function edgeSemantics(backendName: string): EdgeSemantics {
     ? { clipNaN: 'lower', intDivisionByZero: -(2 ** 31), intModByZero: 'throws', intDivision: 'float32', intMultiply: 'wrap', int32Unary: 'float32',
       int32AsFloatBits: true, castToBool: 'lowByte', intToFloat: 'float32', floatMaxMin: 'stdMinMax', floatSum: 'float32',
       pow: 'c', roundMinusHalf: 'negativeZero', leakyRelu: 'float32', oneHotValues: 'int32',
-      xnnpackNaN: 'lower', maxPoolNaN: 'xnnpack', batchNorm: 'mixed' }
+      xnnpackNaN: 'lower', maxPoolNaN: 'xnnpack', batchNorm: 'mixed', floatMath: 'float32' }
     : { clipNaN: 'nan', intDivisionByZero: 0, intModByZero: 0, intDivision: 'exact', intMultiply: 'float64', int32Unary: 'float64',
       int32AsFloatBits: false, castToBool: 'nonzero', intToFloat: 'keepsInt32', floatMaxMin: 'nan', floatSum: 'float64',
       pow: 'js', roundMinusHalf: 'positiveZero', leakyRelu: 'float64', oneHotValues: 'dtype',
-      xnnpackNaN: 'nan', maxPoolNaN: 'skip', batchNorm: 'float64' };
+      xnnpackNaN: 'nan', maxPoolNaN: 'skip', batchNorm: 'float64', floatMath: 'float64' };
 }
 
 /** State shared by every graph of one model. */

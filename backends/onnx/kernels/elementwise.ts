@@ -36,12 +36,18 @@ function floatKernel(g: GraphScope, kernel: string, x: Value, outs: Out[], compu
 
 /** Unary ops ORT's CPU provider runs on doubles. */
 const DOUBLE_OPS = new Set(['Reciprocal', 'Exp', 'Log', 'Sqrt', 'Sin', 'Cos', 'Tanh', 'Sigmoid', 'Floor', 'Ceil']);
+/** Those of them whose float32 result is not already the double one rounded (EdgeSemantics.floatMath). */
+const TRANSCENDENTAL = new Set(['Exp', 'Log', 'Sin', 'Cos', 'Tanh', 'Sigmoid']);
 
 /** A unary ONNX op computed in the first of `types` the input is not already one of. */
 const unary = (opType: string, types: readonly OnnxType[] = FLOAT_ONLY, attrs = {}): KernelLowering =>
   (g, [x], _a, outs) => {
     if (types.includes(OnnxType.INT32) || x.type !== OnnxType.INT32) {
       const v = castTo(g, x, types);
+      if (v.type === OnnxType.FLOAT && g.model.semantics.floatMath === 'float64' && TRANSCENDENTAL.has(opType)) {
+        // tfjs-cpu: Math.exp etc. on JS numbers, rounded once to float32.
+        return g.cast(g.op(opType, [g.cast(v, OnnxType.DOUBLE)], attrs, OnnxType.DOUBLE, outShape(outs)), OnnxType.FLOAT);
+      }
       return g.op(opType, [v], attrs, v.type, outShape(outs));
     }
     return floatKernel(g, opType, x, outs, (v) => g.op(opType, [v], attrs, v.type, outShape(outs)), DOUBLE_OPS.has(opType));
