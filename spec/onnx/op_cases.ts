@@ -268,6 +268,11 @@ export const edgeCases: OpCase[] = onBoth((backend) => [
   { kernel: 'Prod', note: 'int32, two axes', fn: (x) => x.prod([0, 2], true), args: () => [i32(I_ROWS.slice(0, 18), [3, 2, 3])] },
   { kernel: 'LeakyRelu', note: 'float32, alpha * -7', fn: (x) => tf.leakyRelu(x, 0.3), args: () => [f([-7, -0, -1e-45, 3, NaN, -Infinity])] },
   { kernel: 'Mean', note: 'int32', fn: (x) => x.mean(), args: () => [i32(I_EDGE)] },
+  ...([['Sum', (x: tf.Tensor) => x.sum(1)], ['Mean', (x: tf.Tensor) => x.mean(1)], ['Max', (x: tf.Tensor) => x.max(1)],
+    ['ArgMax', (x: tf.Tensor) => x.argMax(1)], ['Prod', (x: tf.Tensor) => x.prod(1)],
+    // (tfjs-wasm has no bool cumsum.)
+    ...(backend === 'cpu' ? [['Cumsum', (x: tf.Tensor) => x.cumsum(1)] as const] : [])] as const)
+    .map(([kernel, fn]): OpCase => ({ kernel, note: 'bool', fn, args: () => [b([true, false, true, true, true, false]).reshape([2, 3])] })),
   ...([['Sum', (x: tf.Tensor) => x.sum(-1)], ['Mean', (x: tf.Tensor) => x.mean(-1)], ['Prod', (x: tf.Tensor) => x.prod(-1)],
     ['Cumsum', (x: tf.Tensor) => x.cumsum(0)]] as const).map(([kernel, fn]): OpCase => ({ kernel, note: 'float32 rounding order, 67 terms',
     fn, args: () => [f([1e8, ...Array(33).fill(1), -1e8, ...Array(32).fill(0.1).map((v, i) => v * (i % 3 ? 1.0001 : -3))])],
