@@ -2,8 +2,9 @@
  * Reductions (Sum, Prod, Mean, Max, Min, All, Any, ArgMax, ArgMin). tfjs names the axes `axis`
  * or `reductionIndices`; opset 18 takes them as an int64 input. Edge values as tfjs gives them:
  * int32 sums and products wrap (ORT's int32 ReduceSum / ReduceProd saturate: computed here in
- * int64 or float64), NaN anywhere makes Max / Min NaN (ORT's ReduceMax skips a NaN after the
- * first element), and float32 sums follow the backend's accumulator (EdgeSemantics.floatSum).
+ * int64, int32 or float64), NaN anywhere makes Max / Min NaN (ORT's ReduceMax skips a NaN after
+ * the first element), and float32 sums and products go left to right in the backend's
+ * accumulator (EdgeSemantics.floatSum), not in ORT's order.
  */
 import type { Attrs } from '../../graph';
 import type { GraphScope, Value } from '../model_builder';
