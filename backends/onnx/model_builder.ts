@@ -51,6 +51,8 @@ function attribute(name: string, v: NonNullable<AttrSpec[string]>): Attribute {
 export interface EdgeSemantics {
   clipNaN: 'nan' | 'lower';
   intDivisionByZero: number;
+  /** int32 Mod by zero: tfjs-wasm throws (a wasm trap), cpu gives 0. */
+  intModByZero: 'throws' | 0;
   /**
    * How int32 FloorDiv divides: tfjs-wasm converts both operands to float32 (past 2^24 the quotient
    * is that of the rounded operands: 100000007 / 3 = 33333336, 2147483647 / 1 = -2^31), tfjs-cpu
@@ -62,12 +64,84 @@ export interface EdgeSemantics {
    * computes on JS numbers and stores the float64 result (rounded past 2^53) into an Int32Array.
    */
   intMultiply: 'wrap' | 'float64';
+  /**
+   * A float kernel (Neg, Selu, Asin, Sinh, ...) on int32 recorded as int32: tfjs-wasm computes in
+   * float32 and converts as C does (-16777217 -> -16777216, NaN and out of range -> -2^31); tfjs-cpu
+   * computes on JS numbers (Neg exactly) and stores with ToInt32 (NaN, ±Infinity -> 0, wraps).
+   */
+  int32Unary: 'float32' | 'float64';
+  /**
+   * tfjs-wasm reads an int32 operand's bits as float32 in Reciprocal, Log1p, Asinh, Acosh, IsNan,
+   * IsInf, IsFinite, ClipByValue and Prelu (2^31 - 1 is NaN; 1 / 0 = +Infinity written back as the bits
+   * 2139095040) and StridedSlice gives int32 data a float32 dtype: ONNX has no bit cast, so those
+   * lowerings refuse int32 on wasm. cpu computes on the values.
+   */
+  int32AsFloatBits: boolean;
+  /**
+   * Cast int32/float32 -> bool: cpu is x != 0; tfjs-wasm stores the low byte of ToInt32(x) (-2 ->
+   * 254, 256 and 0.5 -> 0, 2^31 - 1 -> 255): a bool of value 254 is not an ONNX bool, so it refuses.
+   */
+  castToBool: 'nonzero' | 'lowByte';
+  /**
+   * Cast int32 -> float32: tfjs-wasm rounds to float32; tfjs-cpu keeps the int32 data under the
+   * float32 dtype (2^31 - 1 stays 2147483647, read exactly by the next kernel): ONNX float cannot
+   * hold it, so on cpu the lowering refuses.
+   */
+  intToFloat: 'float32' | 'keepsInt32';
+  /**
+   * float32 Maximum / Minimum: cpu propagates NaN (Math.max); tfjs-wasm is std::max / std::min
+   * (a < b ? b : a; b < a ? b : a), so a NaN second operand gives the first (max(1, NaN) = 1).
+   */
+  floatMaxMin: 'nan' | 'stdMinMax';
+  /**
+   * float32 Sum, Prod and Mean: tfjs-wasm accumulates in float32 (3e38 + 3e38 - 3e38 = Infinity)
+   * and Mean is sum / n; cpu accumulates in float64, rounding the sum once, and Mean is the sum
+   * of float32(x / n). Likewise cpu computes SquaredDifference and AvgPool in float64 and rounds
+   * once; wasm rounds each step (its XNNPACK average pool adds in its own order: not reproduced).
+   */
+  floatSum: 'float32' | 'float64';
+  /** float32 Pow: tfjs-wasm is C's pow (1^NaN = 1, (-1)^Infinity = 1); cpu is Math.pow (both NaN). */
+  pow: 'c' | 'js';
+  /** Round half to even: tfjs-cpu gives +0 for -0.5 (it computes floor(-0.5) + 1); wasm and ONNX -0. */
+  roundMinusHalf: 'negativeZero' | 'positiveZero';
+  /** LeakyRelu: tfjs-wasm multiplies by float32(alpha) in float32; cpu by alpha in float64, rounded once. */
+  leakyRelu: 'float32' | 'float64';
+  /** OneHot: tfjs-wasm takes onValue / offValue as int32 (ToInt32: 0.5 -> 0) for any dtype; cpu stores them into the dtype. */
+  oneHotValues: 'int32' | 'dtype';
+  /**
+   * FusedBatchNorm, offset + (x - mean) * scale / sqrt(variance + epsilon): cpu on JS numbers,
+   * rounded once; tfjs-wasm (x - mean) * scale and sqrt(variance + epsilon) in float32, the
+   * division and the offset in double (33487526 where all-float32 gives 33487528; found by
+   * matching, the C source reads all-float).
+   */
+  batchNorm: 'float64' | 'mixed';
+  /**
+   * float32 Exp, Log, Sin, Cos, Tanh, Sigmoid: tfjs-cpu computes on JS numbers (Math.exp, ...) and
+   * rounds once, as ORT's double kernels do; tfjs-wasm's float32 approximations are not ORT's
+   * (ulp differences, left to the op checks' tolerances).
+   */
+  floatMath: 'float32' | 'float64';
+  /**
+   * NaN out of a convolution or pool: tfjs-wasm's XNNPACK clamps its outputs to [-Infinity,
+   * Infinity] with a max/min that turns NaN into -Infinity (before the fused activation: relu
+   * gives 0, sigmoid 0, elu -1), and its fused matrix product's relu / relu6 turn NaN into 0; cpu
+   * keeps NaN. (XNNPACK's max pool also depends on where the NaN is in the window: not reproduced.)
+   */
+  xnnpackNaN: 'lower' | 'nan';
+  /** NaN in a max pool window: tfjs-cpu skips it (the max of the other values, -Infinity if none); ORT's MaxPool does not. */
+  maxPoolNaN: 'skip' | 'xnnpack';
 }
 
 export function edgeSemantics(backendName: string): EdgeSemantics {
   return backendName === 'wasm'
-    ? { clipNaN: 'lower', intDivisionByZero: -(2 ** 31), intDivision: 'float32', intMultiply: 'wrap' }
-    : { clipNaN: 'nan', intDivisionByZero: 0, intDivision: 'exact', intMultiply: 'float64' };
+    ? { clipNaN: 'lower', intDivisionByZero: -(2 ** 31), intModByZero: 'throws', intDivision: 'float32', intMultiply: 'wrap', int32Unary: 'float32',
+      int32AsFloatBits: true, castToBool: 'lowByte', intToFloat: 'float32', floatMaxMin: 'stdMinMax', floatSum: 'float32',
+      pow: 'c', roundMinusHalf: 'negativeZero', leakyRelu: 'float32', oneHotValues: 'int32',
+      xnnpackNaN: 'lower', maxPoolNaN: 'xnnpack', batchNorm: 'mixed', floatMath: 'float32' }
+    : { clipNaN: 'nan', intDivisionByZero: 0, intModByZero: 0, intDivision: 'exact', intMultiply: 'float64', int32Unary: 'float64',
+      int32AsFloatBits: false, castToBool: 'nonzero', intToFloat: 'keepsInt32', floatMaxMin: 'nan', floatSum: 'float64',
+      pow: 'js', roundMinusHalf: 'positiveZero', leakyRelu: 'float64', oneHotValues: 'dtype',
+      xnnpackNaN: 'nan', maxPoolNaN: 'skip', batchNorm: 'float64', floatMath: 'float64' };
 }
 
 /** State shared by every graph of one model. */

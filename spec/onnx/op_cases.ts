@@ -17,6 +17,14 @@ export interface OpCase {
   tol?: number;
   /** Run on this tfjs backend (edge values where backends differ, kernels wasm lacks). */
   backend?: string;
+  /**
+   * The ONNX lowering must refuse the kernel, with a reason matching this (values ONNX cannot
+   * give): the function then runs on the tfjs executor.
+   */
+  refused?: RegExp;
+  /** Eager tfjs throws this (and so must the staged function, traced on `traceArgs`). */
+  throws?: RegExp;
+  traceArgs?: () => tf.Tensor[];
 }
 
 const EDGE = [-3.5, -2, -1, -0.5, -0, 0, 0.5, 1, 2, 7.25, NaN, Infinity, -Infinity];
@@ -73,7 +81,7 @@ export const cases: OpCase[] = [
   // casts: float -> int32 truncates toward zero (NaN -> 0), -> bool is x != 0
   { kernel: 'Cast', note: 'float32 -> int32', fn: (x) => x.toInt(), args: () => [f([-2.7, -0.5, 0.5, 2.7, 1e6, NaN])] },
   // (tfjs-wasm casts other floats to bool bytewise: -2 -> 254, 0.5 -> 0; cpu and ONNX give x != 0.)
-  { kernel: 'Cast', note: 'float32 -> bool', fn: (x) => x.toBool(), args: () => [f([0, -0, 1])] },
+  { kernel: 'Cast', note: 'float32 -> bool', fn: (x) => x.toBool(), args: () => [f([0, -0, 1])], refused: /low byte/ },
   { kernel: 'Cast', note: 'float32 -> bool, cpu', fn: (x) => x.toBool(), args: () => [f([-2, 0, -0, 0.5, NaN])], backend: 'cpu' },
   { kernel: 'Cast', note: 'int32 -> float32', fn: (x) => x.toFloat(), args: () => [i32([-3, 0, 16777217])] },
   { kernel: 'Cast', note: 'bool -> int32', fn: (x) => x.toInt(), args: () => [b([true, false])] },
@@ -116,13 +124,13 @@ export const cases: OpCase[] = [
   { kernel: 'Select', note: 'bool, cpu', fn: (c, x, y) => tf.where(c, x, y), args: () => [b([true, false, true, false]), b([true, true, false, false]), b([false, false, true, true])], backend: 'cpu' },
   { kernel: 'Select', note: 'int32', fn: (c, x, y) => tf.where(c, x, y), args: () => [b([false, true]), i32([1, 2]), i32([-1, -2])] },
   // reductions
-  { kernel: 'Sum', fn: (x) => x.sum(1), args: () => [f([1, 2, 3, 4, 5, 6], [2, 3])], tol: 1e-6 },
+  { kernel: 'Sum', fn: (x) => x.sum(1), args: () => [f([1, 2, 3, 4, 5, 6], [2, 3])] },
   { kernel: 'Sum', note: 'all axes, keepDims, int32', fn: (x) => x.sum(undefined, true), args: () => [i32([1, -2, 3, 4], [2, 2])] },
   { kernel: 'Max', fn: (x) => x.max(0), args: () => [f([1, -2, 3, 4, 5, -6], [2, 3])] },
   { kernel: 'Max', note: 'int32', fn: (x) => x.max(-1), args: () => [i32([1, -2, 3, 4, 5, -6], [2, 3])] },
   { kernel: 'Min', fn: (x) => x.min(1, true), args: () => [f([1, -2, 3, 4, 5, -6], [2, 3])] },
-  { kernel: 'Prod', fn: (x) => x.prod(1), args: () => [f([1, -2, 3, 4, 5, -6], [2, 3])], tol: 1e-6 },
-  { kernel: 'Mean', fn: (x) => x.mean(0), args: () => [f([1, -2, 3, 4, 5, -6], [2, 3])], tol: 1e-6 },
+  { kernel: 'Prod', fn: (x) => x.prod(1), args: () => [f([1, -2, 3, 4, 5, -6], [2, 3])] },
+  { kernel: 'Mean', fn: (x) => x.mean(0), args: () => [f([1, -2, 3, 4, 5, -6], [2, 3])] },
   { kernel: 'All', fn: (x) => x.all(1), args: () => [b([true, true, false, true])].map((t) => t.reshape([2, 2])) },
   { kernel: 'Any', fn: (x) => x.any(0), args: () => [b([true, false, false, false])].map((t) => t.reshape([2, 2])) },
   { kernel: 'ArgMax', fn: (x) => x.argMax(1), args: () => [f([1, 5, 5, 4, -1, -2], [2, 3])] },
@@ -176,8 +184,164 @@ export const cases: OpCase[] = [
   { kernel: 'MaxPool', fn: (x) => tf.maxPool(x as tf.Tensor4D, 3, 2, 'same'), args: () => [tf.randomNormal([2, 5, 5, 3])] },
   { kernel: 'AvgPool', fn: (x) => tf.avgPool(x as tf.Tensor4D, 3, 2, 'same'), args: () => [tf.randomNormal([2, 5, 5, 3])], tol: 1e-6 },
   { kernel: 'FusedBatchNorm', fn: (x, m, v, o, sc) => tf.batchNorm(x, m, v, o, sc, 1e-3),
-    args: () => [tf.randomNormal([2, 3]), f([0.5, -1, 2]), f([1, 0.25, 4]), f([0, 1, -1]), f([2, 1, 0.5])], tol: 1e-5 },
+    args: () => [tf.randomNormal([2, 3]), f([0.5, -1, 2]), f([1, 0.25, 4]), f([0, 1, -1]), f([2, 1, 0.5])] },
   { kernel: 'FusedBatchNorm', note: 'no offset or scale', fn: (x, m, v) => tf.batchNorm(x, m, v),
-    args: () => [tf.randomNormal([2, 2, 3]), f([0.5, -1, 2]), f([1, 0.25, 4])], tol: 1e-5 },
+    args: () => [tf.randomNormal([2, 2, 3]), f([0.5, -1, 2]), f([1, 0.25, 4])] },
   { kernel: 'TopK', fn: (x) => { const { values, indices } = tf.topk(x, 2); return [values, indices]; }, args: () => [f([1, 5, 3, 7, 2, 6], [2, 3])] },
 ];
+
+// ---- Edge values on both backends (int32 limits, NaN, ±0, ±Infinity): every lowered kernel that
+// takes int32 or whose result at an edge depends on the backend.
+const I_EDGE = [-2147483648, 2147483647, -2147483647, -1, 0, 1, -7, 16777217];
+const F_BIG = [2147483648, -2147483648, 2147483520, -2147483904, 3e9, -3e9, 1e20, Infinity, -Infinity, NaN, -0.5, 0.5, -0, -2.7, 2.7];
+const F_ROUND = [-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 4194304.5, -4194304.5, 8388607.5, 8388609, 1e10, -0, NaN, Infinity];
+const F_ZEROS = [-0, 0, -1, 1, NaN, Infinity, -Infinity, 0.25];
+// Rows for reductions: NaN first/later, signed zeros, infinities, ties.
+const F_ROWS = [NaN, 1, 2, 1, NaN, 0, -0, 0, -0, 0, -0, 0, Infinity, -Infinity, 1, 3, 3, 1, 3e38, 3e38, -3e38];
+const I_ROWS = [2147483647, 1, 5, -2147483648, -1, 0, 65536, 65536, 3, 7, 7, -7, 46341, 46341, 46341,
+  2147483647, 2147483647, 3, -2147483647, 2147483646, 2147483645];
+const onBoth = (make: (backend: string) => OpCase[]): OpCase[] => ['wasm', 'cpu'].flatMap((backend) =>
+  make(backend).map((c) => ({ ...c, note: `${c.note ?? ''}${c.note ? ', ' : ''}${backend}`, backend })));
+
+export const edgeCases: OpCase[] = onBoth((backend) => [
+  // (tfjs-wasm's float32 approximations are not ORT's: within a tolerance.)
+  ...([['Exp', tf.exp], ['Log', tf.log], ['Sigmoid', tf.sigmoid], ['Tanh', tf.tanh], ['Sin', tf.sin], ['Cos', tf.cos]] as const)
+    .map(([kernel, fn]): OpCase => ({ kernel, note: 'float32 rounding (exact on cpu)', fn, args: () => [f([0.1, 0.3, 0.7, 1.3, 2.9, 0.05, 0.77, 0.123, 0.456, 0.999, -3.3, 17, 1e-7])],
+    ...(backend === 'wasm' ? { tol: 1e-6 } : {}) })),
+  ...([
+    ['Abs', tf.abs], ['Neg', tf.neg], ['Sign', tf.sign], ['Relu', tf.relu], ['Relu6', tf.relu6],
+    ['LeakyRelu', (x: tf.Tensor) => tf.leakyRelu(x, 0.3)], ['Step', (x: tf.Tensor) => tf.step(x, 0.25)],
+    ['Exp', tf.exp], ['Round', tf.round], ['Square', tf.square], ['Softplus', tf.softplus], ['Expm1', tf.expm1],
+  ] as const).map(([kernel, fn]): OpCase => ({ kernel, note: 'int32 limits', fn, args: () => [i32(I_EDGE)], tol: 1e-6 })),
+  // (Their float64 versions on cpu are not ORT kernels.)
+  ...([['Selu', tf.selu], ['Asin', tf.asin], ['Atan', tf.atan], ['Sinh', tf.sinh], ['Atanh', tf.atanh], ['Acos', tf.acos],
+  ] as const).map(([kernel, fn]): OpCase => ({ kernel, note: 'int32 limits', fn, args: () => [i32(I_EDGE)], tol: 1e-6,
+    ...(backend === 'cpu' ? { refused: /no double kernel/ } : {}) })),
+  // (tf.erf casts int32 to float32 first: tfjs-cpu keeps the int32 data.)
+  { kernel: 'Erf', note: 'int32 limits', fn: tf.erf, args: () => [i32(I_EDGE)], tol: 1e-5,
+    ...(backend === 'cpu' ? { kernel: 'Cast', refused: /keeps the int32/ } : {}) },
+  ...([
+    ['Reciprocal', tf.reciprocal], ['ClipByValue', (x: tf.Tensor) => tf.clipByValue(x, -7.5, 3e9)], ['IsNan', tf.isNaN],
+    ['IsInf', tf.isInf], ['IsFinite', tf.isFinite], ['Log1p', tf.log1p], ['Asinh', tf.asinh], ['Acosh', tf.acosh],
+  ] as const).map(([kernel, fn]): OpCase => ({ kernel, note: 'int32 limits', fn, args: () => [i32(I_EDGE)],
+    ...(backend === 'wasm' ? { refused: /float32 bits/ } : ['Asinh', 'Acosh'].includes(kernel) ? { refused: /no double kernel/ } : {}) })),
+  ...([
+    ['Abs', tf.abs], ['Neg', tf.neg], ['Sign', tf.sign], ['Relu', tf.relu], ['Relu6', tf.relu6], ['Floor', tf.floor],
+    ['Ceil', tf.ceil], ['Sqrt', tf.sqrt], ['Log', tf.log], ['Reciprocal', tf.reciprocal], ['Exp', tf.exp], ['Square', tf.square],
+    ['LeakyRelu', (x: tf.Tensor) => tf.leakyRelu(x, 0.3)], ['Step', (x: tf.Tensor) => tf.step(x, 0.25)],
+    ['Rsqrt', tf.rsqrt], ['Sigmoid', tf.sigmoid], ['Elu', tf.elu], ['Tanh', tf.tanh], ['Softplus', tf.softplus],
+  ] as const).map(([kernel, fn]): OpCase => ({ kernel, note: 'float32 zeros, NaN, infinities', fn, args: () => [f(F_ZEROS)], tol: 1e-6 })),
+  { kernel: 'Round', note: 'halves, large floats', fn: tf.round, args: () => [f(F_ROUND)] },
+  { kernel: 'Cast', note: 'float32 -> int32 out of range', fn: (x) => x.toInt(), args: () => [f(F_BIG)] },
+  { kernel: 'Cast', note: 'int32 -> bool', fn: (x) => x.toBool(), args: () => [i32(I_EDGE)],
+    ...(backend === 'wasm' ? { refused: /low byte/ } : {}) },
+  { kernel: 'Cast', note: 'int32 -> float32', fn: (x) => x.toFloat(), args: () => [i32(I_EDGE)],
+    ...(backend === 'cpu' ? { refused: /keeps the int32/ } : {}) },
+  { kernel: 'Cast', note: 'float32 -> bool', fn: (x) => x.toBool(), args: () => [f([-2, 0, -0, 0.5, NaN, 256, Infinity])],
+    ...(backend === 'wasm' ? { refused: /low byte/ } : {}) },
+  ...([['Maximum', tf.maximum], ['Minimum', tf.minimum], ['FloorDiv', tf.floorDiv], ['Mod', tf.mod], ['RealDiv', tf.div],
+    ['Pow', tf.pow], ['SquaredDifference', tf.squaredDifference], ['Equal', tf.equal], ['Less', tf.less], ['GreaterEqual', tf.greaterEqual],
+  ] as const).map(([kernel, fn]): OpCase => ({ kernel, note: 'float32 NaN, ±0, infinities', fn,
+    args: () => [f([NaN, 1, NaN, -0, 0, -0, Infinity, -Infinity, -0, 0, 5, -5, Infinity, -1, 7]),
+      f([1, NaN, NaN, 0, -0, -0, NaN, 5, 3, -3, -0, 0, Infinity, Infinity, -Infinity])], tol: 1e-6 })),
+  { kernel: 'SquaredDifference', note: 'int32 limits', fn: tf.squaredDifference, args: () => [i32(AI_LARGE), i32(BI_LARGE)] },
+  { kernel: 'Pow', note: 'int32 negative exponents', fn: tf.pow, args: () => [i32([2, -1, 1, 0, 3, -2, -1, 0]), i32([-1, -1, -3, -1, -2, -1, -2, 0])] },
+  { kernel: 'AddN', note: 'int32 overflow', fn: (x, y, z) => tf.addN([x, y, z]), args: () => [i32(AI_LARGE), i32(AI_LARGE), i32(BI_LARGE)] },
+  { kernel: 'Select', note: 'signed zeros, NaN', fn: (c, x, y) => tf.where(c, x, y),
+    args: () => [b([true, false, true, false, true]), f([-0, 2, 0, 1, NaN]), f([-1, -0, -3, 0, 5])] },
+  { kernel: 'Select', note: 'int32 limits', fn: (c, x, y) => tf.where(c, x, y),
+    args: () => [b([true, false, true, false, true, false, true, false]), i32(I_EDGE), i32(I_EDGE.map((v) => -v | 0))] },
+  // reductions
+  ...([['Sum', (x: tf.Tensor) => x.sum(1)], ['Prod', (x: tf.Tensor) => x.prod(1)], ['Mean', (x: tf.Tensor) => x.mean(1)],
+    ['Max', (x: tf.Tensor) => x.max(1)], ['Min', (x: tf.Tensor) => x.min(1)], ['ArgMax', (x: tf.Tensor) => x.argMax(1)],
+    ['ArgMin', (x: tf.Tensor) => x.argMin(1)], ['Cumsum', (x: tf.Tensor) => x.cumsum(1)],
+    ['TopK', (x: tf.Tensor) => { const { values, indices } = tf.topk(x, 2); return [values, indices]; }],
+  ] as const).flatMap(([kernel, fn]): OpCase[] => [
+    { kernel, note: 'float32 NaN, ±0, infinities, ties', fn, args: () => [f(F_ROWS, [7, 3])] },
+    { kernel, note: 'int32 overflow, ties', fn, args: () => [i32(I_ROWS, [7, 3])] },
+  ]),
+  { kernel: 'Softmax', note: 'infinities', fn: (x) => tf.softmax(x), args: () => [f([Infinity, 1, 2, -Infinity, 0, 1, NaN, 1, 1], [3, 3])], tol: 1e-6 },
+  // (tfjs-wasm has no int32 BatchMatMul or MaxPool.)
+  ...(backend === 'cpu' ? [{ kernel: 'BatchMatMul', note: 'int32 overflow', fn: (x: tf.Tensor, y: tf.Tensor) => tf.matMul(x, y),
+    args: () => [i32([65536, 65536, 3, 46341], [2, 2]), i32([65536, 2147483647, 1, 46341], [2, 2])], refused: /past 2\^53/ },
+  { kernel: 'MaxPool', note: 'int32', fn: (x: tf.Tensor) => tf.maxPool(x as tf.Tensor4D, 2, 1, 'same'),
+    args: () => [i32([16777217, 2147483647, 3, 4, -2147483648, 16777215], [1, 2, 3, 1])] }] : []),
+  { kernel: 'Prod', note: 'int32, two axes of 17', fn: (x) => x.prod([0, 2]), args: () => [i32([...Array(68).keys()].map((v) => v * 7919 - 99),
+    [17, 2, 2])], ...(backend === 'cpu' ? { refused: /over 16 factors/ } : {}) },
+  { kernel: 'Prod', note: 'int32, two axes', fn: (x) => x.prod([0, 2], true), args: () => [i32(I_ROWS.slice(0, 18), [3, 2, 3])] },
+  { kernel: 'LeakyRelu', note: 'float32, alpha * -7', fn: (x) => tf.leakyRelu(x, 0.3), args: () => [f([-7, -0, -1e-45, 3, NaN, -Infinity])] },
+  { kernel: 'Mean', note: 'int32', fn: (x) => x.mean(), args: () => [i32(I_EDGE)] },
+  ...([['Sum', (x: tf.Tensor) => x.sum(1)], ['Mean', (x: tf.Tensor) => x.mean(1)], ['Max', (x: tf.Tensor) => x.max(1)],
+    ['ArgMax', (x: tf.Tensor) => x.argMax(1)], ['Prod', (x: tf.Tensor) => x.prod(1)],
+    // (tfjs-wasm has no bool cumsum.)
+    ...(backend === 'cpu' ? [['Cumsum', (x: tf.Tensor) => x.cumsum(1)] as const] : [])] as const)
+    .map(([kernel, fn]): OpCase => ({ kernel, note: 'bool', fn, args: () => [b([true, false, true, true, true, false]).reshape([2, 3])] })),
+  ...([['Sum', (x: tf.Tensor) => x.sum(-1)], ['Mean', (x: tf.Tensor) => x.mean(-1)], ['Prod', (x: tf.Tensor) => x.prod(-1)],
+    ['Cumsum', (x: tf.Tensor) => x.cumsum(0)]] as const).map(([kernel, fn]): OpCase => ({ kernel, note: 'float32 rounding order, 67 terms',
+    fn, args: () => [f([1e8, ...Array(33).fill(1), -1e8, ...Array(32).fill(0.1).map((v, i) => v * (i % 3 ? 1.0001 : -3))])],
+    ...(kernel === 'Prod' ? { refused: /over 16 factors/ } : {}) })),
+  { kernel: 'Prod', note: 'float32 rounding order', fn: (x) => x.prod([0, 2]),
+    args: () => [f([0.1, 3.3, 1e-5, 7.77, 1.1, 0.3, 2.9, 1e10, 5.5, 0.7, 1.3, 3.1], [2, 3, 2])] },
+  { kernel: 'Sum', note: 'float32 rounding order, two axes', fn: (x) => x.sum([0, 2], true),
+    args: () => [f([1e8, 0.1, 1, 3, -1e8, 0.7, 1, 1, 0.3, 1e8, 3, 5], [2, 3, 2])] },
+  { kernel: 'SquaredDifference', note: 'float32 past 2^24', fn: tf.squaredDifference,
+    args: () => [f([16777216, 3e38, 0.1, -0]), f([-1, -3e38, 0.3, 0])] },
+  { kernel: 'FusedBatchNorm', note: 'rounding, NaN, negative variance', fn: (x, m, v, o, sc) => tf.batchNorm(x, m, v, o, sc, 1e-3),
+    args: () => [f([0.1, 16777217, NaN, -3, 1e30, 7.3], [2, 3]), f([0.5, -1, 2]), f([1, 0.25, -4]), f([0, 1, -1]), f([2, 1, 0.3])] },
+  { kernel: 'Prelu', note: 'int32', fn: tf.prelu, args: () => [i32([-16777217, -2147483647, 5, -3]), i32([3, 1, 2, 1])],
+    ...(backend === 'wasm' ? { refused: /float32 bits/ } : {}) },
+  ...(['linear', 'relu', 'relu6', 'leakyrelu', 'elu', 'sigmoid'] as const).map((activation): OpCase => ({ kernel: '_FusedMatMul',
+    note: `${activation}, NaN and -7 in`, fn: (x, w, bias) => tf.fused.matMul({ a: x, b: w, bias, activation, leakyreluAlpha: 0.3 }),
+    args: () => [f([NaN, 1, -7, 0, 2, 0.5], [3, 2]), f([1, 0, 0, 1], [2, 2]), f([0, -0])],
+    tol: activation === 'elu' || activation === 'sigmoid' ? 1e-6 : 0 })),
+  { kernel: 'Conv2D', note: 'NaN and ±Infinity in', fn: (x, w) => tf.conv2d(x as tf.Tensor4D, w as tf.Tensor4D, 1, 'valid'),
+    args: () => [f([NaN, 1, -7, Infinity, -Infinity, -0], [1, 2, 3, 1]), f([1], [1, 1, 1, 1])] },
+  { kernel: 'DepthwiseConv2dNative', note: 'NaN and ±Infinity in', fn: (x, w) => tf.depthwiseConv2d(x as tf.Tensor4D, w as tf.Tensor4D, 1, 'valid'),
+    args: () => [f([NaN, 1, -7, Infinity, -Infinity, -0], [1, 2, 3, 1]), f([1], [1, 1, 1, 1])] },
+  // (tfjs-wasm's XNNPACK max pool: NaN wins or not by its place in the window, not reproduced.)
+  ...(backend === 'cpu' ? [{ kernel: 'MaxPool', note: 'NaN and ±Infinity in', fn: (x: tf.Tensor) => tf.maxPool(x as tf.Tensor4D, [1, 2], 1, 'valid'),
+    args: () => [f([NaN, 1, -7, Infinity, -Infinity, -0, 1, NaN], [1, 2, 4, 1])] }] : []),
+  { kernel: 'MaxPool', note: "'same', -Infinity everywhere", fn: (x) => tf.maxPool(x as tf.Tensor4D, 3, 2, 'same'),
+    args: () => [f(Array(16).fill(-Infinity), [1, 4, 4, 1])] },
+  { kernel: 'AvgPool', note: 'NaN and ±Infinity in', fn: (x) => tf.avgPool(x as tf.Tensor4D, [1, 2], 1, 'valid'),
+    args: () => [f([NaN, 1, -7, Infinity, -Infinity, -0, 1, NaN], [1, 2, 4, 1])] },
+  { kernel: 'BatchMatMul', note: 'NaN and ±Infinity in', fn: (x, y) => tf.matMul(x, y),
+    args: () => [f([NaN, 1, -7, Infinity, -Infinity, -0], [3, 2]), f([1, 0, 0, 1], [2, 2])] },
+  ...(backend === 'cpu' ? [{ kernel: 'MaxPool', note: "'same', NaN", fn: (x: tf.Tensor) => tf.maxPool(x as tf.Tensor4D, 3, 2, 'same'),
+    args: () => [f([NaN, 1, 2, NaN, 3, NaN, NaN, 5, -1, NaN, NaN, NaN, 7, NaN, 8, 9, NaN, 2, NaN, NaN, NaN, NaN, NaN, NaN, 0], [1, 5, 5, 1])] }] : []),
+  // (tfjs-wasm's XNNPACK average pool adds in its own order: not reproduced.)
+  ...(backend === 'cpu' ? [{ kernel: 'AvgPool', note: 'rounding', fn: (x: tf.Tensor) => tf.avgPool(x as tf.Tensor4D, 3, 1, 'same'),
+    args: () => [f([0.1, 1e7, 0.7, 3.3, -1e7, 2.2, 1.1, 0.3, 7.7, 1e-3, 5, 6, 0.9, 1e8, 3, 1], [1, 4, 4, 1])] }] : []),
+  { kernel: 'AvgPool', note: "'same', NaN", fn: (x) => tf.avgPool(x as tf.Tensor4D, 3, 2, 'same'),
+    args: () => [f([NaN, 1, 2, NaN, 3, NaN, NaN, 5, -1, NaN, NaN, NaN, 7, NaN, 8, 9, NaN, 2, NaN, NaN, NaN, NaN, NaN, NaN, 0], [1, 5, 5, 1])] },
+  ...(['linear', 'relu', 'relu6', 'leakyrelu', 'elu', 'sigmoid', 'prelu'] as const).map((activation): OpCase => ({ kernel: 'FusedConv2D', note: `${activation}, NaN and -7 in`,
+    fn: (x, w) => tf.fused.conv2d({ x: x as tf.Tensor4D, filter: w as tf.Tensor4D, strides: 1, pad: 'valid', activation, leakyreluAlpha: 0.3,
+      preluActivationWeights: activation === 'prelu' ? tf.scalar(0.25) : undefined }),
+    args: () => [f([NaN, 1, -7, Infinity, -Infinity, -0.5], [1, 2, 3, 1]), f([1], [1, 1, 1, 1])],
+    tol: activation === 'elu' || activation === 'sigmoid' ? 1e-6 : 0 })),
+  ...([['Selu', tf.selu], ['Expm1', tf.expm1], ['Log1p', tf.log1p], ['Sin', tf.sin], ['Atan', tf.atan], ['Asinh', tf.asinh],
+    ['Erf', tf.erf], ['Softplus', tf.softplus]] as const).map(([kernel, fn]): OpCase =>
+    ({ kernel, note: 'float32 signed zeros, NaN, infinities', fn, args: () => [f([-0, 0, NaN, Infinity, -Infinity])], tol: 1e-6 })),
+  { kernel: 'Sign', note: 'float32 signed zeros', fn: tf.sign, args: () => [f([-0, 0, NaN, -Infinity])] },
+  // (tfjs-wasm traps on an int32 modulo by zero; cpu gives 0.)
+  ...(backend === 'wasm' ? [{ kernel: 'Mod', note: 'int32 by zero', fn: tf.mod, args: () => [i32(AI), i32(BI)], throws: /remainder by zero/,
+    traceArgs: () => [i32(AI), i32(BI_NONZERO)] }] : []),
+  // Indices out of range: tfjs throws; ORT fails the run and the tfjs executor gives tfjs's error.
+  { kernel: 'GatherV2', note: 'a negative index', fn: (x, i) => tf.gather(x, i, 1), args: () => [f([1, 2, 3, 4, 5, 6], [2, 3]), i32([-1, 0])],
+    throws: /index value -1 is not in/, traceArgs: () => [f([1, 2, 3, 4, 5, 6], [2, 3]), i32([1, 0])] },
+  { kernel: 'GatherV2', note: 'an index past the end', fn: (x, i) => tf.gather(x, i, 0), args: () => [i32(I_EDGE, [4, 2]), i32([4])],
+    throws: /index value 4 is not in/, traceArgs: () => [i32(I_EDGE, [4, 2]), i32([3])] },
+  // (tfjs-wasm's GatherNd reads outside the tensor.)
+  ...(backend === 'cpu' ? [{ kernel: 'GatherNd', note: 'a negative index', fn: (x: tf.Tensor, i: tf.Tensor) => tf.gatherND(x, i),
+    args: () => [f([1, 2, 3, 4, 5, 6], [2, 3]), i32([-1, 0], [1, 2])], throws: /Invalid indices/,
+    traceArgs: () => [f([1, 2, 3, 4, 5, 6], [2, 3]), i32([1, 0], [1, 2])] }] : []),
+  // data movement on int32
+  { kernel: 'Slice', note: 'int32', fn: (x) => x.slice([0, 1], [-1, 2]), args: () => [i32(I_EDGE, [2, 4])] },
+  { kernel: 'StridedSlice', note: 'int32', fn: (x) => tf.stridedSlice(x, [0, 3], [2, 0], [1, -1]), args: () => [i32(I_EDGE, [2, 4])],
+    ...(backend === 'wasm' ? { refused: /int32 bits as float32/ } : {}) },
+  { kernel: 'PadV2', note: 'int32', fn: (x) => tf.pad(x, [[1, 0], [0, 2]], -2147483648), args: () => [i32(I_EDGE, [2, 4])] },
+  { kernel: 'Tile', note: 'int32', fn: (x) => tf.tile(x, [2, 1]), args: () => [i32(I_EDGE, [2, 4])] },
+  { kernel: 'Reverse', note: 'int32', fn: (x) => tf.reverse(x, 1), args: () => [i32(I_EDGE, [2, 4])] },
+  { kernel: 'OneHot', note: 'int32 values', fn: (i) => tf.oneHot(i, 3, 2147483647, -2147483648), args: () => [i32([0, 2, -1, 3])] },
+  { kernel: 'OneHot', note: 'float32 values', fn: (i) => tf.oneHot(i, 3, 0.5, -0, 'float32'), args: () => [i32([0, 2, -1, 3, 2147483647])] },
+]);

@@ -7,6 +7,7 @@ import type { GraphScope, Value } from '../model_builder';
 import { Unsupported } from '../model_builder';
 import { OnnxType } from '../onnx_proto';
 import type { KernelLowering, LoweringTable } from './lowering';
+import { leakyRelu, where } from './elementwise';
 import { axesOf, castTo, FLOAT_ONLY, NUMERIC } from './lowering';
 
 function transposeLast2(g: GraphScope, v: Value): Value {
@@ -17,6 +18,10 @@ function transposeLast2(g: GraphScope, v: Value): Value {
 }
 
 function matMul(g: GraphScope, a: Value, b: Value, attrs: Record<string, unknown>, shape: number[]): Value {
+  if (a.type === OnnxType.INT32 && g.model.semantics.intMultiply === 'float64') {
+    // (tfjs-wasm has no int32 matrix product.)
+    throw new Unsupported('int32 BatchMatMul: tfjs-cpu sums the products as JS numbers, rounding past 2^53 in its own order');
+  }
   let x = castTo(g, a, NUMERIC);
   let y = castTo(g, b, [x.type]);
   // Float matrices with a transpose flag (what gradients of matMul are): Gemm reads them transposed
@@ -39,7 +44,7 @@ export function activation(g: GraphScope, x: Value, name: string, attrs: Record<
     case 'relu6': return g.op('Clip', [x, g.scalar(0, x.type), g.scalar(6, x.type)], {}, x.type, s);
     case 'elu': return g.op('Elu', [x], {}, x.type, s);
     case 'sigmoid': return g.op('Sigmoid', [x], {}, x.type, s);
-    case 'leakyrelu': return g.op('LeakyRelu', [x], { alpha: { float: Number(attrs.leakyreluAlpha ?? 0.2) } }, x.type, s);
+    case 'leakyrelu': return leakyRelu(g, x, Number(attrs.leakyreluAlpha ?? 0.2));
     case 'prelu':
       if (prelu === undefined) throw new Unsupported('prelu activation without weights');
       return g.op('PRelu', [x, castTo(g, prelu, [x.type])], {}, x.type, s);
@@ -53,7 +58,11 @@ const fusedMatMul: KernelLowering = (g, inputs, attrs, outs, node) => {
   let y = matMul(g, byName.get('a')!, byName.get('b')!, attrs, shape);
   const bias = byName.get('bias');
   if (bias !== undefined) y = g.op('Add', [y, castTo(g, bias, [y.type])], {}, y.type, shape);
-  return activation(g, y, String(attrs.activation ?? 'linear'), attrs, byName.get('preluActivationWeights'));
+  const name = String(attrs.activation ?? 'linear');
+  y = activation(g, y, name, attrs, byName.get('preluActivationWeights'));
+  if ((name !== 'relu' && name !== 'relu6') || g.model.semantics.xnnpackNaN === 'nan') return y;
+  // tfjs-wasm's fused relu / relu6 is a clamp that turns NaN into 0 (EdgeSemantics.xnnpackNaN).
+  return where(g, g.op('IsNaN', [y], {}, OnnxType.BOOL, shape), g.scalar(0, y.type), y, shape);
 };
 
 export const linalgKernels: LoweringTable = {

@@ -36,3 +36,53 @@ export function axesOf(value: unknown, rank: number): number[] {
 }
 
 export const rankOf = (v: Value): number => v.shape.length;
+
+/**
+ * An integer-valued double as JS stores it into an Int32Array (ToInt32: modulo 2^32, as signed).
+ * In arithmetic, not Casts: ORT gives -2^31 for a double or int64 out of int32's range.
+ */
+export function wrapToInt32(g: GraphScope, p: Value, shape: number[] = p.shape): Value {
+  const D = OnnxType.DOUBLE;
+  const two32 = g.scalar(2 ** 32, D);
+  const r = g.op('Sub', [p, g.op('Mul', [g.op('Floor', [g.op('Div', [p, two32], {}, D, shape)], {}, D, shape), two32], {}, D, shape)], {}, D, shape);
+  const high = g.op('GreaterOrEqual', [r, g.scalar(2 ** 31, D)], {}, OnnxType.BOOL, shape);
+  return g.cast(g.op('Where', [high, g.op('Sub', [r, two32], {}, D, shape), r], {}, D, shape), OnnxType.INT32);
+}
+
+/**
+ * Any float or double as tfjs stores it into an Int32Array (JS ToInt32): truncated toward zero,
+ * modulo 2^32 as signed, NaN and ±Infinity 0 (3e9 -> -1294967296). ORT's Cast gives -2^31 for all
+ * of these but the truncation.
+ */
+export function toInt32(g: GraphScope, x: Value): Value {
+  const D = OnnxType.DOUBLE;
+  const B = OnnxType.BOOL;
+  const d = g.cast(x, D);
+  const nonFinite = g.op('Or', [g.op('IsNaN', [d], {}, B, d.shape), g.op('IsInf', [d], {}, B, d.shape)], {}, B, d.shape);
+  const finite = g.op('Where', [nonFinite, g.scalar(0, D), d], {}, D, d.shape);
+  const truncated = g.op('Mul', [g.op('Sign', [finite], {}, D, d.shape), g.op('Floor', [g.op('Abs', [finite], {}, D, d.shape)], {}, D, d.shape)],
+    {}, D, d.shape);
+  return wrapToInt32(g, truncated);
+}
+
+/**
+ * A float or double as tfjs-wasm's kernels convert it to int32 (a C cast as emscripten compiles
+ * it): truncated; NaN and values out of int32's range give -2^31.
+ */
+export function cInt32(g: GraphScope, x: Value): Value {
+  const B = OnnxType.BOOL;
+  const inRange = g.op('And', [g.op('GreaterOrEqual', [x, g.scalar(-(2 ** 31), x.type)], {}, B, x.shape),
+    g.op('Less', [x, g.scalar(2 ** 31, x.type)], {}, B, x.shape)], {}, B, x.shape);
+  const safe = g.op('Where', [inRange, x, g.scalar(0, x.type)], {}, x.type, x.shape);
+  return g.op('Where', [inRange, g.cast(safe, OnnxType.INT32), g.scalar(-(2 ** 31), OnnxType.INT32)], {}, OnnxType.INT32, x.shape);
+}
+
+/**
+ * A float kernel on int32 that tfjs records as int32, as the traced-on backend computes it
+ * (EdgeSemantics.int32Unary): tfjs-wasm in float32, converted as C does (cInt32: asin(2) = NaN ->
+ * -2^31); tfjs-cpu on JS numbers, stored with ToInt32 (1 / 0 = Infinity -> 0).
+ */
+export function int32Via(g: GraphScope, x: Value, op: (v: Value) => Value): Value {
+  return g.model.semantics.int32Unary === 'float32' ? cInt32(g, op(g.cast(x, OnnxType.FLOAT)))
+    : toInt32(g, op(g.cast(x, OnnxType.DOUBLE)));
+}

@@ -9,6 +9,7 @@ import { Unsupported } from '../model_builder';
 import { OnnxType } from '../onnx_proto';
 import type { KernelLowering, LoweringTable } from './lowering';
 import { axesOf } from './lowering';
+import { where } from './elementwise';
 
 /** Reshape to the recorded output shape (allowzero: a 0 in the shape is an empty dim, as in tfjs). */
 const reshapeTo: KernelLowering = (g, [x], _attrs, outs) =>
@@ -85,6 +86,10 @@ export const shapeKernels: LoweringTable = {
     return slice(g, x, begin, begin.map((b, i) => b + shape[i]), begin.map(() => 1), shape);
   },
   StridedSlice: (g, [x], attrs, outs) => {
+    if (x.type === OnnxType.INT32 && outs[0].type !== OnnxType.INT32) {
+      // tfjs-wasm gives int32 data a float32 dtype (its bits read as floats): not an ONNX op.
+      throw new Unsupported('StridedSlice of int32: tfjs-wasm returns the int32 bits as float32');
+    }
     const a = attrs as Record<string, number | number[]>;
     const info = tf.slice_util.sliceInfo(x.shape, a.begin as number[], a.end as number[], a.strides as number[],
       Number(a.beginMask ?? 0), Number(a.endMask ?? 0), Number(a.ellipsisMask ?? 0), Number(a.newAxisMask ?? 0),
@@ -111,17 +116,17 @@ export const shapeKernels: LoweringTable = {
     return g.op('Pad', [x, g.int64s(pads), value], { mode: 'constant' }, x.type, outs[0].shape);
   },
   OneHot: (g, [indices], attrs, outs) => {
-    // ONNX counts negative indices from the end; tfjs gives an all-off row: move them out of range.
+    // indices == [0, depth) along a new last axis, then onValue / offValue: a negative or
+    // out-of-range index gives an all-off row as in tfjs (ORT's OneHot counts negatives from the end).
     const depth = Number(attrs.depth);
-    // ORT's OneHot rejects rank-0 indices (ONNX allows them): one index becomes a row of one.
-    const scalar = indices.shape.length === 0;
-    const idx = g.cast(scalar ? g.op('Reshape', [indices, g.int64s([1])], {}, indices.type, [1]) : indices, OnnxType.INT64);
-    const negative = g.op('Less', [idx, g.scalar(0, OnnxType.INT64)], {}, OnnxType.BOOL, idx.shape);
-    const safe = g.op('Where', [negative, g.scalar(depth, OnnxType.INT64), idx], {}, OnnxType.INT64, idx.shape);
-    // ORT implements OneHot for int64 indices with float values and an int64 depth.
-    const values = g.data([Number(attrs.offValue ?? 0), Number(attrs.onValue ?? 1)], OnnxType.FLOAT, [2]);
-    if (!scalar) return g.op('OneHot', [safe, g.int64s([depth], []), values], { axis: -1 }, OnnxType.FLOAT, outs[0].shape);
-    const row = g.op('OneHot', [safe, g.int64s([depth], []), values], { axis: -1 }, OnnxType.FLOAT, [1, depth]);
-    return g.op('Reshape', [row, g.int64s(outs[0].shape)], {}, OnnxType.FLOAT, outs[0].shape);
+    const shape = outs[0].shape;
+    const idx = g.op('Unsqueeze', [g.cast(indices, OnnxType.INT64), g.int64s([-1])], {}, OnnxType.INT64, [...indices.shape, 1]);
+    const hot = g.op('Equal', [idx, g.int64s([...Array(depth).keys()])], {}, OnnxType.BOOL, shape);
+    // tfjs-wasm takes the values as int32 for any dtype (EdgeSemantics.oneHotValues); cpu stores them into the dtype.
+    // (cpu fills a Float32Array, read as int32 with ToInt32: 2^31 - 1 -> 2^31 -> -2^31.)
+    const type = outs[0].type;
+    const value = (v: unknown): Value => g.scalar(g.model.semantics.oneHotValues === 'int32' ? Number(v) | 0
+      : type === OnnxType.INT32 ? Math.fround(Number(v)) | 0 : Number(v), type);
+    return where(g, hot, value(attrs.onValue ?? 1), value(attrs.offValue ?? 0), shape);
   },
 };
