@@ -13,7 +13,8 @@ import { stage } from '../backends/stage';
 import { GraphScope, ModelContext } from '../backends/onnx/model_builder';
 import { encodeModel, OnnxType } from '../backends/onnx/onnx_proto';
 import type { OrtTensor } from '../backends/onnx/runtime';
-import { onnxRuntimeMissing, OrtSession, ortTensor } from '../backends/onnx/runtime';
+import { onnxRuntimeMissing, ortTensor } from '../backends/onnx/runtime';
+import { TunedSession } from '../backends/onnx/threads';
 import { loadSample } from '../spec/onnx/support';
 import { cases, rnn } from './cases';
 
@@ -133,7 +134,7 @@ export async function onnxSection(compare: Compare): Promise<string[]> {
   const args = rnnArgs() as [tf.Tensor3D, tf.Tensor2D, tf.Tensor2D, tf.Tensor1D];
   const onnx = stage(rnn, { engine: 'onnx' });
   const staged = stage(rnn, { engine: 'tfjs' });
-  const session = new OrtSession(handBuiltRnn());
+  const session = new TunedSession(handBuiltRnn(), {}, B * H * H);
   const feeds = Object.fromEntries(['xs', 'w', 'u', 'b'].map((n, i) =>
     [n, ortTensor('float32', args[i].dataSync() as Float32Array, args[i].shape)]));
   const hand: Call = () => tf.tensor(session.run(feeds, ['h']).h.data as Float32Array, [B, H]);
@@ -166,7 +167,7 @@ export async function onnxSection(compare: Compare): Promise<string[]> {
   };
   const decode = compare(() => tf.tidy(() => first(greedyDecode(...decodeArgs))), () => first(decodeOnnx(...decodeArgs)));
   print(row(`greedy decode h${H} v512 x${T}`, 'tfjs eager', 'onnx', decode, decode.base / decode.other >= 7 ? 'ok (>= 7x)' : 'MISSED (< 7x)'));
-  const decoderSession = new OrtSession(handBuiltDecoder(H, 512, -1));
+  const decoderSession = new TunedSession(handBuiltDecoder(H, 512, -1), {}, H * 512);
   const decoderFeeds: Record<string, OrtTensor> = {
     start: ortTensor('int32', new Int32Array([0]), []), max_length: ortTensor('int32', new Int32Array([T]), []),
   };
