@@ -85,7 +85,7 @@ export interface EdgeSemantics {
   /**
    * Cast int32 -> float32: tfjs-wasm rounds to float32; tfjs-cpu keeps the int32 data under the
    * float32 dtype (2^31 - 1 stays 2147483647, read exactly by the next kernel): ONNX float cannot
-   * hold it, so on cpu the lowering refuses.
+   * hold it, so on cpu an ORT run with such a value past 2^24 fails and the executor runs it.
    */
   intToFloat: 'float32' | 'keepsInt32';
   /**

@@ -199,8 +199,9 @@ const realDiv: KernelLowering = (g, [a, b], _attrs, outs) => {
 
 /**
  * Cast to the recorded dtype. float -> int32 is JS ToInt32 on both backends (3e9 -> -1294967296,
- * NaN and ±Infinity -> 0; ORT's Cast gives -2^31). To bool on tfjs-wasm and int32 -> float32 on
- * tfjs-cpu give values ONNX cannot hold (EdgeSemantics.castToBool, intToFloat): refused.
+ * NaN and ±Infinity -> 0; ORT's Cast gives -2^31). To bool on tfjs-wasm gives values ONNX cannot
+ * hold (EdgeSemantics.castToBool): refused; int32 -> float32 on tfjs-cpu past 2^24 likewise
+ * (intToFloat): the ORT run fails there and the tfjs executor runs the program.
  */
 const cast: KernelLowering = (g, [x], _attrs, outs) => {
   const to = outs[0].type;
@@ -210,7 +211,14 @@ const cast: KernelLowering = (g, [x], _attrs, outs) => {
     throw new Unsupported('Cast to bool: tfjs-wasm keeps the low byte of ToInt32(x) (-2 -> 254, 0.5 -> 0), not an ONNX bool');
   }
   if (to === OnnxType.FLOAT && x.type === OnnxType.INT32 && semantics.intToFloat === 'keepsInt32') {
-    throw new Unsupported('Cast int32 -> float32: tfjs-cpu keeps the int32 values (2147483647 stays exact), ONNX float rounds them');
+    // tfjs-cpu keeps the int32 values (2147483647 stays exact) where ONNX float rounds past 2^24.
+    // Refusing would send every graph that mixes ints and floats (a token compared with a number)
+    // to the tfjs executor: instead the ORT run fails when a value is past 2^24, and the
+    // executor runs the program exactly (runOn).
+    const limit = 2 ** 24;
+    const large = g.op('Or', [g.op('Greater', [x, g.scalar(limit, x.type)], {}, OnnxType.BOOL, x.shape),
+      g.op('Less', [x, g.scalar(-limit, x.type)], {}, OnnxType.BOOL, x.shape)], {}, OnnxType.BOOL, x.shape);
+    return failRunIf(g, large, g.cast(x, to));
   }
   return g.cast(x, to);
 };
