@@ -99,6 +99,19 @@ function product(g: GraphScope, v: Value, axes: number[], out: Out): Value {
  * another order: 1e8 + 33 ones - 1e8 + ... gave 24.4 where tfjs-wasm gives -1.19979).
  */
 function sumInOrder(g: GraphScope, v: Value, axes: number[], type: OnnxType, out: Out): Value {
+  const sorted = [...axes].sort((a, b) => a - b);
+  if (sorted.every((a, i) => a === i) && axes.length < v.shape.length) {
+    // Leading axes (a bias gradient: Sum over the batch): the same order as rows [n, rest] added
+    // one after another — CumSum down axis 0 adds whole rows (vectorized), with no Transpose
+    // (measured on an MLP step's [128, 256]: 85 -> ~15 us).
+    const n = sorted.reduce((p, a) => p * v.shape[a], 1);
+    const rest = v.shape.slice(sorted.length).reduce((p, d) => p * d, 1);
+    if (n === 0) return g.filled(out.shape, 0, type);
+    const rows = g.op('Reshape', [g.cast(v, type), g.int64s([n, rest])], { allowzero: 1 }, type, [n, rest]);
+    const running = g.op('CumSum', [rows, g.int64s([0], [])], {}, type, [n, rest]);
+    const last = g.op('Slice', [running, g.int64s([n - 1]), g.int64s([n]), g.int64s([0])], {}, type, [1, rest]);
+    return g.op('Reshape', [last, g.int64s(out.shape)], { allowzero: 1 }, type, out.shape);
+  }
   const flat = g.cast(reducedLast(g, v, axes), type);
   const n = flat.shape[flat.shape.length - 1];
   if (n === 0) return g.filled(out.shape, 0, type);
