@@ -24,12 +24,37 @@ export type EngineName = 'tfjs' | 'onnx';
 const ortCopies = new WeakMap<object, OrtTensor>();
 
 function toOrt(t: tf.Tensor): OrtTensor {
+  const view = wasmHeapView(t);
+  if (view !== undefined) return ortTensor(t.dtype as 'float32' | 'int32' | 'bool', view, t.shape);
   let copy = ortCopies.get(t.dataId);
   if (copy === undefined || copy.dims.length !== t.shape.length || copy.dims.some((d, i) => d !== t.shape[i])) {
     copy = ortTensor(t.dtype as 'float32' | 'int32' | 'bool', typedData(t), t.shape);
     ortCopies.set(t.dataId, copy);
   }
   return copy;
+}
+
+interface WasmBackendInternals {
+  dataIdMap?: { get(dataId: object): { memoryOffset?: number } | undefined };
+  wasm?: { HEAPU8?: Uint8Array };
+}
+
+/**
+ * On tfjs-wasm, a view of `t`'s data where it lives, in the wasm heap: ORT reads it in place (a
+ * copy out of the heap per call cost a training step's weights 0.5 MB each way). Valid until the
+ * heap grows, which cannot happen during a synchronous ORT run; so made anew for each run and
+ * never kept. (tfjs-backend-wasm's own fields, as of tfjs 4.22: anything missing, and the copy is
+ * used.)
+ */
+function wasmHeapView(t: tf.Tensor): ArrayBufferView | undefined {
+  if (t.size === 0 || tf.getBackend() !== 'wasm') return undefined;
+  const backend = tf.backend() as unknown as WasmBackendInternals;
+  const offset = backend.dataIdMap?.get(t.dataId)?.memoryOffset;
+  const heap = backend.wasm?.HEAPU8;
+  if (typeof offset !== 'number' || heap === undefined) return undefined;
+  const Typed = t.dtype === 'float32' ? Float32Array : t.dtype === 'int32' ? Int32Array : t.dtype === 'bool' ? Uint8Array : undefined;
+  if (Typed === undefined || offset % Typed.BYTES_PER_ELEMENT !== 0 || offset + t.size * Typed.BYTES_PER_ELEMENT > heap.byteLength) return undefined;
+  return new Typed(heap.buffer as ArrayBuffer, heap.byteOffset + offset, t.size);
 }
 
 /**
