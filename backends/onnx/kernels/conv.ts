@@ -9,7 +9,7 @@ import type { Attrs } from '../../graph';
 import type { GraphScope, Value } from '../model_builder';
 import { Unsupported } from '../model_builder';
 import { OnnxType } from '../onnx_proto';
-import { where } from './elementwise';
+import { failRunIf, where } from './elementwise';
 import { activation } from './linalg';
 import type { KernelLowering, LoweringTable } from './lowering';
 import { castTo, FLOAT_ONLY } from './lowering';
@@ -109,6 +109,11 @@ const pool = (opType: 'MaxPool' | 'AveragePool'): KernelLowering => (g, [input],
   if (opType === 'MaxPool' && x.type === OnnxType.FLOAT && g.model.semantics.maxPoolNaN === 'skip') {
     // tfjs-cpu: the max of the window's other values (-Infinity if all are NaN).
     x = where(g, g.op('IsNaN', [x], {}, OnnxType.BOOL, x.shape), g.scalar(-Infinity, x.type), x, x.shape);
+  } else if (opType === 'MaxPool' && x.type === OnnxType.FLOAT) {
+    // tfjs-wasm (XNNPACK): a NaN's effect depends on its place in the window ((NaN, 1) gives
+    // -Infinity, (1, NaN) gives 1), which is not reproduced: an input with a NaN fails the ORT run
+    // and the tfjs executor computes the pool.
+    x = failRunIf(g, g.op('IsNaN', [x], {}, OnnxType.BOOL, x.shape), x);
   }
   channelsLast(attrs);
   const info = tf.backend_util.computePool2DInfo(x.shape as [number, number, number, number], pair(attrs.filterSize),

@@ -150,9 +150,10 @@ const mod: KernelLowering = (g, [a, b], _attrs, outs) => {
 /**
  * `value`, but the ORT run fails where any element of `condition` is true (a Gather out of
  * range): the program then runs on the tfjs executor, which raises tfjs's own error (engine_choice
- * runOn). For kernels tfjs throws on at some values (tfjs-wasm's int32 Mod by zero).
+ * runOn). For kernels tfjs throws on at some values (tfjs-wasm's int32 Mod by zero), and values
+ * whose result ONNX cannot reproduce (tfjs-wasm's max pool of a NaN).
  */
-function failRunIf(g: GraphScope, condition: Value, value: Value): Value {
+export function failRunIf(g: GraphScope, condition: Value, value: Value): Value {
   const any = g.op('ReduceMax', [g.cast(condition, OnnxType.INT32)], { keepdims: 0 }, OnnxType.INT32, []);
   const zero = g.op('Gather', [g.filled([1], 0, value.type), any], { axis: 0 }, value.type, []);
   return g.op('Add', [value, zero], {}, value.type, value.shape);
