@@ -61,6 +61,8 @@ interface WorkloadResult {
   backend: string;
   rounds: number;
   variants: VariantResult[];
+  /** After timing: the ONNX sessions' threads per operator, and how they were chosen. */
+  notes: string[];
   /** Tensors alive before the workload was prepared, after its first calls, after timing, after it was freed. */
   tensors: { before: number; afterFirstCalls: number; afterTiming: number; afterDispose: number };
 }
@@ -110,6 +112,7 @@ function runWorkload(w: Workload, backend: string): WorkloadResult {
   let afterFirstCalls = 0;
   let afterTiming = 0;
   let rounds = 0;
+  let notes: string[] = [];
   try {
     let reference: Values[] | undefined;
     p.variants.forEach((v, i) => {
@@ -141,11 +144,12 @@ function runWorkload(w: Workload, backend: string): WorkloadResult {
       results[i].cpuSpeedup = ratio(r, 0, j, 'cpu');
       if (native >= 0) results[i].vsNative = ratio(r, j, native);
     });
+    notes = p.notes?.() ?? [];
   } finally {
     p.dispose();
   }
   return {
-    key: w.key, name: w.name, backend, rounds, variants: results,
+    key: w.key, name: w.name, backend, rounds, variants: results, notes,
     tensors: { before, afterFirstCalls, afterTiming, afterDispose: tf.memory().numTensors },
   };
 }
@@ -180,6 +184,7 @@ function printWorkload(r: WorkloadResult): void {
     console.log(`  ${v.label.padEnd(38)}${ms(v.ms)}  ${`${times(v.speedup)} ${range(v.speedup)}`.padEnd(27)}${times(v.cpuSpeedup, 9)}` +
       `${times(v.vsNative, 9)}  ${first.padEnd(26)}${diff}`);
   }
+  for (const note of r.notes) console.log(`  ${note}`);
 }
 
 const variant = (r: WorkloadResult, key: VariantKey): VariantResult | undefined => r.variants.find((v) => v.key === key && v.ms !== undefined);

@@ -18,6 +18,8 @@ const BOOL = OnnxType.BOOL;
 export interface NativeModel {
   run: () => tf.Tensor[];
   dispose: () => void;
+  /** Threads per operator of its session, and how they were chosen. */
+  readonly threads?: string;
 }
 
 function encode(model: ModelContext, g: GraphScope, outputs: Value[], names: string[]): Uint8Array {
@@ -37,7 +39,7 @@ function session(bytes: Uint8Array, inputs: Record<string, tf.Tensor>, read: (ou
   // reference is ORT at its best on this machine, not at a fixed setting.
   const s = new TunedSession(bytes, {}, heaviestOperator);
   const feeds = feedsOf(inputs);
-  return { run: () => read(s.run(feeds, outputNames)), dispose: () => s.dispose() };
+  return { run: () => read(s.run(feeds, outputNames)), dispose: () => s.dispose(), get threads() { return s.threads; } };
 }
 
 /** h_t = tanh(x_t Wx + h_{t-1} Wh + b) over xs [T, B, F] from h0: Loop(T) { Gather, 2 MatMul, 2 Add, Tanh }. */
@@ -202,5 +204,8 @@ export function nativeMlpStep(x: tf.Tensor2D, labels: tf.Tensor2D, weights: Reco
     },
     reset: () => (current = first),
     dispose: () => s.dispose(),
+    get threads() {
+      return s.threads;
+    },
   };
 }

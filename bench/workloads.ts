@@ -34,6 +34,8 @@ export interface Prepared {
   variants: Variant[];
   /** Puts state the calls change (trained weights) back to where it started. */
   reset?: () => void;
+  /** What to say after timing (the ONNX sessions' threads per operator). */
+  notes?: () => string[];
   dispose: () => void;
 }
 
@@ -109,6 +111,10 @@ function standard(w: Standard): Prepared {
   const nativeReset = native !== undefined && 'reset' in native ? (native as StatefulNativeModel).reset : undefined;
   return {
     variants,
+    notes: () => [
+      ...staged.flatMap((s) => s.inspect(...w.args).engine.threads?.map((t) => `ONNX engine: ${t}`) ?? []),
+      ...(native?.threads === undefined ? [] : [`hand-built: ${native.threads}`]),
+    ],
     reset: w.reset === undefined && nativeReset === undefined ? undefined : () => {
       w.reset?.();
       nativeReset?.();

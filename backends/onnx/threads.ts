@@ -27,7 +27,7 @@ const TUNE_FROM_WORK = 1e5;
 /** Runs shorter than this keep one thread too. */
 const TUNE_FROM_MS = 0.5;
 /** Timed runs per candidate. */
-const TRIALS = 3;
+const TRIALS = 5;
 /** All cores are kept only when their median run is at most this fraction of one thread's. */
 const WIN_MARGIN = 0.95;
 
