@@ -283,6 +283,9 @@ export const edgeCases: OpCase[] = onBoth((backend) => [
     ...(kernel === 'Prod' ? { refused: /over 16 factors/ } : {}) })),
   { kernel: 'Prod', note: 'float32 rounding order', fn: (x) => x.prod([0, 2]),
     args: () => [f([0.1, 3.3, 1e-5, 7.77, 1.1, 0.3, 2.9, 1e10, 5.5, 0.7, 1.3, 3.1], [2, 3, 2])] },
+  // (tfjs sums from 0: a sum of -0s is +0.)
+  ...([['Sum', (x: tf.Tensor) => x.sum()], ['Sum', (x: tf.Tensor) => x.sum(0)], ['Sum', (x: tf.Tensor) => x.sum(1)]] as const)
+    .map(([kernel, fn]): OpCase => ({ kernel, note: 'float32 -0s', fn, args: () => [f([-0, -0, -0, -0], [2, 2])] })),
   ...([['Sum', (x: tf.Tensor) => x.sum(0)], ['Sum', (x: tf.Tensor) => x.sum([0, 1])], ['Mean', (x: tf.Tensor) => x.mean(0)]] as const)
     .map(([kernel, fn]): OpCase => ({ kernel, note: 'float32 rounding order, leading axes', fn,
       args: () => [f([1e8, 3, 1, 0.1, 1, 1, 1, 1, 1, 1, 1, 1, -1e8, 0.7, 1, 1, 0.3, 1e8, 3, 5, 1, 1, 1, 1], [6, 2, 2])] })),

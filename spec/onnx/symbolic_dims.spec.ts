@@ -35,7 +35,8 @@ const cases: Case[] = [
   ['BatchMatMul', (x) => x.matMul(x, true, false), 1e-5], ['BatchMatMul', (x) => x.matMul(x, false, true), 1e-6],
   ['GatherV2', (x) => tf.gather(x, tf.tensor1d([2, 0], 'int32'), 1)], ['GatherV2', (x) => tf.gather(x, 0)],
   ['Transpose', (x) => x.transpose()], ['Concat', (x) => tf.concat([x, x.neg()], 0)], ['Concat', (x) => tf.concat([x, x], 1)],
-  ['Softmax', (x) => tf.softmax(x), 1e-6], ['Max', (x) => x.max(0)], ['Max', (x) => x.max(1)], ['Min', (x) => x.min()],
+  ['Softmax', (x) => tf.softmax(x), 1e-6], ['Sum', (x) => x.sum(0)], ['Sum', (x) => x.sum()], ['Sum', (_x, i) => i.sum(0)],
+  ['Sum', (x) => x.sum(1)], ['Sum', (x) => x.sum(-1, true)], ['Mean', (x) => x.mean(1)], ['Mean', (x) => x.mean(0)], ['Mean', (x) => x.mean()], ['Max', (x) => x.max(0)], ['Max', (x) => x.max(1)], ['Min', (x) => x.min()],
   ['All', (x) => x.greater(-5).all(0)], ['Any', (x) => x.greater(2).any(1)],
   ['ArgMax', (x) => x.argMax(0)], ['ArgMax', (x) => x.argMax(1)], ['ArgMin', (x) => x.argMin(0)],
 ];
@@ -84,6 +85,22 @@ describeOnnx('onnx: relaxed graphs with unknown dims', () => {
       tf.dispose([x, i]);
     });
   }
+
+  it('a float Sum on unknown dims over axes that neither lead nor trail stays on tfjs, saying why', () => {
+    const staged = stage((x: tf.Tensor2D) => tf.stack([x, x], 2).sum(1));
+    for (const n of [2, 3, 5]) {
+      const [x, i] = input(n);
+      expectSameTensor(staged(x), tf.stack([x, x], 2).sum(1), 0, `sum over the middle axis at n=${n}`);
+      tf.dispose([x, i]);
+    }
+    const [x, i] = input(4);
+    const info = staged.inspect(x);
+    expect(info.dump().split('\n')[0]).to.contain('?');
+    expect(info.engine.engine).to.equal('tfjs');
+    expect(info.engine.reason).to.match(/Sum .*neither lead nor trail/);
+    staged.dispose();
+    tf.dispose([x, i]);
+  });
 
   it('a kernel that writes a recorded shape (ExpandDims on a growing value) keeps the relaxed graph on tfjs, saying why', () => {
     const grow = (xs: tf.Tensor2D, scale: tf.Scalar): tf.Tensor => xs.mul(scale).expandDims(0).sum(1);

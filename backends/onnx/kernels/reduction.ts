@@ -37,7 +37,8 @@ function reducedLast(g: GraphScope, v: Value, axes: number[]): Value {
   const perm = [...kept, ...axes];
   const t = perm.every((p, i) => p === i) ? v : g.op('Transpose', [v], { perm }, v.type, perm.map((p) => v.shape[p]));
   const shape = [...kept.map((i) => v.shape[i]), axes.reduce((p, a) => p * v.shape[a], 1)];
-  return g.op('Reshape', [t, g.int64s(shape)], { allowzero: 1 }, v.type, shape);
+  // (An unknown kept dim is -1 in the target, which ONNX infers; allowzero must then be 0.)
+  return g.op('Reshape', [t, g.int64s(shape)], { allowzero: shape.some((d) => d < 0) ? 0 : 1 }, v.type, shape);
 }
 
 /** Elements [from, to) of the last axis. */
@@ -93,30 +94,64 @@ function product(g: GraphScope, v: Value, axes: number[], out: Out): Value {
   return g.op('Reshape', [result, g.int64s(out.shape)], { allowzero: 1 }, result.type, out.shape);
 }
 
+/** x with -0 made +0 (an element-wise Where on the reduced result: ORT's optimizer drops an added 0). */
+function positiveZero(g: GraphScope, x: Value): Value {
+  const zero = g.scalar(0, x.type);
+  return g.op('Where', [g.op('Equal', [x, zero], {}, OnnxType.BOOL, x.shape), zero, x], {}, x.type, x.shape);
+}
+
+/** A dims product, -1 when one of them is unknown. */
+const dimsProduct = (dims: number[]): number => (dims.some((d) => d < 0) ? -1 : dims.reduce((p, d) => p * d, 1));
+
 /**
- * A float sum in tfjs's order: left to right over the reduced elements, each step rounded to
- * `type` (float32 on wasm, float64 on cpu), as CumSum's last element (ORT's ReduceSum adds in
- * another order: 1e8 + 33 ones - 1e8 + ... gave 24.4 where tfjs-wasm gives -1.19979).
+ * A float sum in tfjs's order: from 0, left to right over the reduced elements, each step rounded
+ * to `type` (float32 on wasm, float64 on cpu), as CumSum's last element (ORT's ReduceSum adds in
+ * another order: 1e8 + 33 ones - 1e8 + ... gave 24.4 where tfjs-wasm gives -1.19979). Starting
+ * from 0, a sum of -0s is +0, as tfjs gives it. Unknown dims (a relaxed graph) are supported where
+ * the reduced axes lead: the reduced count may be unknown, or the kept dims, not both.
  */
 function sumInOrder(g: GraphScope, v: Value, axes: number[], type: OnnxType, out: Out): Value {
   const sorted = [...axes].sort((a, b) => a - b);
-  if (sorted.every((a, i) => a === i) && axes.length < v.shape.length) {
+  const unknown = v.shape.some((d) => d < 0);
+  if (sorted.every((a, i) => a === i) && (axes.length < v.shape.length || unknown)) {
     // Leading axes (a bias gradient: Sum over the batch): the same order as rows [n, rest] added
     // one after another — CumSum down axis 0 adds whole rows (vectorized), with no Transpose
     // (measured on an MLP step's [128, 256]: 85 -> ~15 us).
-    const n = sorted.reduce((p, a) => p * v.shape[a], 1);
-    const rest = v.shape.slice(sorted.length).reduce((p, d) => p * d, 1);
+    const n = dimsProduct(sorted.map((a) => v.shape[a]));
+    const rest = dimsProduct(v.shape.slice(sorted.length));
+    if (n < 0 && rest < 0) throw new Unsupported('a float Sum over unknown dims that keeps unknown dims (tfjs\'s order needs one of them)');
+    if (out.shape.filter((d) => d < 0).length > 1 || (unknown && out.shape.includes(0))) {
+      throw new Unsupported('a float Sum whose result has more than one unknown dim');
+    }
     if (n === 0) return g.filled(out.shape, 0, type);
-    const rows = g.op('Reshape', [g.cast(v, type), g.int64s([n, rest])], { allowzero: 1 }, type, [n, rest]);
-    const running = g.op('CumSum', [rows, g.int64s([0], [])], {}, type, [n, rest]);
-    const last = g.op('Slice', [running, g.int64s([n - 1]), g.int64s([n]), g.int64s([0])], {}, type, [1, rest]);
-    return g.op('Reshape', [last, g.int64s(out.shape)], { allowzero: 1 }, type, out.shape);
+    let rows = g.op('Reshape', [g.cast(v, type), g.int64s([n, rest])], { allowzero: unknown ? 0 : 1 }, type, [n, rest]);
+    // An unknown count may be 0 at run time: tfjs's sum starts from 0, so a row of zeros first.
+    if (n < 0) rows = g.op('Concat', [g.filled([1, rest], 0, type), rows], { axis: 0 }, type, [-1, rest]);
+    const running = g.op('CumSum', [rows, g.int64s([0], [])], {}, type, rows.shape);
+    const last = g.op('Slice', [running, g.int64s([-1]), g.int64s([2 ** 62]), g.int64s([0])], {}, type, [1, rest]);
+    const sum = g.op('Reshape', [last, g.int64s(out.shape)], { allowzero: unknown ? 0 : 1 }, type, out.shape);
+    return n < 0 ? sum : positiveZero(g, sum);
   }
+  const trailing = sorted.every((a, i) => a === v.shape.length - sorted.length + i);
+  if (unknown && !(trailing && dimsProduct(sorted.map((a) => v.shape[a])) >= 0 && v.shape.filter((d) => d < 0).length === 1)) {
+    throw new Unsupported('a float Sum on unknown dims over axes that neither lead nor trail with a known count');
+  }
+  // (Trailing axes need no Transpose: the kept dims, one of them unknown, stay as they are.)
   const flat = g.cast(reducedLast(g, v, axes), type);
   const n = flat.shape[flat.shape.length - 1];
   if (n === 0) return g.filled(out.shape, 0, type);
   const running = g.op('CumSum', [flat, g.int64s([flat.shape.length - 1], [])], {}, type, flat.shape);
-  return g.op('Reshape', [part(g, running, n - 1, n), g.int64s(out.shape)], { allowzero: 1 }, type, out.shape);
+  return positiveZero(g, g.op('Reshape', [part(g, running, n - 1, n), g.int64s(out.shape)],
+    { allowzero: out.shape.some((d) => d < 0) ? 0 : 1 }, type, out.shape));
+}
+
+/** How many elements each result of a reduction over `axes` of v sums, as a `type` scalar (read at run time when a dim is unknown). */
+function count(g: GraphScope, v: Value, axes: number[], type: OnnxType): Value {
+  const n = dimsProduct(axes.map((a) => v.shape[a]));
+  if (n >= 0) return g.scalar(n, type);
+  const dims = g.op('Gather', [g.op('Shape', [v], {}, OnnxType.INT64, [v.shape.length]), g.int64s(axes)], { axis: 0 },
+    OnnxType.INT64, [axes.length]);
+  return g.cast(g.op('ReduceProd', [dims, g.int64s([0])], { keepdims: 0 }, OnnxType.INT64, []), type);
 }
 
 type Build = (g: GraphScope, x: Value, axes: number[], attrs: Attrs, out: Out) => Value;
@@ -140,13 +175,12 @@ const sum: Build = (g, v, axes, attrs, out) => {
 
 /** Mean: tfjs-wasm sum / n; tfjs-cpu the float64 sum of float32(x / n) (EdgeSemantics.floatSum). */
 const mean: Build = (g, v, axes, _attrs, out) => {
-  const n = axes.reduce((p, a) => p * v.shape[a], 1);
   const F = OnnxType.FLOAT;
   if (g.model.semantics.floatSum === 'float32') {
-    return g.op('Div', [sumInOrder(g, castTo(g, v, [F]), axes, F, out), g.scalar(n, F)], {}, F, out.shape);
+    return g.op('Div', [sumInOrder(g, castTo(g, v, [F]), axes, F, out), count(g, v, axes, F)], {}, F, out.shape);
   }
   const D = OnnxType.DOUBLE;
-  const parts = g.cast(g.op('Div', [g.cast(v, D), g.scalar(n, D)], {}, D, v.shape), F);
+  const parts = g.cast(g.op('Div', [g.cast(v, D), count(g, v, axes, D)], {}, D, v.shape), F);
   return g.cast(sumInOrder(g, parts, axes, D, out), F);
 };
 
