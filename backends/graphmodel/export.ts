@@ -34,8 +34,21 @@ export async function exportGraphModel(staged: AnyStaged, args: unknown[], dir: 
   const written = toGraphDef(info.program, { scope: name, inputs, outputs });
   if (!written.ok) throw new Error(`autograph-ts: ${name} does not export to a GraphModel: ${describeProblems(written.problems)}`);
   const model = written.export;
-  const { data, specs } = await tf.io.encodeWeights(model.weights.map((w) => ({ name: w.name, tensor: w.tensor })))
-    .finally(() => tf.dispose(model.weights.filter((w) => w.made).map((w) => w.tensor)));
+  // tfjs-cpu may hold a float32 tensor's data in an Int32Array (a cast from int32 is a no-op there:
+  // tf.norm's exponent 2), and encodeWeights writes the array's bytes: 2 became 2.8e-45, and the
+  // exported Newton sample ran 1 CG step for eager's 22. Each weight is written from an array of
+  // its dtype.
+  const retyped: tf.Tensor[] = [];
+  const weights = model.weights.map((w) => {
+    const values = w.tensor.dataSync();
+    const Typed = w.tensor.dtype === 'float32' ? Float32Array : w.tensor.dtype === 'int32' ? Int32Array : undefined;
+    if (Typed === undefined || values instanceof Typed) return { name: w.name, tensor: w.tensor };
+    const tensor = tf.tensor(Typed.from(values as ArrayLike<number>), w.tensor.shape, w.tensor.dtype);
+    retyped.push(tensor);
+    return { name: w.name, tensor };
+  });
+  const { data, specs } = await tf.io.encodeWeights(weights)
+    .finally(() => tf.dispose([...retyped, ...model.weights.filter((w) => w.made).map((w) => w.tensor)]));
   const modelJson = {
     format: 'graph-model',
     generatedBy: `autograph-ts: ${name} for ${info.signature}`,

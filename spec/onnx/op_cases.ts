@@ -81,7 +81,7 @@ export const cases: OpCase[] = [
   // casts: float -> int32 truncates toward zero (NaN -> 0), -> bool is x != 0
   { kernel: 'Cast', note: 'float32 -> int32', fn: (x) => x.toInt(), args: () => [f([-2.7, -0.5, 0.5, 2.7, 1e6, NaN])] },
   // (tfjs-wasm casts other floats to bool bytewise: -2 -> 254, 0.5 -> 0; cpu and ONNX give x != 0.)
-  { kernel: 'Cast', note: 'float32 -> bool', fn: (x) => x.toBool(), args: () => [f([0, -0, 1])], refused: /low byte/ },
+  { kernel: 'Cast', note: 'float32 -> bool', fn: (x) => x.toBool(), args: () => [f([0, -0, 1])], refused: /low byte/, backend: 'wasm' },
   { kernel: 'Cast', note: 'float32 -> bool, cpu', fn: (x) => x.toBool(), args: () => [f([-2, 0, -0, 0.5, NaN])], backend: 'cpu' },
   { kernel: 'Cast', note: 'int32 -> float32', fn: (x) => x.toFloat(), args: () => [i32([-3, 0, 16777217])] },
   { kernel: 'Cast', note: 'bool -> int32', fn: (x) => x.toInt(), args: () => [b([true, false])] },
@@ -94,6 +94,11 @@ export const cases: OpCase[] = [
   { kernel: 'Mod', note: 'int32', fn: tf.mod, args: () => [i32(AI), i32(BI_NONZERO)] },
   { kernel: 'Mod', note: 'int32, cpu', fn: tf.mod, args: () => [i32(AI), i32(BI)], backend: 'cpu' },
   { kernel: 'FloorDiv', note: 'int32, cpu', fn: tf.floorDiv, args: () => [i32(AI), i32(BI)], backend: 'cpu' },
+  ...(['wasm', 'cpu'] as const).flatMap((backend): OpCase[] => (['Maximum', 'Minimum'] as const).map((kernel) => ({
+    kernel, note: `signed zeros, ${backend}`, fn: kernel === 'Maximum' ? tf.maximum : tf.minimum, backend,
+    args: () => [f([0, -0, -0, 0, 1, -0]), f([-0, 0, -0, 0, -0, NaN])] }))),
+  // (tf.norm's exponent: a float32 constant that tfjs-cpu holds in an Int32Array, from a no-op cast.)
+  { kernel: 'Pow', note: 'tf.norm, cpu', fn: (x) => x.norm(), args: () => [f([0.1, -0.2, 0.3, 0.05])], backend: 'cpu', tol: 1e-6 },
   ...(['wasm', 'cpu'] as const).flatMap((backend): OpCase[] => [
     ...([
       ['Add', tf.add], ['Sub', tf.sub], ['Multiply', tf.mul], ['FloorDiv', tf.floorDiv], ['Mod', tf.mod],

@@ -95,13 +95,25 @@ export function leakyRelu(g: GraphScope, input: Value, alpha: number): Value {
 /**
  * Maximum / Minimum. float32 on tfjs-wasm (EdgeSemantics.floatMaxMin): std::max(a, b) is
  * a < b ? b : a, std::min b < a ? b : a, so a NaN second operand gives the first, and of two
- * equal values (-0, 0) the first is kept.
+ * equal values (-0, 0) the first is kept; on tfjs-cpu Math.max / Math.min (NaN wins, -0 < +0).
  */
 const maxMin = (opType: 'Max' | 'Min'): KernelLowering => (g, [a, b], _a, outs) => {
   const x = castTo(g, a, NUMERIC);
   const y = castTo(g, b, [x.type]);
   const shape = outShape(outs);
-  if (x.type !== OnnxType.FLOAT || g.model.semantics.floatMaxMin === 'nan') return g.op(opType, [x, y], {}, x.type, shape);
+  if (x.type !== OnnxType.FLOAT) return g.op(opType, [x, y], {}, x.type, shape);
+  if (g.model.semantics.floatMaxMin === 'nan') {
+    // tfjs-cpu is Math.max / Math.min, for which -0 < +0 (Math.min(0, -0) is -0); ORT's Max / Min
+    // keep either zero. Of two zeros: max = a + b (+0 unless both are -0), min = -(-a + -b).
+    const plain = g.op(opType, [x, y], {}, x.type, shape);
+    const F = OnnxType.FLOAT;
+    const zero = k(g, 0, x);
+    const bothZero = g.op('And', [g.op('Equal', [x, zero], {}, OnnxType.BOOL, x.shape), g.op('Equal', [y, zero], {}, OnnxType.BOOL, y.shape)],
+      {}, OnnxType.BOOL, shape);
+    const zeros = opType === 'Max' ? g.op('Add', [x, y], {}, F, shape)
+      : g.op('Neg', [g.op('Add', [g.op('Neg', [x], {}, F, x.shape), g.op('Neg', [y], {}, F, y.shape)], {}, F, shape)], {}, F, shape);
+    return where(g, bothZero, zeros, plain, shape);
+  }
   const takeSecond = g.op('Less', opType === 'Max' ? [x, y] : [y, x], {}, OnnxType.BOOL, shape);
   return where(g, takeSecond, y, x, shape);
 };
