@@ -2,7 +2,9 @@
  * The optimization pipeline, run once per trace. Order:
  * 1. dead nodes out first, so later passes do not work on what will be dropped, with the unused
  *    outputs of If/While nodes (a gradient's accumulators when the gradient was not taken);
- * 2. constant folding, which turns constant-only kernels into constants ...
+ * 2. constant folding, which turns constant-only kernels into constants ..., then comparisons of
+ *    an int cast to float with a whole number compare the ints (int_comparisons.ts: no Cast, and a
+ *    loop test `i < 64` that the ONNX lowering can count);
  * 3. ... that CSE can then merge (and CSE merges the duplicates tracing creates: the same scalar
  *    converted on every use, the same expression written twice);
  * 4. loop-invariant hoisting, after CSE so each invariant is hoisted once;
@@ -12,6 +14,7 @@
 import type { Program } from '../graph';
 import { eliminateCommonSubexpressions } from './cse';
 import { foldConstants } from './constant_folding';
+import { compareIntsDirectly } from './int_comparisons';
 import { eliminateDeadNodes } from './dead_code';
 import { hoistLoopInvariants } from './loop_invariant';
 import { pruneConstants } from './prune_constants';
@@ -28,7 +31,10 @@ export function optimizeProgram(program: Program, options: boolean | Partial<Opt
     : { constantFolding: true, cse: true, loopInvariant: true, ...(typeof options === 'object' ? options : {}) };
   eliminateDeadNodes(program.graph);
   pruneControlFlowOutputs(program.graph);
-  if (on.constantFolding) foldConstants(program);
+  if (on.constantFolding) {
+    foldConstants(program);
+    compareIntsDirectly(program);
+  }
   if (on.cse) eliminateCommonSubexpressions(program);
   if (on.loopInvariant) hoistLoopInvariants(program.graph);
   eliminateDeadNodes(program.graph);
