@@ -369,7 +369,8 @@ class Lowering {
     const lowerTest = (scope: GraphScope, params: Value[]): Value =>
       (test.results.length === 0 ? scope.scalar(true, OnnxType.BOOL) : this.lowerGraph(test, scope, params, `${label} test, `)[0]);
     const first = lowerTest(g, inputs);
-    const tripCount = counted === undefined ? '' : this.tripCount(g, inputs[counted.counter], inputs[counted.limit]);
+    const tripCount = counted === undefined ? '' : this.tripCount(g, inputs[counted.counter],
+      counted.limit !== undefined ? inputs[counted.limit] : this.constant(counted.limitConstant!, g));
     // Variables the body assigns are loop-carried values after the loop variables.
     const assigned = [...assignedVariables(node.body)];
     const before = assigned.map((v) => this.readVariable(v));
@@ -415,12 +416,14 @@ function valueSpec(o: TensorSpec): { type: OnnxType; shape: number[]; sequence?:
 }
 
 /**
- * A While whose test is `i < n` or `i < n && rest` (either order), where i is an int32 loop
- * variable the body advances by exactly 1 and n an int32 invariant: the loop `for (i of range(n))`
- * becomes. Iteration k then runs with i = i0 + k, so `i < n` holds exactly for k < n - i0: ONNX
- * Loop's trip count, which leaves the test only `rest` (and i + 1 cannot overflow, as i < n).
+ * A While whose test is `i < n` or `i < n && rest` (either order, or `rest && i < n` short-circuited
+ * as If(rest, i < n, rest): what `for (let t = 0; t < maxLen; t++) { ... break; }` stages), where
+ * i is an int32 loop variable the body advances by exactly 1 and n an int32 invariant or constant:
+ * the loop `for (i of range(n))` becomes. Iteration k then runs with i = i0 + k, so `i < n` holds
+ * exactly for k < n - i0: ONNX Loop's trip count, which leaves the test only `rest` (and i + 1
+ * cannot overflow, as i < n). `limit` is the loop input index of n, `limitConstant` its constant.
  */
-interface CountedLoop { counter: number; limit: number; rest?: ValueRef }
+interface CountedLoop { counter: number; limit?: number; limitConstant?: number; rest?: ValueRef }
 
 function countedLoop(node: WhileNode, constants: readonly tf.Tensor[]): CountedLoop | undefined {
   const { cond, body, loopVars } = node;
@@ -429,12 +432,27 @@ function countedLoop(node: WhileNode, constants: readonly tf.Tensor[]): CountedL
     const n = at(graph, ref);
     return n.kind === 'Input' && n.outputs[0].dtype === 'int32' && n.outputs[0].shape.length === 0 ? n.param : undefined;
   };
-  const isLess = (ref: ValueRef): { counter: number; limit: number } | undefined => {
-    const n = at(cond, ref);
+  const intConstant = (graph: Graph, ref: ValueRef): number | undefined => {
+    const n = at(graph, ref);
+    return n.kind === 'Constant' && constants[n.constant].dtype === 'int32' && constants[n.constant].rank === 0 ? n.constant : undefined;
+  };
+  /** `i < n` at `ref` of `graph`, whose Inputs are the test's values `params` (the test's own, or an If branch's captures). */
+  const isLess = (ref: ValueRef, graph: Graph = cond, params: (ValueRef | undefined)[] | undefined = undefined):
+  { counter: number; limit?: number; limitConstant?: number } | undefined => {
+    const n = at(graph, ref);
     if (n.kind !== 'Kernel' || n.op !== 'Less') return undefined;
-    const counter = param(cond, n.inputs[0]);
-    const limit = param(cond, n.inputs[1]);
-    return counter !== undefined && counter < loopVars && limit !== undefined && limit >= loopVars ? { counter, limit } : undefined;
+    const toTest = (r: ValueRef): ValueRef | undefined => {
+      if (params === undefined) return r;
+      const input = at(graph, r);
+      return input.kind === 'Input' ? params[input.param] : undefined;
+    };
+    const [a, b] = n.inputs.map(toTest);
+    const counter = a === undefined ? undefined : param(cond, a);
+    if (counter === undefined || counter >= loopVars) return undefined;
+    const limit = b === undefined ? undefined : param(cond, b);
+    if (limit !== undefined && limit >= loopVars) return { counter, limit };
+    const limitConstant = intConstant(graph, n.inputs[1]);
+    return limitConstant !== undefined ? { counter, limitConstant } : undefined;
   };
   const advancesByOne = (counter: number): boolean => {
     const step = at(body, body.results[counter]);
@@ -455,6 +473,16 @@ function countedLoop(node: WhileNode, constants: readonly tf.Tensor[]): CountedL
     const viaA = isLess(a);
     const viaB = viaA === undefined ? isLess(b) : undefined;
     found = viaA !== undefined ? { ...viaA, rest: b } : viaB !== undefined ? { ...viaB, rest: a } : undefined;
+  }
+  if (found === undefined && top.kind === 'If' && top.then.results.length === 1) {
+    // If(c, i < n, c): `c && i < n` short-circuited — the else branch returns c itself (false there).
+    const [c, ...captures] = top.inputs;
+    const elseResult = at(top.else, top.else.results[0]);
+    const returnsC = elseResult.kind === 'Input' && captures[elseResult.param]?.node === c.node &&
+      captures[elseResult.param]?.output === c.output;
+    const less = returnsC && top.then.nodes.every((n) => n.kind === 'Input' || n.kind === 'Constant' || n.kind === 'Kernel')
+      ? isLess(top.then.results[0], top.then, captures) : undefined;
+    if (less !== undefined) found = { ...less, rest: c };
   }
   return found !== undefined && advancesByOne(found.counter) ? found : undefined;
 }

@@ -81,6 +81,18 @@ export function divideIfNonZero(a: tf.Tensor, b: tf.Tensor): tf.Tensor {
   return q;
 }
 
+export function decodeLike(limit: tf.Scalar, maxLen: number): tf.Tensor[] {
+  'use autograph';
+  let step: tf.Tensor = tf.scalar(0, 'int32');
+  let total: tf.Tensor = tf.scalar(0, 'int32');
+  while (step.less(maxLen)) {
+    total = total.add(step);
+    step = step.add(tf.scalar(1, 'int32'));
+    if (total.greater(limit)) break;
+  }
+  return [step, total];
+}
+
 export function shrinking(n: tf.Scalar): tf.Tensor[] {
   'use autograph';
   let i: tf.Tensor = tf.scalar(0, 'int32');
@@ -165,6 +177,21 @@ describeOnnx('onnx: loop lowering (trip counts, flag selections)', () => {
     expectSameTensor(divide(a, b), fns.divideIfNonZero(a, b), 0, 'divideIfNonZero(a, b)');
     expect(hasOp(modelOf(divide, a, b), 'If')).to.equal(true);
     [staged, divide].forEach((s) => s.dispose());
+  });
+
+  it('a loop up to a JS number with a break (the decoder\'s shape): the trip count counts, the test is only the break flag', () => {
+    const staged = stage(fns.decodeLike, { engine: 'onnx' });
+    for (const maxLen of [0, 1, 5, 20]) {
+      for (const limit of [-1, 0, 3, 6, 1000]) {
+        const got = staged(i32(limit), maxLen);
+        const want = fns.decodeLike(i32(limit), maxLen);
+        got.forEach((t: tf.Tensor, k: number) => expectSameTensor(t, want[k], 0, `decodeLike(${limit}, ${maxLen}) result ${k}`));
+      }
+    }
+    const bytes = modelOf(staged, i32(3), 20);
+    expect(Buffer.from(bytes).includes('trip_count')).to.equal(true);
+    expect(hasOp(bytes, 'If')).to.equal(false);
+    staged.dispose();
   });
 
   it('loops that only look counted keep their test: a step of 2, a bound the body changes', () => {
