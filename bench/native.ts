@@ -9,6 +9,7 @@ import { GraphScope, ModelContext, Value } from '../backends/onnx/model_builder'
 import { encodeModel, OnnxType } from '../backends/onnx/onnx_proto';
 import { ortTensor, OrtTensor } from '../backends/onnx/runtime';
 import { TunedSession } from '../backends/onnx/threads';
+import { typedData } from '../backends/typed_data';
 
 const F = OnnxType.FLOAT;
 const I64 = OnnxType.INT64;
@@ -27,10 +28,7 @@ function encode(model: ModelContext, g: GraphScope, outputs: Value[], names: str
 }
 
 function feedsOf(inputs: Record<string, tf.Tensor>): Record<string, OrtTensor> {
-  // (tfjs-cpu may hold a float32 tensor made by an int32 kernel in an Int32Array: ORT wants Float32Array.)
-  const typed = (t: tf.Tensor): Float32Array | Int32Array =>
-    (t.dtype === 'int32' ? Int32Array.from(t.dataSync()) : Float32Array.from(t.dataSync()));
-  return Object.fromEntries(Object.entries(inputs).map(([name, t]) => [name, ortTensor(t.dtype as 'float32' | 'int32', typed(t), t.shape)]));
+  return Object.fromEntries(Object.entries(inputs).map(([name, t]) => [name, ortTensor(t.dtype as 'float32' | 'int32', typedData(t), t.shape)]));
 }
 
 function session(bytes: Uint8Array, inputs: Record<string, tf.Tensor>, read: (out: Record<string, OrtTensor>) => tf.Tensor[],

@@ -17,6 +17,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { describeProblems } from '../onnx/engine';
 import { AnyStaged, exportNames } from '../onnx/export';
 import { GraphDefExport, toGraphDef } from './graph_def';
+import { typedArrayFor, typedData } from '../typed_data';
 
 export const WEIGHTS_FILE = 'weights.bin';
 
@@ -34,16 +35,14 @@ export async function exportGraphModel(staged: AnyStaged, args: unknown[], dir: 
   const written = toGraphDef(info.program, { scope: name, inputs, outputs });
   if (!written.ok) throw new Error(`autograph-ts: ${name} does not export to a GraphModel: ${describeProblems(written.problems)}`);
   const model = written.export;
-  // tfjs-cpu may hold a float32 tensor's data in an Int32Array (a cast from int32 is a no-op there:
-  // tf.norm's exponent 2), and encodeWeights writes the array's bytes: 2 became 2.8e-45, and the
-  // exported Newton sample ran 1 CG step for eager's 22. Each weight is written from an array of
-  // its dtype.
+  // Each weight written from an array of its dtype (typed_data.ts: on tfjs-cpu tf.norm's float32
+  // exponent 2 is held in an Int32Array, and its bytes read back as 2.8e-45: the exported Newton
+  // sample ran 1 CG step for eager's 22).
   const retyped: tf.Tensor[] = [];
   const weights = model.weights.map((w) => {
-    const values = w.tensor.dataSync();
-    const Typed = w.tensor.dtype === 'float32' ? Float32Array : w.tensor.dtype === 'int32' ? Int32Array : undefined;
-    if (Typed === undefined || values instanceof Typed) return { name: w.name, tensor: w.tensor };
-    const tensor = tf.tensor(Typed.from(values as ArrayLike<number>), w.tensor.shape, w.tensor.dtype);
+    const Typed = typedArrayFor(w.tensor.dtype);
+    if (Typed === undefined || w.tensor.dataSync() instanceof Typed) return { name: w.name, tensor: w.tensor };
+    const tensor = tf.tensor(typedData(w.tensor), w.tensor.shape, w.tensor.dtype);
     retyped.push(tensor);
     return { name: w.name, tensor };
   });

@@ -17,6 +17,7 @@ import { onnxRuntimeMissing, ortTensor } from './runtime';
 import { TunedSession } from './threads';
 import { largestKernelWork } from './work';
 import { locateError, siteLocation } from '../../runtime/user_frames';
+import { typedArrayFor, typedData } from '../typed_data';
 
 export type EngineName = 'tfjs' | 'onnx';
 
@@ -52,20 +53,9 @@ function wasmHeapView(t: tf.Tensor): ArrayBufferView | undefined {
   const offset = backend.dataIdMap?.get(t.dataId)?.memoryOffset;
   const heap = backend.wasm?.HEAPU8;
   if (typeof offset !== 'number' || heap === undefined) return undefined;
-  const Typed = t.dtype === 'float32' ? Float32Array : t.dtype === 'int32' ? Int32Array : t.dtype === 'bool' ? Uint8Array : undefined;
+  const Typed = typedArrayFor(t.dtype);
   if (Typed === undefined || offset % Typed.BYTES_PER_ELEMENT !== 0 || offset + t.size * Typed.BYTES_PER_ELEMENT > heap.byteLength) return undefined;
   return new Typed(heap.buffer as ArrayBuffer, heap.byteOffset + offset, t.size);
-}
-
-/**
- * A tensor's data as the typed array ORT wants for its dtype. tfjs does not promise one: on the cpu
- * backend a float32 tensor made by an int32 kernel (`tf.oneHot(...).toFloat()`, a no-op cast) keeps
- * its Int32Array, which ORT refuses for float32.
- */
-function typedData(t: tf.Tensor): ArrayBufferView {
-  const data = t.dataSync() as unknown as ArrayLike<number>;
-  const want = t.dtype === 'float32' ? Float32Array : t.dtype === 'int32' ? Int32Array : Uint8Array;
-  return data instanceof want ? data : want.from(data);
 }
 
 /** A tfjs tensor of ORT's result: its dims are ORT's (a recorded dim may be unknown, -1). */

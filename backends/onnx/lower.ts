@@ -504,9 +504,10 @@ const SYMBOLIC_DIM_NODES = new Set<Node['kind']>(['Input', 'If', 'While']);
  * from a spec), so they lower on values with unknown dims. A lowering changed later could start
  * using dims: spec/onnx/symbolic_dims.spec.ts runs every kernel listed here on a relaxed graph at
  * several sizes against eager, and fails for a kernel listed without a case. (Sum and Mean add in
- * tfjs's order: on unknown dims where the reduced axes lead, else they refuse; Prod is not here.) In a relaxed graph
- * (backends/shape_relaxation.ts) attributes are the same for every dim the graph serves (two traces
- * at different dims gave the same graph), so an attribute is never a stale dim.
+ * tfjs's order: on unknown dims where the reduced axes lead or trail, else they refuse; Prod is
+ * not here.) In a relaxed graph (backends/shape_relaxation.ts) attributes are the same for every
+ * dim the graph serves (two traces at different dims gave the same graph), so an attribute is
+ * never a stale dim.
  */
 export const SYMBOLIC_DIM_KERNELS: ReadonlySet<string> = new Set(['Add', 'Sub', 'Multiply', 'RealDiv', 'Maximum', 'Minimum',
   'Tanh', 'Sigmoid', 'Relu', 'Exp', 'Log', 'Neg', 'Abs', 'Sqrt', 'Square', 'Cast', 'Less', 'LessEqual', 'Greater',

@@ -38,15 +38,17 @@ export function axesOf(value: unknown, rank: number): number[] {
 export const rankOf = (v: Value): number => v.shape.length;
 
 /**
- * An integer-valued double as JS stores it into an Int32Array (ToInt32: modulo 2^32, as signed).
- * In arithmetic, not Casts: ORT gives -2^31 for a double or int64 out of int32's range.
+ * An integer-valued double, or an int64, as JS stores it into an Int32Array (ToInt32: modulo 2^32,
+ * as signed). In arithmetic, not Casts: ORT gives -2^31 for a double or int64 out of int32's range.
+ * (An int64's Mod by the constant 2^32 cannot fault; a double's modulo is floor division.)
  */
 export function wrapToInt32(g: GraphScope, p: Value, shape: number[] = p.shape): Value {
-  const D = OnnxType.DOUBLE;
-  const two32 = g.scalar(2 ** 32, D);
-  const r = g.op('Sub', [p, g.op('Mul', [g.op('Floor', [g.op('Div', [p, two32], {}, D, shape)], {}, D, shape), two32], {}, D, shape)], {}, D, shape);
-  const high = g.op('GreaterOrEqual', [r, g.scalar(2 ** 31, D)], {}, OnnxType.BOOL, shape);
-  return g.cast(g.op('Where', [high, g.op('Sub', [r, two32], {}, D, shape), r], {}, D, shape), OnnxType.INT32);
+  const T = p.type;
+  const two32 = g.scalar(2 ** 32, T);
+  const r = T === OnnxType.INT64 ? g.op('Mod', [p, two32], { fmod: 0 }, T, shape)
+    : g.op('Sub', [p, g.op('Mul', [g.op('Floor', [g.op('Div', [p, two32], {}, T, shape)], {}, T, shape), two32], {}, T, shape)], {}, T, shape);
+  const high = g.op('GreaterOrEqual', [r, g.scalar(2 ** 31, T)], {}, OnnxType.BOOL, shape);
+  return g.cast(g.op('Where', [high, g.op('Sub', [r, two32], {}, T, shape), r], {}, T, shape), OnnxType.INT32);
 }
 
 /**

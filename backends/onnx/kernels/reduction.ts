@@ -11,7 +11,7 @@ import type { GraphScope, Value } from '../model_builder';
 import { Unsupported } from '../model_builder';
 import { OnnxType } from '../onnx_proto';
 import type { KernelLowering, LoweringTable, Out } from './lowering';
-import { axesOf, castTo, NUMERIC, toInt32 } from './lowering';
+import { axesOf, castTo, NUMERIC, toInt32, wrapToInt32 } from './lowering';
 
 /** The axes a reduction's attrs name: none given means all; an empty list, none. */
 function reducedAxes(x: Value, attrs: Attrs): number[] {
@@ -22,14 +22,6 @@ function reducedAxes(x: Value, attrs: Attrs): number[] {
 /** `opType` over `axes` of v, in v's type. */
 const over = (g: GraphScope, opType: string, v: Value, axes: number[], attrs: Attrs, out: Out): Value =>
   g.op(opType, [v, g.int64s(axes)], { keepdims: attrs.keepDims ? 1 : 0 }, v.type, out.shape);
-
-/** An int64 as int32 modulo 2^32 (ORT's Cast saturates); the divisor is a constant, so Mod cannot fault. */
-function wrapInt64(g: GraphScope, v: Value): Value {
-  const L = OnnxType.INT64;
-  const m = g.op('Mod', [v, g.scalar(2 ** 32, L)], { fmod: 0 }, L, v.shape);
-  const high = g.op('GreaterOrEqual', [m, g.scalar(2 ** 31, L)], {}, OnnxType.BOOL, v.shape);
-  return g.cast(g.op('Where', [high, g.op('Sub', [m, g.scalar(2 ** 32, L)], {}, L, v.shape), m], {}, L, v.shape), OnnxType.INT32);
-}
 
 /** v with the reduced axes last, in tfjs's order, flattened: [...kept dims, n]. */
 function reducedLast(g: GraphScope, v: Value, axes: number[]): Value {
@@ -168,7 +160,7 @@ const reduction = (build: Build, types: readonly OnnxType[] = NUMERIC): KernelLo
  * int64, wrapped. float32: sumInOrder, in float32 (wasm) or float64 (cpu).
  */
 const sum: Build = (g, v, axes, attrs, out) => {
-  if (v.type === OnnxType.INT32) return wrapInt64(g, over(g, 'ReduceSum', g.cast(v, OnnxType.INT64), axes, attrs, out));
+  if (v.type === OnnxType.INT32) return wrapToInt32(g, over(g, 'ReduceSum', g.cast(v, OnnxType.INT64), axes, attrs, out));
   const type = g.model.semantics.floatSum === 'float64' ? OnnxType.DOUBLE : OnnxType.FLOAT;
   return g.cast(sumInOrder(g, v, axes, type, out), OnnxType.FLOAT);
 };
