@@ -121,6 +121,24 @@ export class Classifier {
     return element !== undefined && this.type(element) !== 'static';
   }
 
+  /**
+   * Whether `receiver` may be an array whose contents a mutator method (`push`, `fill`, ...)
+   * changes in place: an array, tuple or typed array (a number index), or a type the checker
+   * cannot pin down (any, unknown, a type parameter, a synthesized node). Not the `tf` namespace
+   * (`tf.fill(...)`), a Tensor or another object without a number index.
+   */
+  mayBeArray(receiver: TS.Expression): boolean {
+    const original = ts.getOriginalNode(receiver);
+    if (original.pos < 0 || !ts.isExpression(original)) return true;
+    return this.possiblyArray(this.checker.getTypeAtLocation(original));
+  }
+
+  private possiblyArray(type: TS.Type): boolean {
+    if (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.TypeParameter)) return true;
+    if (type.isUnionOrIntersection()) return type.types.some((t) => this.possiblyArray(t));
+    return this.checker.getIndexInfoOfType(type, ts.IndexKind.Number) !== undefined;
+  }
+
   /** Whether the checker types an expression as boolean (while it may yield a Tensor). */
   isBooleanTyped(expr: TS.Expression): boolean {
     return (this.checker.getTypeAtLocation(expr).flags & ts.TypeFlags.BooleanLike) !== 0;

@@ -43,3 +43,18 @@ describe('classification with tfjs in the program', () => {
     expect(got).to.deep.equal(probes);
   });
 });
+
+describe('composite targets: what a mutator method changes in place, asked of the checker (issue 16)', () => {
+  it('tf.fill in a staged loop does not make the tf namespace loop state; xs.fill / xs.push on arrays do', () => {
+    const source = `import * as tf from '@tensorflow/tfjs';
+export function f(x: tf.Tensor, xs: number[], ys: Float32Array, zs: any) {
+  'use autograph';
+  while (x.sum().greater(0)) { x = x.sub(tf.fill([2], 1)); xs.fill(0); ys.fill(1); zs.push(1); }
+  return x;
+}`;
+    const result = compile({ 'main.ts': source });
+    expect(formatDiagnostics(result.diagnostics)).to.equal('');
+    const composites = /composites: \(\) => \(\{ ([^}]*) \}\)/.exec(result.js['main.ts']);
+    expect(composites?.[1]).to.equal('xs, ys, zs');
+  });
+});

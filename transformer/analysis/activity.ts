@@ -54,11 +54,13 @@ const MUTATORS = new Set(['push', 'pop', 'shift', 'unshift', 'splice', 'sort', '
 
 /**
  * Composite targets: the objects and arrays whose contents `nodes` change in place without
- * assigning a name — `x[i] = v` (x), `a.b[0] += v` (a.b), `xs.push(v)` (xs) — outside nested
+ * assigning a name — `x[i] = v` (x), `a.b[0] += v` (a.b), `xs.push(v)` (xs, when the checker
+ * says xs may be an array: `tf.fill(...)` changes nothing) — outside nested
  * functions, as qualified names whose root is not declared inside. A staging engine snapshots them
  * around a staged branch or loop body (AutoGraph's composite symbols, for subscripts and pushes).
  */
-export function compositeTargetsOf(declared: Set<string>, ...nodes: (TS.Node | undefined)[]): string[] {
+export function compositeTargetsOf(declared: Set<string>, mayBeArray: (receiver: TS.Expression) => boolean,
+                                   ...nodes: (TS.Node | undefined)[]): string[] {
   const found: string[] = [];
   const add = (target: TS.Expression): void => {
     let e: TS.Expression = target;
@@ -82,7 +84,7 @@ export function compositeTargetsOf(declared: Set<string>, ...nodes: (TS.Node | u
       add(node.operand.expression);
     }
     if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) &&
-        MUTATORS.has(node.expression.name.text)) {
+        MUTATORS.has(node.expression.name.text) && mayBeArray(node.expression.expression)) {
       add(node.expression.expression);
     }
     ts.forEachChild(node, visit);

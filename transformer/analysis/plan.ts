@@ -55,9 +55,11 @@ export interface ConversionPlan {
   /**
    * `let`/`const` declarations of new arrays (`= [...]`) that may hold tensors (by the checker) and that a
    * converted statement changes in place (`xs.push(t)` in a loop body or a branch): their initializer becomes `ag__.newList(...)`,
-   * so that a staged loop can make the array a list value of the graph (backends/staged_lists.ts).
+   * so that a staged loop can make the array a list value of the graph (backends/staging/staged_lists.ts).
    */
   readonly newLists: Set<TS.VariableDeclaration>;
+  /** Whether a receiver of `push`/`fill`/... may be an array changed in place (Classifier.mayBeArray). */
+  readonly mayBeArray: (receiver: TS.Expression) => boolean;
 }
 
 interface Site<T extends TS.Node> {
@@ -258,7 +260,8 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
   const promotion = active ? { active, names: promoted, plainReads: reads } : noPromotion;
   return { converted, loweredJumps, jumpTargets, lowerReturns, expressions, switchExits, loweredSwitches, promotion,
     warnings: [...booleanTypedTensors(expressions, classifier), ...optionalTensorConditions(controls, converted, classifier)],
-    asserts: assertKinds(expressions, classifier), switchDiscriminants, newLists: newLists(body, converted, classifier) };
+    asserts: assertKinds(expressions, classifier), switchDiscriminants, newLists: newLists(body, converted, classifier),
+    mayBeArray: (receiver) => classifier.mayBeArray(receiver) };
 }
 
 function skipOuterExpressions(e: TS.Expression): TS.Expression {
@@ -288,7 +291,7 @@ function listParametersOf(body: TS.Node, classifier: Classifier): string[] {
 /** See ConversionPlan.newLists. */
 function newLists(body: TS.Node, converted: Set<TS.Node>, classifier: Classifier): Set<TS.VariableDeclaration> {
   const grown = new Set<string>();
-  for (const node of converted) for (const name of compositeTargetsOf(new Set(), node)) grown.add(name);
+  for (const node of converted) for (const name of compositeTargetsOf(new Set(), (e) => classifier.mayBeArray(e), node)) grown.add(name);
   const found = new Set<TS.VariableDeclaration>();
   if (grown.size === 0) return found;
   const visit = (node: TS.Node): void => {

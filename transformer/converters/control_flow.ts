@@ -53,7 +53,7 @@ export function convertControlFlow(body: TS.Block, state: LoweringState, context
         live.has(name) || readByClosures.has(name) || state.flagNames.has(name) || name.includes('.'));
     },
     compositesOf(node, parts) {
-      return compositeTargetsOf(activityOf(node).declared, ...parts);
+      return compositeTargetsOf(activityOf(node).declared, state.plan.mayBeArray, ...parts);
     },
     loopFlags(loop) {
       return state.loopFlags.get(ts.getOriginalNode(loop)) ?? [];
