@@ -15,7 +15,7 @@ import * as path from 'path';
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { stage, StageOptions } from '../backends/stage';
-import type { Graph } from '../backends/graph';
+import type { Graph } from '../backends/graph/graph';
 import { ablationCases, Case, Prepared as CasePrepared } from './cases';
 import { compare, Comparison, measure, medianMs, Ratio, ratio, runOnce, Settings } from './measure';
 import { onnxSection } from './onnx';

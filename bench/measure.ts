@@ -46,7 +46,7 @@ function batch(call: Call, n: number): Sample {
 
 /**
  * Calls a warm-up makes at least when calls are short: the ONNX engine picks its threads per
- * operator on a program's first 12 calls (backends/onnx/threads.ts), and that is not a timing.
+ * operator on a program's first 12 calls (backends/engines/onnx/threads.ts), and that is not a timing.
  */
 const WARMUP_CALLS = 14;
 const SHORT_CALL_MS = 50;

@@ -5,11 +5,11 @@
  * ONNX engine is measured against these: the cost of getting there from TypeScript.
  */
 import * as tf from '@tensorflow/tfjs';
-import { GraphScope, ModelContext, Value } from '../backends/onnx/model_builder';
-import { encodeModel, OnnxType } from '../backends/onnx/onnx_proto';
-import { ortTensor, OrtTensor } from '../backends/onnx/runtime';
-import { TunedSession } from '../backends/onnx/threads';
-import { typedData } from '../backends/typed_data';
+import { GraphScope, ModelContext, Value } from '../backends/onnx_model/model_builder';
+import { encodeModel, OnnxType } from '../backends/onnx_model/onnx_proto';
+import { ortTensor, OrtTensor } from '../backends/engines/onnx/runtime';
+import { TunedSession } from '../backends/engines/onnx/threads';
+import { typedData } from '../backends/common/typed_data';
 
 const F = OnnxType.FLOAT;
 const I64 = OnnxType.INT64;
@@ -33,7 +33,7 @@ function feedsOf(inputs: Record<string, tf.Tensor>): Record<string, OrtTensor> {
 
 function session(bytes: Uint8Array, inputs: Record<string, tf.Tensor>, read: (out: Record<string, OrtTensor>) => tf.Tensor[],
                  outputNames: string[], heaviestOperator: number): NativeModel {
-  // Threads per operator chosen as the engine chooses them (backends/onnx/threads.ts): the
+  // Threads per operator chosen as the engine chooses them (backends/engines/onnx/threads.ts): the
   // reference is ORT at its best on this machine, not at a fixed setting.
   const s = new TunedSession(bytes, {}, heaviestOperator);
   const feeds = feedsOf(inputs);

@@ -10,11 +10,11 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { stage } from '../backends/stage';
-import { GraphScope, ModelContext } from '../backends/onnx/model_builder';
-import { encodeModel, OnnxType } from '../backends/onnx/onnx_proto';
-import type { OrtTensor } from '../backends/onnx/runtime';
-import { onnxRuntimeMissing, ortTensor } from '../backends/onnx/runtime';
-import { TunedSession } from '../backends/onnx/threads';
+import { GraphScope, ModelContext } from '../backends/onnx_model/model_builder';
+import { encodeModel, OnnxType } from '../backends/onnx_model/onnx_proto';
+import type { OrtTensor } from '../backends/engines/onnx/runtime';
+import { onnxRuntimeMissing, ortTensor } from '../backends/engines/onnx/runtime';
+import { TunedSession } from '../backends/engines/onnx/threads';
 import { loadSample } from '../spec/onnx/support';
 import { cases, rnn } from './cases';
 

@@ -10,7 +10,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { stage, Staged } from '../backends/stage';
-import { onnxRuntimeMissing } from '../backends/onnx/runtime';
+import { onnxRuntimeMissing } from '../backends/engines/onnx/runtime';
 import { loadSample } from '../spec/onnx/support';
 import * as eager from './eager';
 import type { Call } from './measure';

@@ -29,7 +29,7 @@ export interface Promotion {
   name: string;
   /** Where the loop (or conditional) that promoted it is. */
   origin: string | undefined;
-  /** For the length of a list that a staged loop grows (backends/staged_lists.ts): the list's name. */
+  /** For the length of a list that a staged loop grows (backends/staging/staged_lists.ts): the list's name. */
   list?: string;
 }
 

@@ -1,6 +1,6 @@
 /**
  * The error autograph-ts raises about what a staged function cannot do. It lives in runtime/ so that
- * the operators emitted code calls (runtime/promoted_values.ts) can raise it too; backends/errors.ts
+ * the operators emitted code calls (runtime/promoted_values.ts) can raise it too; backends/common/errors.ts
  * re-exports it for the staging engine.
  */
 export class StagingError extends Error {

@@ -6,7 +6,7 @@
  * call whether the value at hand is a tensor (record an If/While node) or a plain JS value (run
  * the JS statement, i.e. unroll it into the trace). Outside a trace no hooks are installed and
  * the operators run their eager path (operators.ts), which never touches this module again.
- * The hooks are installed by the one owner of a trace, backends/trace_context.ts (runTrace).
+ * The hooks are installed by the one owner of a trace, backends/staging/trace_context.ts (runTrace).
  */
 import type { LoopOptions, OperatorOptions } from './options';
 

@@ -4,7 +4,7 @@
  * at AUTOGRAPH_VERBOSITY ≥ 1), and frames in the user's compiled .js are mapped to their .ts lines
  * through the source maps next to them — so this works with and without `node --enable-source-maps`
  * (with it, Node has mapped them already). The error keeps its identity, class and message: only
- * autograph-ts's own errors get a location added to their message (see backends/errors.ts).
+ * autograph-ts's own errors get a location added to their message (see backends/common/errors.ts).
  */
 import * as fs from 'fs';
 import * as path from 'path';

@@ -10,14 +10,14 @@
  * backward node emitted when the reverse pass reaches it.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { GraphBuilder } from '../builder';
-import { StagingError } from '../errors';
-import type { Graph, KernelNode, Node, TensorSpec, ValueRef } from '../graph';
-import { refuseUnknownDims } from '../shape_relaxation';
-import { placeholderLike } from '../staged_values';
-import type { Tracer } from '../tracer';
+import { GraphBuilder } from '../graph/builder';
+import { StagingError } from '../common/errors';
+import type { Graph, KernelNode, Node, TensorSpec, ValueRef } from '../graph/graph';
+import { refuseUnknownDims } from '../staging/shape_relaxation';
+import { placeholderLike } from '../staging/staged_values';
+import type { Tracer } from '../staging/tracer';
 import { bindInits, insertNodes, isDifferentiable, readVariables, refKey, specOfRef, subgraphs } from './ir';
-import { prepareControlFlow, PreparedGradient } from './prepared';
+import type { PrepareControlFlow, PreparedGradient } from './prepared';
 import { isFused, unfuse } from './unfuse';
 
 export interface ForwardAccess {
@@ -38,6 +38,8 @@ export interface Differentiation {
   variables: Set<number>;
   /** The user's line of the control-flow node, for errors. */
   origin: string | undefined;
+  /** Prepares the graph's own If and While nodes (control_flow.ts). */
+  prepareNested: PrepareControlFlow;
 }
 
 export interface GraphGradients {
@@ -57,7 +59,7 @@ export function differentiateGraph(d: Differentiation): GraphGradients {
     if (!before.get(node)!.some(Boolean)) continue;
     if (isFused(node)) unfuse(graph, graph.nodes.indexOf(node), d.origin);
     if (node.kind !== 'If' && node.kind !== 'While') continue;
-    const preparation = prepareControlFlow(tracer, node, {
+    const preparation = d.prepareNested(tracer, node, {
       specs: node.inputs.map((r) => specOfRef(graph, r)),
       wrt: node.inputs.map((r) => before.get(graph.nodes[r.node])?.[r.output] ?? false),
       variables: d.variables,

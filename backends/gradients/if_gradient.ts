@@ -6,13 +6,13 @@
  * the If and constants are read directly, not output.
  */
 import type * as tf from '@tensorflow/tfjs-core';
-import { GraphBuilder } from '../builder';
-import type { Graph, IfNode, TensorSpec, ValueRef } from '../graph';
-import { placeholderLike } from '../staged_values';
-import type { Tracer } from '../tracer';
+import { GraphBuilder } from '../graph/builder';
+import type { Graph, IfNode, TensorSpec, ValueRef } from '../graph/graph';
+import { placeholderLike } from '../staging/staged_values';
+import type { Tracer } from '../staging/tracer';
 import { BackwardParams, bindPlaceholder, differentiateGraph, GraphGradients, zerosTensor } from './differentiate';
 import { GraphWriter, isDifferentiable, pruneUnusedParams, refKey, specOfRef, zeroNode } from './ir';
-import { ControlFlowGradients, EmitContext, NO_GRADIENTS, Preparation, Wrt } from './prepared';
+import { ControlFlowGradients, EmitContext, NO_GRADIENTS, type PrepareControlFlow, Preparation, Wrt } from './prepared';
 
 type Source =
   | { kind: 'dy'; output: number }
@@ -31,7 +31,9 @@ interface BranchGradient {
   grads: GraphGradients;
 }
 
-export function prepareIf(tracer: Tracer, node: IfNode, wrt: Wrt): Preparation {
+// Long on purpose (~130 lines): both branches' gradients are built in one pass because the
+// backward If's parameters must be the union of what either branch reads.
+export function prepareIf(tracer: Tracer, node: IfNode, wrt: Wrt, prepareNested: PrepareControlFlow): Preparation {
   const inputSpecs = wrt.specs;
   const originalInputs = [...node.inputs];
   const outputs = node.outputs.map((s) => ({ ...s }));
@@ -50,7 +52,7 @@ export function prepareIf(tracer: Tracer, node: IfNode, wrt: Wrt): Preparation {
         dy: bindPlaceholder(tracer, params.get(`dy${k}`, outputs[k], () => ({ kind: 'dy', output: k })), outputs[k]),
       }));
       return differentiateGraph({
-        tracer, graph, seeds, origin: node.origin,
+        tracer, graph, seeds, origin: node.origin, prepareNested,
         differentiableParam: (p) => floatInputs.includes(p + 1),
         variables: wrt.variables,
         access: {

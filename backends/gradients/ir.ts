@@ -4,7 +4,7 @@
  * nodes inserted before a given node, and the value specs the builders ask about.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import type { Graph, KernelNode, Node, Program, TensorSpec, ValueRef } from '../graph';
+import type { Graph, KernelNode, Node, Program, TensorSpec, ValueRef } from '../graph/graph';
 import { eliminateDeadNodes } from '../optimize/dead_code';
 import { rewriteGraph } from '../optimize/rewrite';
 

@@ -9,10 +9,8 @@
  * gradients are known: it records the backward node into the current graph.
  */
 import type * as tf from '@tensorflow/tfjs-core';
-import type { IfNode, Node, TensorSpec, ValueRef, WhileNode } from '../graph';
-import type { Tracer } from '../tracer';
-import { prepareIf } from './if_gradient';
-import { prepareWhile } from './while_gradient';
+import type { IfNode, Node, TensorSpec, ValueRef, WhileNode } from '../graph/graph';
+import type { Tracer } from '../staging/tracer';
 
 export interface EmitContext {
   /** A value of the graph holding the forward node, as a value of the current graph. */
@@ -50,7 +48,5 @@ export interface Wrt {
   variables: Set<number>;
 }
 
-/** Makes `node` (changed in place) differentiable with respect to `wrt`. */
-export function prepareControlFlow(tracer: Tracer, node: IfNode | WhileNode, wrt: Wrt): Preparation {
-  return node.kind === 'If' ? prepareIf(tracer, node, wrt) : prepareWhile(tracer, node, wrt);
-}
+/** Makes `node` (changed in place) differentiable with respect to `wrt` (control_flow.ts dispatches by kind). */
+export type PrepareControlFlow = (tracer: Tracer, node: IfNode | WhileNode, wrt: Wrt) => Preparation;

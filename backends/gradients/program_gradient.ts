@@ -10,17 +10,17 @@
  * needs the backward computation itself on the tape), keep the engine-mode run.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { disposeValue, execute } from '../executor';
-import { type Graph, graphHasUnknownDims, type Program, type ValueRef } from '../graph';
+import { type Graph, graphHasUnknownDims, type Program, type ValueRef } from '../graph/graph';
 import { eliminateCommonSubexpressions } from '../optimize/cse';
 import { foldConstants } from '../optimize/constant_folding';
 import { eliminateDeadNodes } from '../optimize/dead_code';
 import { hoistLoopInvariants } from '../optimize/loop_invariant';
-import { runTrace } from '../trace_context';
-import { Tracer } from '../tracer';
+import { runTrace } from '../staging/trace_context';
+import { Tracer } from '../staging/tracer';
+import { prepareControlFlow } from './control_flow';
 import { BackwardParams, bindPlaceholder, differentiateGraph, zerosTensor } from './differentiate';
 import { assignedVariable, isDifferentiable, pruneUnusedParams, readVariables, refKey, specOfRef, subgraphs } from './ir';
-import { withoutTape } from './tape';
+import { tapeState, withoutTape } from '../staging/tape';
 
 type Source = { kind: 'dy'; result: number } | { kind: 'arg'; param: number } | { kind: 'intermediate'; index: number };
 
@@ -36,18 +36,21 @@ interface ProgramGradient {
 
 const cache = new WeakMap<Program, ProgramGradient | null>();
 
-interface TapeState {
-  gradientDepth: number;
-  activeTape: unknown[];
-  nextTapeNodeId: number;
+/**
+ * How the engine calling executeWithGraphGradient runs a program and frees a value it returned
+ * (the tfjs engine, engines/tfjs/engine.ts): handed in, so that the gradients never import an engine.
+ */
+export interface ProgramExecution {
+  run(program: Program, args: tf.Tensor[]): tf.Tensor[];
+  dispose(value: tf.Tensor): void;
 }
 
 /**
  * Runs `program` on `args` with its gradient on the active tape, when it can (see above);
  * undefined when the caller should run it in engine mode.
  */
-export function executeWithGraphGradient(program: Program, args: tf.Tensor[]): tf.Tensor[] | undefined {
-  const state = tf.engine().state as unknown as TapeState;
+export function executeWithGraphGradient(program: Program, args: tf.Tensor[], execution: ProgramExecution): tf.Tensor[] | undefined {
+  const state = tapeState();
   if (state.gradientDepth !== 1) return undefined;
   let gradient = cache.get(program);
   if (gradient === undefined) {
@@ -57,15 +60,15 @@ export function executeWithGraphGradient(program: Program, args: tf.Tensor[]): t
   if (gradient === null) return undefined;
   const g = gradient;
   const count = program.graph.results.length;
-  const outs = withoutTape(() => execute(g.forward, args));
+  const outs = withoutTape(() => execution.run(g.forward, args));
   const results = outs.slice(0, count);
   // Kept until the tape is done with them (engine.gradients disposes what a step saved).
   const intermediates = outs.slice(count).map((t) => (t instanceof tf.Tensor ? tf.keep(t) : t));
-  const saved = intermediates.map((t) => (t instanceof tf.Tensor ? t : { dispose: () => disposeValue(t) }));
+  const saved = intermediates.map((t) => (t instanceof tf.Tensor ? t : { dispose: () => execution.dispose(t) }));
   const inputs: Record<string, tf.Tensor> = {};
   g.args.forEach((p, i) => (inputs[`a${i}`] = args[p]));
   g.variables.forEach((v, i) => (inputs[`v${i}`] = program.variables[v]));
-  state.activeTape.push({
+  state.activeTape!.push({
     id: state.nextTapeNodeId++,
     kernelName: 'autograph-ts staged function',
     inputs,
@@ -77,7 +80,7 @@ export function executeWithGraphGradient(program: Program, args: tf.Tensor[]): t
         if (s.kind === 'dy') return dys[s.result] ?? tf.zerosLike(results[s.result]);
         return s.kind === 'arg' ? args[s.param] : intermediates[s.index];
       });
-      const grads = execute(g.backward, params as tf.Tensor[]);
+      const grads = execution.run(g.backward, params as tf.Tensor[]);
       const named: Record<string, () => tf.Tensor> = {};
       g.args.forEach((_, i) => (named[`a${i}`] = () => grads[i]));
       g.variables.forEach((_, i) => (named[`v${i}`] = () => grads[g.args.length + i]));
@@ -113,7 +116,7 @@ function buildGradient(program: Program): ProgramGradient | null {
         ? [{ result: k, dy: bindPlaceholder(tracer, params.get(`dy${k}`, spec, () => ({ kind: 'dy', result: k })), spec) }]
         : []));
       const grads = differentiateGraph({
-        tracer, graph: forward, seeds, origin: undefined,
+        tracer, graph: forward, seeds, origin: undefined, prepareNested: prepareControlFlow,
         differentiableParam: (p) => floatArgs.includes(p),
         variables: new Set(variables),
         access: {

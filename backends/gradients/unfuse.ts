@@ -5,8 +5,8 @@
  * tape suspended, so it may hold them (tf.layers.dense does); before such a sub-graph is
  * differentiated, each is rewritten in place into its parts, whose gradients are registered.
  */
-import { StagingError } from '../errors';
-import type { Attrs, Graph, KernelNode, Node, ValueRef } from '../graph';
+import { StagingError } from '../common/errors';
+import type { Attrs, Graph, KernelNode, Node, ValueRef } from '../graph/graph';
 import { insertNodes } from './ir';
 
 const CORE: Record<string, { op: string; inputs: [string, string]; attrs: string[] }> = {

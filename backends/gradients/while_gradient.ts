@@ -11,18 +11,18 @@
  * backward body (the optimizer then hoists them out of it).
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { GraphBuilder } from '../builder';
-import { StagingError } from '../errors';
-import type { KernelNode, Node, TensorSpec, ValueRef, WhileNode } from '../graph';
-import { refuseUnknownDims } from '../shape_relaxation';
-import { placeholderLike } from '../staged_values';
-import type { Tracer } from '../tracer';
+import { GraphBuilder } from '../graph/builder';
+import { StagingError } from '../common/errors';
+import type { KernelNode, Node, TensorSpec, ValueRef, WhileNode } from '../graph/graph';
+import { refuseUnknownDims } from '../staging/shape_relaxation';
+import { placeholderLike } from '../staging/staged_values';
+import type { Tracer } from '../staging/tracer';
 import { BackwardParams, bindPlaceholder, differentiateGraph, liveParams, zerosTensor } from './differentiate';
 import {
   assignedVariable, elementOf, GraphWriter, initRef, inlineGraph, listOf, pruneUnusedParams, refKey, SCALAR_INT,
   scalarConstant, specOfRef,
 } from './ir';
-import { ControlFlowGradients, EmitContext, NO_GRADIENTS, Preparation, Wrt } from './prepared';
+import { ControlFlowGradients, EmitContext, NO_GRADIENTS, type PrepareControlFlow, Preparation, Wrt } from './prepared';
 
 type Source =
   | { kind: 'dy'; loopVar: number }
@@ -35,7 +35,11 @@ type Source =
 
 type Access = 'constant' | 'invariant' | 'recompute' | 'accumulate';
 
-export function prepareWhile(tracer: Tracer, node: WhileNode, wrt: Wrt): Preparation {
+// Long on purpose (~230 lines): preparing a loop's gradient decides, for every value the backward
+// body reads, how it gets there (constant, invariant, recomputed or accumulated in a list) and
+// rewrites the forward node to provide it; the phases share those decisions as locals, and the
+// closures below are the single places where each kind of access is made.
+export function prepareWhile(tracer: Tracer, node: WhileNode, wrt: Wrt, prepareNested: PrepareControlFlow): Preparation {
   const inputSpecs = wrt.specs;
   const program = tracer.program;
   const where = node.origin ? ` (${node.origin})` : '';
@@ -128,7 +132,7 @@ export function prepareWhile(tracer: Tracer, node: WhileNode, wrt: Wrt): Prepara
       }
     };
     const g = differentiateGraph({
-      tracer, graph: body, seeds, origin: node.origin,
+      tracer, graph: body, seeds, origin: node.origin, prepareNested,
       differentiableParam: (p) => live[p],
       variables: wrt.variables,
       access: { ref: forwardRef },

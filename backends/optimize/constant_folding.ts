@@ -4,9 +4,9 @@
  * this kind (they are Random / ReadVariable nodes), so they are never folded.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { type Graph, hasUnknownDims, type Program, type TensorSpec, type ValueRef } from '../graph';
-import { SHAPE_KERNEL } from '../shape_kernel';
-import { engineInternals } from '../engine_internals';
+import { type Graph, hasUnknownDims, type Program, type TensorSpec, type ValueRef } from '../graph/graph';
+import { SHAPE_KERNEL } from '../kernels/shape_kernel';
+import { engineInternals } from '../kernels/engine_internals';
 import { forEachGraph, rewriteGraph } from './rewrite';
 
 const specOfRef = (graph: Graph, ref: ValueRef): TensorSpec => graph.nodes[ref.node].outputs[ref.output];

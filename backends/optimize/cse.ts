@@ -4,7 +4,7 @@
  * constant (or of small constants with equal values) are merged too. Stateful nodes (variable
  * reads, random draws, host callbacks) are never merged.
  */
-import type { Graph, Program } from '../graph';
+import type { Graph, Program } from '../graph/graph';
 import { forEachGraph, rewriteGraph } from './rewrite';
 
 /** Constants up to this size are compared by value. */

@@ -2,7 +2,7 @@
  * Dead node elimination: a node stays if a result depends on it or it has side effects
  * (variable assignment, print, check, or control flow containing one).
  */
-import { Graph, hasSideEffects, nodeInputs } from '../graph';
+import { Graph, hasSideEffects, nodeInputs } from '../graph/graph';
 import { forEachGraph, rewriteGraph } from './rewrite';
 
 export function eliminateDeadNodes(root: Graph): void {

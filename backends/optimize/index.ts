@@ -11,7 +11,7 @@
  * 5. dead nodes again: folding, merging and hoisting leave unused nodes behind;
  * 6. constants no node refers to any more (merged, folded into others) are released.
  */
-import type { Program } from '../graph';
+import type { Program } from '../graph/graph';
 import { eliminateCommonSubexpressions } from './cse';
 import { foldConstants } from './constant_folding';
 import { compareIntsDirectly } from './int_comparisons';

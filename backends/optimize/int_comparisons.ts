@@ -10,7 +10,7 @@
  * int, trivially). Numbers past 2^24 or with a fraction keep the Cast.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import type { Graph, KernelNode, Node, Program, ValueRef } from '../graph';
+import type { Graph, KernelNode, Node, Program, ValueRef } from '../graph/graph';
 import { forEachGraph, rewriteGraph } from './rewrite';
 
 const COMPARISONS = new Set(['Less', 'LessEqual', 'Greater', 'GreaterEqual', 'Equal', 'NotEqual']);

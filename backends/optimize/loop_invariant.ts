@@ -3,7 +3,7 @@
  * change between iterations (loop invariants, constants, other invariant nodes) is computed once
  * before the loop and passed in as a new invariant parameter.
  */
-import type { Graph, Node, ValueRef, WhileNode } from '../graph';
+import type { Graph, Node, ValueRef, WhileNode } from '../graph/graph';
 import { forEachGraph, rewriteGraph } from './rewrite';
 
 export function hoistLoopInvariants(root: Graph): void {

@@ -5,7 +5,7 @@
  * keep every one of those tensors alive for as long as the staged function lives.
  */
 import type * as tf from '@tensorflow/tfjs-core';
-import type { ConstantNode, Program } from '../graph';
+import type { ConstantNode, Program } from '../graph/graph';
 import { forEachGraph } from './rewrite';
 
 export function pruneConstants(program: Program): void {

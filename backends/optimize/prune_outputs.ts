@@ -8,7 +8,7 @@
  * Graphs are pruned outermost first: dropping an outer loop variable can leave the nodes of its
  * body that computed it, and the outputs of control flow there, unused.
  */
-import { Graph, hasSideEffects, IfNode, Node, nodeInputs, WhileNode } from '../graph';
+import { Graph, hasSideEffects, IfNode, Node, nodeInputs, WhileNode } from '../graph/graph';
 import { eliminateDeadNodes } from './dead_code';
 import { rewriteGraph } from './rewrite';
 

@@ -2,7 +2,7 @@
  * Rewrites a graph node by node: each old node is kept (inputs renumbered), replaced by values
  * emitted earlier, or dropped; new nodes can be emitted in between. Results are renumbered last.
  */
-import type { Graph, Node, ValueRef } from '../graph';
+import type { Graph, Node, ValueRef } from '../graph/graph';
 
 export interface Rewriter {
   /** The new reference of an old value. */

@@ -10,7 +10,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as ts from 'typescript';
 import { compile } from '../harness/compile';
-import { onnxRuntimeAvailable } from '../../backends/onnx/runtime';
+import { onnxRuntimeAvailable } from '../../backends/engines/onnx/runtime';
 
 const ROOT = path.resolve(__dirname, '../../..');
 

@@ -4,7 +4,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as ag__ from '../../runtime/operators';
 import { stage } from '../../backends/stage';
-import { StagingError } from '../../backends/errors';
+import { StagingError } from '../../backends/common/errors';
 
 const flags = ['do_return', 'retval_'];
 

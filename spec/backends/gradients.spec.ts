@@ -6,11 +6,11 @@
 import * as tf from '@tensorflow/tfjs';
 import { expect } from 'chai';
 import { stage } from '../../index';
-import { StagingError } from '../../backends/errors';
+import { StagingError } from '../../backends/common/errors';
 import { compile, formatDiagnostics, load } from '../harness/compile';
 import * as ag__ from '../../runtime/operators';
-import type { Graph, ListNode } from '../../backends/graph';
-import { listMemory, resetListMemoryPeak } from '../../backends/tensor_lists';
+import type { Graph, ListNode } from '../../backends/graph/graph';
+import { listMemory, resetListMemoryPeak } from '../../backends/engines/tfjs/tensor_lists';
 
 /** The list operations of `graph` and its sub-graphs, with the values they push. */
 function listOps(graph: Graph, found: { op: string; pushed?: string }[] = []): { op: string; pushed?: string }[] {

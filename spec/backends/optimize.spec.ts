@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { expect } from 'chai';
 import * as ag__ from '../../runtime/operators';
 import { stage } from '../../backends/stage';
-import type { Graph, WhileNode } from '../../backends/graph';
+import type { Graph, WhileNode } from '../../backends/graph/graph';
 
 const values = (t: unknown): number[] => Array.from((t as tf.Tensor).dataSync());
 const kernels = (g: Graph, op: string): number => g.nodes.filter((n) => n.kind === 'Kernel' && n.op === op).length;

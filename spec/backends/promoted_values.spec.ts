@@ -10,7 +10,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as tf from '@tensorflow/tfjs';
 import { stage } from '../../index';
-import { StagingError } from '../../backends/errors';
+import { StagingError } from '../../backends/common/errors';
 import { binaryOp, plainValue, postfixOp, unaryOp } from '../../runtime/promoted_values';
 import { compile, load } from '../harness/compile';
 

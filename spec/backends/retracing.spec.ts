@@ -5,7 +5,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { expect } from 'chai';
 import { stage } from '../../backends/stage';
-import { RETRACE_WARNING_THRESHOLD } from '../../backends/retracing';
+import { RETRACE_WARNING_THRESHOLD } from '../../backends/cache/retracing';
 
 function captureConsole<T>(method: 'warn' | 'error', fn: () => T): { result: T; lines: string[] } {
   const lines: string[] = [];

@@ -1,5 +1,5 @@
 /**
- * Unknown dims (backends/shape_relaxation.ts): calls that differ only in dims share one relaxed
+ * Unknown dims (backends/staging/shape_relaxation.ts): calls that differ only in dims share one relaxed
  * graph when it is the same graph for both, and keep a graph per shape when it is not (a JS value
  * computed from a dim); `inputSignature` with null dims; loop variables and If outputs whose dims
  * change. Every staged result is checked against the eager run of the same converted program.
@@ -11,10 +11,10 @@ import { stage } from '../../backends/stage';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { graphHasUnknownDims, UNKNOWN_DIM } from '../../backends/graph';
-import { exportGraphModel } from '../../backends/graphmodel/export';
-import { lowerProgram } from '../../backends/onnx/lower';
-import { onnxRuntimeAvailable } from '../../backends/onnx/runtime';
+import { graphHasUnknownDims, UNKNOWN_DIM } from '../../backends/graph/graph';
+import { exportGraphModel } from '../../backends/export/graphmodel/export';
+import { lowerProgram } from '../../backends/onnx_model/lower';
+import { onnxRuntimeAvailable } from '../../backends/engines/onnx/runtime';
 import { loadExported } from '../graphmodel/support';
 import { loadSample } from '../onnx/support';
 
@@ -149,7 +149,7 @@ const close = (got: tf.Tensor, want: tf.Tensor, what: string): void => {
   a.forEach((v, i) => expect(v, `${what}[${i}]`).to.be.closeTo(b[i], 1e-5));
 };
 
-describe('unknown dims: one graph for calls that differ only in dims (backends/shape_relaxation.ts)', () => {
+describe('unknown dims: one graph for calls that differ only in dims (backends/staging/shape_relaxation.ts)', () => {
   let m: Record<string, any>;
   let w: tf.Tensor2D;
   let u: tf.Tensor2D;

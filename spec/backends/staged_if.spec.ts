@@ -5,7 +5,7 @@ import { signedSum } from './programs';
 
 const values = (t: unknown): number[] => Array.from((t as tf.Tensor).dataSync());
 
-describe('stage(): a conditional on a tensor becomes an If node (backends/staged_if.ts)', () => {
+describe('stage(): a conditional on a tensor becomes an If node (backends/staging/staged_if.ts)', () => {
   it('stages an if: both branches right with one trace', () => {
     const staged = stage(signedSum);
     expect(values(staged(tf.tensor1d([1, 2])))).to.deep.equal([6]);

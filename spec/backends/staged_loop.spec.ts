@@ -5,7 +5,7 @@ import { collatzSteps, firstAbove } from './programs';
 
 const values = (t: unknown): number[] => Array.from((t as tf.Tensor).dataSync());
 
-describe('stage(): a loop on a tensor becomes a While node (backends/staged_loop.ts)', () => {
+describe('stage(): a loop on a tensor becomes a While node (backends/staging/staged_loop.ts)', () => {
   it('stages collatz: a while with a nested if, reused across trip counts', () => {
     const staged = stage(collatzSteps);
     for (const [n, steps] of [[27, 111], [1, 0], [6, 8], [7, 16]]) {

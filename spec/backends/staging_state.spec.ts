@@ -9,7 +9,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as tf from '@tensorflow/tfjs';
 import { stage } from '../../index';
-import { StagingError } from '../../backends/errors';
+import { StagingError } from '../../backends/common/errors';
 import { compile, load } from '../harness/compile';
 
 const source = fs.readFileSync(path.resolve(__dirname, '../../../spec/fixtures/staging_state_programs.ts'), 'utf8');

@@ -9,8 +9,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as tf from '@tensorflow/tfjs';
 import { stage } from '../../index';
-import { StagingError } from '../../backends/errors';
-import type { Graph } from '../../backends/graph';
+import { StagingError } from '../../backends/common/errors';
+import type { Graph } from '../../backends/graph/graph';
 import { compile, load } from '../harness/compile';
 
 const source = fs.readFileSync(path.resolve(__dirname, '../../../spec/fixtures/tensor_list_programs.ts'), 'utf8');
@@ -34,7 +34,7 @@ function kinds(graph: Graph, out: string[] = []): string[] {
   return out;
 }
 
-describe('tensor lists: arrays of tensors grown by staged loops (backends/staged_lists.ts)', () => {
+describe('tensor lists: arrays of tensors grown by staged loops (backends/staging/staged_lists.ts)', () => {
   let m: Record<string, (...args: any[]) => any>;
   before(() => {
     const js = compile({ 'main.ts': source }).js['main.ts'];

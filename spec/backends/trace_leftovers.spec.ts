@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import * as tf from '@tensorflow/tfjs';
 import { stage } from '../../index';
-import { StagingError } from '../../backends/errors';
+import { StagingError } from '../../backends/common/errors';
 
 describe('stage(): tensors kept from a trace', () => {
   it('are disposed when the trace ends, and a later use says why', () => {

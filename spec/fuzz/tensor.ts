@@ -8,7 +8,7 @@
 import * as path from 'path';
 import * as tf from '@tensorflow/tfjs';
 import { compile, load } from '../harness/compile';
-import { StagingError } from '../../backends/errors';
+import { StagingError } from '../../backends/common/errors';
 import { stage } from '../../index';
 import { printProgram, Program } from './program';
 import { compileProblem, describeThrown, fileName, guarded, plainJs, Verdict } from './runner';

@@ -8,7 +8,7 @@ import * as path from 'path';
 import { expect } from 'chai';
 import * as tf from '@tensorflow/tfjs';
 import { stage } from '../../backends/stage';
-import { exportGraphModel } from '../../backends/graphmodel/export';
+import { exportGraphModel } from '../../backends/export/graphmodel/export';
 import { expectSameTensor, loadSample } from '../onnx/support';
 import { loadExported } from './support';
 import * as ag__ from '../../runtime/operators';

@@ -9,12 +9,12 @@ import * as path from 'path';
 import { expect } from 'chai';
 import * as tf from '@tensorflow/tfjs';
 import { stage } from '../../backends/stage';
-import { exportGraphModel } from '../../backends/graphmodel/export';
+import { exportGraphModel } from '../../backends/export/graphmodel/export';
 import { expectSameTensor, loadSample } from '../onnx/support';
 import { loadExported } from './support';
 import { compile, load } from '../harness/compile';
-import { toGraphDef } from '../../backends/graphmodel/graph_def';
-import type { Node, Program, TensorSpec } from '../../backends/graph';
+import { toGraphDef } from '../../backends/export/graphmodel/graph_def';
+import type { Node, Program, TensorSpec } from '../../backends/graph/graph';
 
 /** A list whose elements have an unknown dim once the argument's rows are relaxed. */
 const ROW_SQUARES = `

@@ -9,7 +9,7 @@ import * as path from 'path';
 import * as tf from '@tensorflow/tfjs';
 import { expect } from 'chai';
 import { stage } from '../../backends/stage';
-import { exportGraphModel } from '../../backends/graphmodel/export';
+import { exportGraphModel } from '../../backends/export/graphmodel/export';
 import { expectSameTensor, kernelNames } from '../onnx/support';
 import { cases } from '../onnx/op_cases';
 import { loadExported } from './support';

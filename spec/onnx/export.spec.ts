@@ -9,7 +9,8 @@ import * as path from 'path';
 import { expect } from 'chai';
 import * as tf from '@tensorflow/tfjs';
 import { stage } from '../../backends/stage';
-import { exportOnnx, parameterNames } from '../../backends/onnx/export';
+import { exportOnnx } from '../../backends/export/onnx/export';
+import { parameterNames } from '../../backends/export/naming';
 import { describeOnnx, expectSameTensor, loadSample } from './support';
 
 /** The part of onnxruntime-node's public API used here (typed locally: the package is optional). */

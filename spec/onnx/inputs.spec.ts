@@ -1,5 +1,5 @@
 /**
- * How the ONNX engine feeds tensors to ORT (backends/onnx/engine.ts toOrt): on tfjs-wasm, views of
+ * How the ONNX engine feeds tensors to ORT (backends/engines/onnx/engine.ts toOrt): on tfjs-wasm, views of
  * the wasm heap made for one run (no copy); elsewhere copies kept while the tensor lives. A view
  * must never outlive its run: the heap grows (and its old buffer is detached) when tfjs allocates.
  */

@@ -1,5 +1,5 @@
 /**
- * How loops and their flags lower (backends/onnx/lower.ts): a counted loop (`i < n [&& rest]`
+ * How loops and their flags lower (backends/onnx_model/lower.ts): a counted loop (`i < n [&& rest]`
  * with i += 1, what `for (const i of range(n))` becomes) uses ONNX Loop's trip count, and an If
  * that only sets flags (break, return) becomes Or/And instead of an If sub-graph. Each against
  * eager, on the boundaries: no iterations, a negative bound, a start past the bound, a break on
@@ -9,7 +9,7 @@
 import { expect } from 'chai';
 import * as tf from '@tensorflow/tfjs';
 import { stage } from '../../backends/stage';
-import { lowerProgram } from '../../backends/onnx/lower';
+import { lowerProgram } from '../../backends/onnx_model/lower';
 import { compile, formatDiagnostics, load } from '../harness/compile';
 import { describeOnnx, expectSameTensor } from './support';
 

@@ -1,7 +1,7 @@
 /**
  * Host nodes at the top level of a staged function (random draws, prints, checks, and an If that
  * holds one: `if (x.less(0)) throw`) run on the JS side between ONNX segments
- * (backends/onnx/segments.ts): results, printed lines, errors and variable states as eager, in the
+ * (backends/engines/onnx/segments.ts): results, printed lines, errors and variable states as eager, in the
  * graph's order; inside a loop they are not split out (the graph does not lower, saying why);
  * 'auto' keeps light split graphs on the tfjs executor.
  */

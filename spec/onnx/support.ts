@@ -7,8 +7,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { expect } from 'chai';
 import * as tf from '@tensorflow/tfjs';
-import { onnxRuntimeAvailable, onnxRuntimeMissing } from '../../backends/onnx/runtime';
-import type { Graph } from '../../backends/graph';
+import { onnxRuntimeAvailable, onnxRuntimeMissing } from '../../backends/engines/onnx/runtime';
+import type { Graph } from '../../backends/graph/graph';
 import { compile, formatDiagnostics, load } from '../harness/compile';
 
 /** describe() whose tests are skipped, saying why, when onnxruntime-node cannot be loaded. */

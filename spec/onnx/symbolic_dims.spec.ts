@@ -1,5 +1,5 @@
 /**
- * Relaxed graphs (one graph for every length: backends/shape_relaxation.ts) on ONNX Runtime: their
+ * Relaxed graphs (one graph for every length: backends/staging/shape_relaxation.ts) on ONNX Runtime: their
  * unknown dims are unknown in the ONNX model too, for the kernels whose lowerings only declare
  * shapes (lower.ts SYMBOLIC_DIM_KERNELS); a graph with another kernel on an unknown dim stays on
  * the tfjs executor and inspect() says why.
@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import * as tf from '@tensorflow/tfjs';
 import { stage } from '../../backends/stage';
-import { SYMBOLIC_DIM_KERNELS } from '../../backends/onnx/lower';
+import { SYMBOLIC_DIM_KERNELS } from '../../backends/onnx_model/lower';
 import { describeOnnx, expectSameTensor, loadSample } from './support';
 
 type Case = [kernel: string, fn: (x: tf.Tensor2D, i: tf.Tensor1D) => tf.Tensor, tol?: number];

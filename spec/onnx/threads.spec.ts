@@ -1,5 +1,5 @@
 /**
- * Threads per operator (backends/onnx/threads.ts): given, fixed at one for light graphs, or measured
+ * Threads per operator (backends/engines/onnx/threads.ts): given, fixed at one for light graphs, or measured
  * on the first calls — and whichever session runs a call, the results are the same, bit for bit.
  */
 import { expect } from 'chai';

@@ -12,7 +12,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as tf from '@tensorflow/tfjs';
 import { stage } from '../../index';
-import { StagingError } from '../../backends/errors';
+import { StagingError } from '../../backends/common/errors';
 import { compile, formatDiagnostics, load, plainEmit } from '../harness/compile';
 
 const source = fs.readFileSync(path.resolve(__dirname, '../../../spec/reference/fixtures/programs.ts'), 'utf8');
@@ -47,7 +47,7 @@ const CASES: Record<string, [Args, unknown?][]> = {
   successiveForLoops: [[() => [V([1, 2]), V([1])], 121], [() => [V([1]), V([3])], 13], [() => [V([]), V([2])], 2]],
   nestedWhileLoops: [[() => [I(1), I(0)], [0]], [() => [I(2), I(2)], [0, 1]], [() => [I(3), I(3)], [0, 12, 24]]],
   // The empty rows run the graph traced on [2, 2] (relaxed dims): wasm's GatherV2 gave a row of shape
-  // [1, 1, 1, 0], the inner loop ran once and the result was a [2, 1, 1, 1, 0] tensor (backends/kernel_fixes.ts).
+  // [1, 1, 1, 0], the inner loop ran once and the result was a [2, 1, 1, 1, 0] tensor (backends/kernels/kernel_fixes.ts).
   nestedForLoops: [[() => [M([[1]])], [1]], [() => [M([[1], [2]])], [1, 2]], [() => [M([[1, 2], [3, 4]])], [12, 34]], [() => [M([[], []])], [0, 0]]],
   // loop_control_flow
   continueInSingleFor: [[() => [V([1, 2, 3, 4])], 6], [() => [V([1, 3])], 0], [() => [V([])], 0]],

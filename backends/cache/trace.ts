@@ -1,0 +1,82 @@
+/**
+ * One trace of a staged function: fn run on placeholders with the trace patches installed, its
+ * kernels and control flow recorded into a program, its result flattened into the graph's results
+ * and a way to rebuild fn's return value from them.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import { returnInOneBranch, StagingError } from '../common/errors';
+import { flatten } from '../common/nest';
+import { defineControlFlow } from '../gradients/taped_control_flow';
+import { StagedControlFlow } from '../staging/control_flow';
+import { rawTraceOf } from '../staging/shape_relaxation';
+import { checkNoListIn } from '../staging/staged_lists';
+import { withoutTape } from '../staging/tape';
+import { runTrace } from '../staging/trace_context';
+import { markDisposedByTrace, traceScopeTensors } from '../staging/trace_patches';
+import { Tracer } from '../staging/tracer';
+import { type CacheEntry, disposeProgram, type Watch } from './entry';
+import { signatureOf } from './signatures';
+
+/** A JS value of fn's result as compared between traces: primitives by value, objects by identity. */
+function jsValueKey(value: unknown): string {
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) {
+    return typeof value === 'string' ? JSON.stringify(value) : `${typeof value}:${Object.is(value, -0) ? '-0' : String(value)}`;
+  }
+  return `object ${signatureOf(undefined, [value]).signature}`;
+}
+
+/** One trace of fn, not yet optimized; `variant` picks the stand-ins of changing dims (Tracer.variant). */
+export function trace(fn: (...args: never[]) => unknown, thisArg: unknown, args: unknown[], tensors: tf.Tensor[],
+               variant: 0 | 1, watch: Watch | undefined, audit: boolean): CacheEntry {
+  const tracer = new Tracer(variant, audit, defineControlFlow);
+  if (watch !== undefined) tensors.forEach((t, i) => tracer.watchDims(t, watch.pattern[i], watch.names[i]));
+  if (audit) tensors.forEach((t) => tracer.auditTensor(t));
+  for (const t of tensors) tracer.root.values.set(t, tracer.root.addParam({ shape: [...t.shape], dtype: t.dtype }));
+
+  // The trace's own kernels must not land on an outer gradient tape (tf.grad around a staged call).
+  return withoutTape(() => traceOutsideTape(fn, thisArg, args, tensors, tracer));
+}
+
+function traceOutsideTape(fn: (...args: never[]) => unknown, thisArg: unknown, args: unknown[], tensors: tf.Tensor[],
+                          tracer: Tracer): CacheEntry {
+  tf.engine().startScope('autograph-ts trace');
+  let rebuild: CacheEntry['rebuild'];
+  let resultKey = '';
+  try {
+    const result = runTrace(tracer, () => (fn as unknown as (...a: unknown[]) => unknown).apply(thisArg, args),
+      new StagedControlFlow(tracer));
+    if (result instanceof Promise) {
+      throw new StagingError('autograph-ts: stage() needs a synchronous function; this one returned a Promise.');
+    }
+    checkNoListIn(result);
+    const flat = flatten(result);
+    const positions: number[] = [];
+    tracer.root.graph.results = flat.leaves.flatMap((leaf, i) => {
+      if (!(leaf instanceof tf.Tensor)) return [];
+      const mark = tracer.facts.maybeUndefined.get(leaf);
+      if (mark !== undefined) throw returnInOneBranch(mark.origin ? { origin: mark.origin } : undefined);
+      positions.push(i);
+      return [tracer.resolve(leaf)];
+    });
+    const leaves = flat.leaves.map((l) => (l instanceof tf.Tensor ? undefined : l));
+    resultKey = `${flat.structure}: ${flat.leaves.map((l) => (l instanceof tf.Tensor ? 'tensor' : jsValueKey(l))).join(', ')}`;
+    rebuild = (outs) => {
+      const values = [...leaves];
+      positions.forEach((p, k) => (values[p] = outs[k]));
+      return flat.rebuild(values);
+    };
+  } catch (error) {
+    disposeProgram(tracer.program);
+    throw error;
+  } finally {
+    tracer.unwatchDims();
+    tracer.restoreVariables();
+    const made = traceScopeTensors();
+    tf.engine().endScope();
+    markDisposedByTrace(made, fn.name);
+  }
+  return {
+    program: tracer.program, rebuild, raw: rawTraceOf(tracer.program, resultKey), pattern: tensors.map((t) => [...t.shape]),
+    changingDims: tracer.changingDims, dimReads: tracer.dimReads, audit: tracer.audit,
+  };
+}

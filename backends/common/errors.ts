@@ -1,0 +1,38 @@
+/**
+ * Errors about what a staged function cannot do. They name the variable and the user's source
+ * location (the `origin` the transformer passes, or the first stack frame in user code).
+ */
+import type { OperatorOptions } from '../../runtime/options';
+import { currentUserLocation } from '../../runtime/user_frames';
+
+import { StagingError } from '../../runtime/staging_error';
+
+export { StagingError };
+
+/**
+ * A state variable's structure differs after a staged loop body or between the branches of a
+ * staged if: an array that a push or pop grows or shrinks. control_flow.ts makes such an array a
+ * list value of the graph when it can (staged_lists.ts) and traces the statement again.
+ */
+export class StructureChange extends StagingError {
+  constructor(readonly variable: string, message: string) {
+    super(message);
+  }
+}
+
+/** " (file.ts:12:5)" or "". */
+export function at(opts: OperatorOptions | undefined): string {
+  return opts?.origin ? ` (${opts.origin})` : '';
+}
+
+export { isInternalFrame as isEngineFrame } from '../../runtime/user_frames';
+
+/** The first stack frame outside tfjs and autograph-ts, mapped to .ts: the user's line, best effort. */
+export const userFrame = currentUserLocation;
+
+/** A value returned on one path of a tensor conditional only. */
+export function returnInOneBranch(opts: OperatorOptions | undefined): StagingError {
+  return new StagingError(`autograph-ts: a value is returned in one branch of a conditional on a tensor but not in ` +
+    `the other${at(opts)}. A value must also be returned from the else branch: a staged function must return ` +
+    'a value on every path.');
+}

@@ -1,0 +1,34 @@
+/**
+ * The tfjs engine: the graph's kernels called directly on the active tfjs backend (executor.ts),
+ * or, under a gradient tape, the gradient of the whole program as one tape step
+ * (gradients/program_gradient.ts) where it can be built. It runs every program: the fallback of
+ * every other engine.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import type { Program } from '../../graph/graph';
+import { executeWithGraphGradient, type ProgramExecution } from '../../gradients/program_gradient';
+import { isTapeOn } from '../../staging/tape';
+import type { Engine, Runner } from '../engine';
+import { disposeValue, execute } from './executor';
+
+const execution: ProgramExecution = { run: runOnTfjs, dispose: disposeValue };
+
+/** Runs `program` on `args` with the tfjs kernels; returns new tensors owned by the caller. */
+export function runOnTfjs(program: Program, args: tf.Tensor[]): tf.Tensor[] {
+  if (isTapeOn()) {
+    const taped = executeWithGraphGradient(program, args, execution);
+    if (taped !== undefined) return taped;
+  }
+  return execute(program, args);
+}
+
+const tfjsRunner: Runner = {
+  run: runOnTfjs,
+  runAsync: async (program, args) => runOnTfjs(program, args),
+  dispose: () => undefined,
+};
+
+export const tfjsEngine: Engine<'tfjs'> = {
+  name: 'tfjs',
+  prepare: () => tfjsRunner,
+};

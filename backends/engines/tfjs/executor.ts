@@ -1,0 +1,563 @@
+/**
+ * Runs a compiled Program.
+ *
+ * Direct mode (the normal case) calls each kernel function on the active backend, as the engine
+ * would but without its bookkeeping (scopes, tensor objects, profiling): values are TensorInfos
+ * counted by the backend's reference counts, released right after their last use. Only the
+ * results become tf.Tensors.
+ *
+ * Engine mode is used when a gradient tape is recording (a staged function called inside
+ * tf.grad / tf.variableGrads / optimizer.minimize): every kernel goes through
+ * tf.engine().runKernel so autodiff sees it, and If/While run the taken path kernel by kernel.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import type { Program } from '../../graph/graph';
+import type { KernelStep, ListStep, Plan, Step, WhileStep } from './execution_plan';
+import { compile } from './execution_plan';
+import { callRandomOp } from '../../kernels/random_ops';
+import { formatPrint, rebuildError } from './host_callbacks';
+import { locateError, siteLocation } from '../../../runtime/user_frames';
+
+/** Where the user's code made the node a failed step ran: its captured site, or the origin of an
+ * If/While/Check the transformer named. */
+function siteOf(program: Program, step: Step): { location: string; name?: string } | undefined {
+  const node = step.node;
+  if (node === undefined) return undefined;
+  if ((node.kind === 'Kernel' || node.kind === 'List') && node.site !== undefined) {
+    const site = program.sites?.[node.site];
+    if (site !== undefined) return siteLocation(site);
+  }
+  return 'origin' in node && typeof node.origin === 'string' ? { location: node.origin } : undefined;
+}
+import { engineInternals } from '../../kernels/engine_internals';
+import { countListElement, ListValue, releaseList } from './tensor_lists';
+
+type Value = tf.TensorInfo;
+
+/** Read once: tf.* goes through a module getter on every access (hot path). */
+const Tensor = tf.Tensor;
+
+const engine = engineInternals;
+
+/** Compiled plans per backend name ('' = engine mode), cached on the program. */
+const plans = new WeakMap<Program, Map<string, Plan>>();
+
+export function planFor(program: Program, backendName: string | undefined): Plan {
+  let byBackend = plans.get(program);
+  if (byBackend === undefined) plans.set(program, (byBackend = new Map()));
+  const key = backendName ?? '';
+  let plan = byBackend.get(key);
+  if (plan === undefined) byBackend.set(key, (plan = compile(program.graph, backendName)));
+  return plan;
+}
+
+/**
+ * Runs the program on `args` (one tensor per root parameter); returns new tensors owned by the
+ * caller. Under a gradient tape, through the engine (tfjs records each kernel on the tape); the
+ * tfjs engine (engine.ts) first tries the gradient of the whole program.
+ */
+export function execute(program: Program, args: tf.Tensor[]): tf.Tensor[] {
+  if (engine().isTapeOn()) {
+    const plan = planFor(program, undefined);
+    return new EngineRun(program).run(plan, args, true);
+  }
+  const backendName = tf.getBackend();
+  const plan = planFor(program, backendName);
+  const backend = tf.engine().backend;
+  const outs = new DirectRun(program, backend, backendName).run(plan, args);
+  // (List values are results only of programs made by gradients/program_gradient.ts.)
+  return outs.map((info) => (info instanceof Tensor || info instanceof ListValue ? info as tf.Tensor
+    : engine().makeTensorFromTensorInfo(info, backend)));
+}
+
+type ScalarReader = (value: Value) => number;
+
+/**
+ * How to read the first element of a value on this backend (loop and branch conditions, row
+ * indices): on cpu straight from its data store (readSync converts, and copies bools twice); on
+ * wasm from its heap; elsewhere readSync.
+ */
+function scalarReader(backend: tf.KernelBackend, backendName: string): ScalarReader {
+  const generic = (value: Value): number => {
+    if (value instanceof Tensor) return value.dataSync()[0] as number;
+    return (backend.readSync(value.dataId) as ArrayLike<number>)[0];
+  };
+  if (backendName === 'cpu') {
+    const data = (backend as unknown as { data: { get(id: object): { values?: unknown } | undefined } }).data;
+    return (value) => {
+      const values = data.get(value.dataId)?.values;
+      return ArrayBuffer.isView(values) ? (values as unknown as ArrayLike<number>)[0] : generic(value);
+    };
+  }
+  if (backendName === 'wasm') {
+    // Straight from the heap (readSync copies the bytes into a new buffer first). The views are
+    // looked up per read: they are replaced when the wasm memory grows.
+    const wasm = backend as unknown as {
+      wasm?: { HEAPU8?: Uint8Array; HEAP32?: Int32Array; HEAPF32?: Float32Array };
+      dataIdMap?: { get(id: object): { memoryOffset?: number | null; dtype?: string } | undefined };
+    };
+    if (wasm.wasm?.HEAPU8 === undefined || wasm.wasm.HEAP32 === undefined || wasm.wasm.HEAPF32 === undefined ||
+        wasm.dataIdMap === undefined) return generic;
+    const heap = wasm.wasm;
+    const table = wasm.dataIdMap;
+    return (value) => {
+      const entry = table.get(value.dataId);
+      const offset = entry?.memoryOffset;
+      if (offset == null) return generic(value);
+      switch (entry!.dtype) {
+        case 'bool': return heap.HEAPU8![offset];
+        case 'int32': return heap.HEAP32![offset >>> 2];
+        case 'float32': return heap.HEAPF32![offset >>> 2];
+        default: return generic(value);
+      }
+    };
+  }
+  return generic;
+}
+
+type KernelArgs = NonNullable<KernelStep['args']>;
+
+class DirectRun {
+  private readonly read: ScalarReader;
+
+  constructor(private readonly program: Program, private readonly backend: tf.KernelBackend, backendName: string) {
+    this.read = scalarReader(backend, backendName);
+  }
+
+  private release(value: Value): void {
+    if (value instanceof Tensor) value.dispose();
+    else if (value instanceof ListValue) releaseList(value as ListValue<Value>, (item) => this.release(item));
+    else this.backend.disposeData(value.dataId);
+  }
+
+  /** A reference the caller owns to a value it does not own (parameter or constant). */
+  private share(value: Value): Value {
+    if (value instanceof ListValue) {
+      value.refs++;
+      return value;
+    }
+    this.backend.incRef(value.dataId);
+    return { dataId: value.dataId, shape: value.shape, dtype: value.dtype };
+  }
+
+  /**
+   * Runs `plan`; `params` are borrowed; the results, owned by the caller, are written to `out`
+   * (a new array when not given) from index 0.
+   */
+  run(plan: Plan, params: readonly Value[], out: Value[] = new Array(plan.resultSlots.length)): Value[] {
+    // The plan's frame is reused run after run; a run inside a run of the same plan gets its own.
+    let vals = plan.frame as (Value | undefined)[] | undefined;
+    const reuse = vals !== undefined && !plan.busy;
+    if (!reuse) {
+      vals = new Array(plan.numSlots);
+      if (plan.frame === undefined) plan.frame = vals;
+    }
+    const frame = vals!;
+    plan.busy = true;
+    const { paramSlots, constantSlots, steps } = plan;
+    for (let i = 0; i < paramSlots.length; i++) if (paramSlots[i] >= 0) frame[paramSlots[i]] = params[i];
+    const constants = this.program.constants;
+    for (let i = 0; i < constantSlots.length; i++) frame[constantSlots[i][0]] = constants[constantSlots[i][1]];
+    let i = 0;
+    try {
+      for (; i < steps.length; i++) {
+        const step = steps[i];
+        if (step.kind === 'Kernel') this.kernel(step, frame);
+        else this.step(step, frame);
+        const free = step.free;
+        for (let j = 0; j < free.length; j++) {
+          this.release(frame[free[j]]!);
+          frame[free[j]] = undefined;
+        }
+      }
+      const { resultSlots, handOver } = plan;
+      for (let i = 0; i < resultSlots.length; i++) {
+        const v = frame[resultSlots[i]]!;
+        // An owned value is handed over once; a repeated result or a borrowed one gets a new reference.
+        out[i] = handOver[i] ? v : this.share(v);
+      }
+    } catch (error) {
+      // A kernel's error (tfjs's own message) gains the user's line; Check errors are the user's own.
+      const failed = steps[i];
+      if (failed !== undefined && (failed.kind === 'Kernel' || failed.kind === 'Row' || failed.kind === 'List')) {
+        locateError(error, siteOf(this.program, failed), `the staged ${failed.kind === 'Row' ? 'GatherV2' : failed.op}`);
+      }
+      const owned = plan.owned;
+      for (let s = 0; s < frame.length; s++) if (owned[s] && frame[s] !== undefined) this.release(frame[s]!);
+      frame.fill(undefined);
+      throw error;
+    } finally {
+      if (frame === plan.frame) plan.busy = false;
+    }
+    const leftover = plan.leftover;
+    for (let i = 0; i < leftover.length; i++) frame[leftover[i]] = undefined;
+    return out;
+  }
+
+  private kernel(step: KernelStep, vals: (Value | undefined)[]): void {
+    let args = step.args as KernelArgs | undefined;
+    if (args === undefined || args.backend !== this.backend) {
+      const inputs = step.inputsKind === 'variadic' ? [] : step.inputsKind === 'x' ? { x: undefined }
+        : step.inputsKind === 'ab' ? { a: undefined, b: undefined } : {};
+      args = step.args = { inputs, attrs: step.attrs, backend: this.backend };
+    }
+    const { ins } = step;
+    // The common input names get monomorphic stores; others a keyed store per input.
+    switch (step.inputsKind) {
+      case 'x':
+        (args.inputs as { x: Value }).x = vals[ins[0]]!;
+        break;
+      case 'ab': {
+        const inputs = args.inputs as { a: Value; b: Value };
+        inputs.a = vals[ins[0]]!;
+        inputs.b = vals[ins[1]]!;
+        break;
+      }
+      case 'variadic': {
+        const inputs = args.inputs as Value[];
+        for (let i = 0; i < ins.length; i++) inputs[i] = vals[ins[i]]!;
+        break;
+      }
+      default: {
+        const inputs = args.inputs as Record<string, Value>;
+        const names = step.names;
+        for (let i = 0; i < ins.length; i++) inputs[names[i]] = vals[ins[i]]!;
+      }
+    }
+    const out = step.fn!(args as unknown as Parameters<tf.KernelFunc>[0]);
+    const outs = step.outs;
+    if (Array.isArray(out)) {
+      for (let i = 0; i < outs.length; i++) vals[outs[i]] = out[i];
+      for (let i = outs.length; i < out.length; i++) this.release(out[i]);
+    } else {
+      vals[outs[0]] = out;
+    }
+  }
+
+  // Long on purpose (~90 lines): the executor's hot path, one switch over step kinds, kept in one
+  // function so that a run calls no helper per step.
+  private step(step: Step, vals: (Value | undefined)[]): void {
+    switch (step.kind) {
+      case 'Kernel':
+        this.kernel(step, vals);
+        return;
+      case 'Row': {
+        const x = vals[step.x]!;
+        const indexValue = vals[step.index]!;
+        const i = this.read(indexValue);
+        const backend = this.backend;
+        if (!(i >= 0 && i < step.rows && Number.isInteger(i))) {
+          // Out of range: the gather kernel says so, as it would have.
+          vals[step.out] = step.fn({ inputs: { x, indices: indexValue }, attrs: step.attrs as tf.NamedAttrMap, backend }) as Value;
+          return;
+        }
+        const begin = new Array<number>(step.size.length).fill(0);
+        begin[0] = i;
+        const row = step.slice({ inputs: { x }, attrs: { begin, size: step.size }, backend }) as Value;
+        vals[step.out] = step.reshape({ inputs: { x: row }, attrs: { shape: step.rowShape }, backend }) as Value;
+        this.release(row);
+        return;
+      }
+      case 'ReadVariable': {
+        const v = this.program.variables[step.variable];
+        vals[step.out] = this.share(v);
+        return;
+      }
+      case 'AssignVariable': {
+        const v = this.program.variables[step.variable];
+        const value = vals[step.value]!;
+        // Variable.assign without its checks (done at trace time): the variable takes its own reference.
+        engine().disposeTensor(v);
+        (v as { dataId: object }).dataId = value.dataId;
+        engine().incRef(v, this.backend);
+        return;
+      }
+      case 'Random': {
+        vals[step.out] = callRandomOp(step.op, step.args, step.ins.map((s) => this.tensorOf(vals[s]!)));
+        return;
+      }
+      case 'If': {
+        const branch = Boolean(this.read(vals[step.cond]!)) ? step.then : step.else;
+        const ins = step.ins;
+        const params: Value[] = new Array(ins.length);
+        for (let i = 0; i < ins.length; i++) params[i] = vals[ins[i]]!;
+        const outs = this.run(branch, params);
+        for (let i = 0; i < outs.length; i++) vals[step.outs[i]] = outs[i];
+        return;
+      }
+      case 'While':
+        this.loop(step, vals);
+        return;
+      case 'List':
+        this.list(step, vals);
+        return;
+      case 'Print': {
+        const tensors = step.ins.map((s) => this.tensorOf(vals[s]!));
+        try {
+          console.log(...formatPrint(step.parts, tensors));
+        } finally {
+          tensors.forEach((t, i) => t !== vals[step.ins[i]] && t.dispose());
+        }
+        return;
+      }
+      case 'Check': {
+        if (!this.read(vals[step.pred]!)) throw rebuildError(this.program.errors[step.error]);
+        return;
+      }
+    }
+  }
+
+  private loop(step: WhileStep, vals: (Value | undefined)[]): void {
+    const n = step.loopVars;
+    const ins = step.ins;
+    // One parameter array for cond and body, updated in place: loop variables first (owned by the
+    // loop: it takes a reference to the initial values), then the invariants (borrowed).
+    const params: Value[] = new Array(ins.length);
+    for (let i = 0; i < n; i++) params[i] = this.share(vals[ins[i]]!);
+    for (let i = n; i < ins.length; i++) params[i] = vals[ins[i]]!;
+    const test: Value[] = [undefined as unknown as Value];
+    const next: Value[] = new Array(n);
+    try {
+      for (;;) {
+        this.run(step.cond, params, test);
+        const c = test[0];
+        const go = Boolean(this.read(c));
+        this.release(c);
+        if (!go) break;
+        this.run(step.body, params, next);
+        for (let i = 0; i < n; i++) {
+          this.release(params[i]);
+          params[i] = next[i];
+        }
+      }
+    } catch (error) {
+      for (let i = 0; i < n; i++) this.release(params[i]);
+      throw error;
+    }
+    for (let i = 0; i < n; i++) vals[step.outs[i]] = params[i];
+  }
+
+  private list(step: ListStep, vals: (Value | undefined)[]): void {
+    switch (step.op) {
+      case 'EmptyTensorList':
+        vals[step.outs[0]] = ListValue.empty<Value>() as unknown as Value;
+        return;
+      case 'TensorListPushBack': {
+        const list = vals[step.ins[0]] as unknown as ListValue<Value>;
+        const item = vals[step.ins[1]]!;
+        countListElement(item, 1);
+        vals[step.outs[0]] = list.push(this.share(item)) as unknown as Value;
+        return;
+      }
+      case 'TensorListPopBack': {
+        const list = vals[step.ins[0]] as unknown as ListValue<Value>;
+        if (list.length === 0) throw new ListIndexError('pop() of an empty list');
+        const { rest, item } = list.pop();
+        vals[step.outs[0]] = this.share(rest as unknown as Value);
+        vals[step.outs[1]] = this.share(item);
+        return;
+      }
+      case 'TensorListLength': {
+        const list = vals[step.ins[0]] as unknown as ListValue<Value>;
+        vals[step.outs[0]] = this.scalar(list.length);
+        return;
+      }
+      case 'TensorListGetItem': {
+        const list = vals[step.ins[0]] as unknown as ListValue<Value>;
+        const index = this.read(vals[step.ins[1]]!);
+        vals[step.outs[0]] = this.share(list.at(checkedIndex(index, list.length)));
+        return;
+      }
+      case 'TensorListStack':
+      case 'TensorListConcat': {
+        const items = (vals[step.ins[0]] as unknown as ListValue<Value>).items();
+        checkJoinable(step, items);
+        vals[step.outs[0]] = step.join!({ inputs: items as unknown as tf.NamedTensorInfoMap,
+          attrs: { axis: step.axis! } as unknown as tf.NamedAttrMap, backend: this.backend }) as Value;
+        return;
+      }
+    }
+  }
+
+  private scalar(value: number): Value {
+    const dataId = this.backend.write(new Int32Array([value]), [], 'int32');
+    return { dataId, shape: [], dtype: 'int32' };
+  }
+
+  /** A tf.Tensor view of a value for the host callbacks (a new reference, or the tensor itself). */
+  private tensorOf(value: Value): tf.Tensor {
+    if (value instanceof Tensor) return value;
+    this.backend.incRef(value.dataId);
+    return engine().makeTensorFromTensorInfo(value, this.backend);
+  }
+}
+
+/** Engine mode: tensors all the way, every kernel through tf.engine().runKernel (taped). */
+class EngineRun {
+  constructor(private readonly program: Program) {}
+
+  run(plan: Plan, params: readonly tf.Tensor[], root = false): tf.Tensor[] {
+    const vals: (tf.Tensor | undefined)[] = new Array(plan.numSlots);
+    const { paramSlots, constantSlots, steps, owned } = plan;
+    for (let i = 0; i < paramSlots.length; i++) if (paramSlots[i] >= 0) vals[paramSlots[i]] = params[i];
+    for (const [slot, c] of constantSlots) vals[slot] = this.program.constants[c];
+    // List values hold no references in engine mode: their tensors belong to the tape's scope.
+    const ownedBy = (s: number): boolean => owned[s] && !(vals[s] instanceof tf.Variable) && !(vals[s] instanceof ListValue);
+    try {
+      for (const step of steps) {
+        this.step(step, vals);
+        for (const s of step.free) {
+          if (ownedBy(s)) vals[s]!.dispose();
+          vals[s] = undefined;
+        }
+      }
+    } catch (error) {
+      for (let s = 0; s < vals.length; s++) if (ownedBy(s) && vals[s] !== undefined) vals[s]!.dispose();
+      throw error;
+    }
+    const given = new Set<number>();
+    void root;
+    return plan.resultSlots.map((s) => {
+      if (vals[s] instanceof ListValue) return vals[s]!;
+      if (ownedBy(s) && !given.has(s)) {
+        given.add(s);
+        return vals[s]!;
+      }
+      return tf.clone(vals[s]!);
+    });
+  }
+
+  private step(step: Step, vals: (tf.Tensor | undefined)[]): void {
+    switch (step.kind) {
+      case 'Row':
+      case 'Kernel': {
+        if (step.kind === 'Row') throw new Error('autograph-ts internal: Row steps are for direct runs');
+        const inputs = step.variadic ? step.ins.map((s) => vals[s]!)
+          : Object.fromEntries(step.names.map((name, i) => [name, vals[step.ins[i]]!]));
+        const out = engine().runKernel(step.op, inputs, step.attrs);
+        const outs = Array.isArray(out) ? out : [out];
+        step.outs.forEach((s, i) => (vals[s] = outs[i]));
+        outs.slice(step.outs.length).forEach((t) => t.dispose());
+        return;
+      }
+      case 'ReadVariable':
+        // The variable itself, so that tf.variableGrads finds it on the tape.
+        vals[step.out] = this.program.variables[step.variable];
+        return;
+      case 'AssignVariable':
+        this.program.variables[step.variable].assign(vals[step.value]!);
+        return;
+      case 'Random':
+        vals[step.out] = callRandomOp(step.op, step.args, step.ins.map((s) => vals[s]!));
+        return;
+      case 'If': {
+        const branch = vals[step.cond]!.dataSync()[0] ? step.then : step.else;
+        const outs = this.run(branch, step.ins.map((s) => vals[s]!));
+        step.outs.forEach((s, i) => (vals[s] = outs[i]));
+        return;
+      }
+      case 'While': {
+        const n = step.loopVars;
+        let current = step.ins.slice(0, n).map((s) => (vals[s] instanceof ListValue ? vals[s]! : tf.clone(vals[s]!)));
+        const invariants = step.ins.slice(n).map((s) => vals[s]!);
+        for (;;) {
+          const [c] = this.run(step.cond, [...current, ...invariants]);
+          const go = Boolean(c.dataSync()[0]);
+          c.dispose();
+          if (!go) break;
+          const next = this.run(step.body, [...current, ...invariants]);
+          // Keep the previous values alive: the tape may still refer to them for the backward pass.
+          current = next;
+        }
+        step.outs.forEach((s, i) => (vals[s] = current[i]));
+        return;
+      }
+      case 'List': {
+        // Elements are clones (Identity kernels, on the tape): the run may free the pushed tensor,
+        // and what is popped stays connected to what was pushed for the gradient.
+        const list = vals[step.ins[0]] as unknown as ListValue<tf.Tensor> | undefined;
+        const copy = (item: tf.Tensor): tf.Tensor => (item instanceof ListValue ? item : tf.clone(item));
+        switch (step.op) {
+          case 'EmptyTensorList':
+            vals[step.outs[0]] = ListValue.empty<tf.Tensor>() as unknown as tf.Tensor;
+            return;
+          case 'TensorListPushBack':
+            vals[step.outs[0]] = list!.push(copy(vals[step.ins[1]]!)) as unknown as tf.Tensor;
+            return;
+          case 'TensorListPopBack': {
+            if (list!.length === 0) throw new ListIndexError('pop() of an empty list');
+            const { rest, item } = list!.pop();
+            vals[step.outs[0]] = rest as unknown as tf.Tensor;
+            vals[step.outs[1]] = copy(item);
+            return;
+          }
+          case 'TensorListLength':
+            vals[step.outs[0]] = tf.scalar(list!.length, 'int32');
+            return;
+          case 'TensorListGetItem':
+            vals[step.outs[0]] = copy(list!.at(checkedIndex(vals[step.ins[1]]!.dataSync()[0], list!.length)));
+            return;
+          case 'TensorListStack':
+          case 'TensorListConcat': {
+            const items = list!.items();
+            checkJoinable(step, items);
+            vals[step.outs[0]] = engine().runKernel(step.op === 'TensorListStack' ? 'Pack' : 'Concat', items as unknown as tf.NamedTensorMap,
+              { axis: step.axis! } as unknown as tf.NamedAttrMap) as tf.Tensor;
+            return;
+          }
+        }
+        return;
+      }
+      case 'Print':
+        console.log(...formatPrint(step.parts, step.ins.map((s) => vals[s]!)));
+        return;
+      case 'Check':
+        if (!vals[step.pred]!.dataSync()[0]) throw rebuildError(this.program.errors[step.error]);
+        return;
+    }
+  }
+}
+
+/** A list index out of range when the graph runs (the trace could not know the list's length). */
+export class ListIndexError extends RangeError {
+  constructor(what: string) {
+    super(`autograph-ts: ${what} (a list of tensors in the staged graph)`);
+    this.name = 'RangeError';
+  }
+}
+
+function checkedIndex(index: number, length: number): number {
+  if (!(Number.isInteger(index) && index >= 0 && index < length)) {
+    throw new ListIndexError(`index ${index} is out of range of a list of length ${length}`);
+  }
+  return index;
+}
+
+/** The list is not empty and its elements agree in shape (Stack), or in every dim but the axis
+ * (Concat), as tf.stack / tf.concat check. */
+function checkJoinable(step: ListStep, items: readonly tf.TensorInfo[]): void {
+  // tfjs's own error for an empty array: stacking an empty list fails as eagerly.
+  if (items.length === 0) throw new Error(`Pass at least one tensor to ${step.op === 'TensorListStack' ? 'tf.stack' : 'concat'}`);
+  const first = items[0].shape;
+  const skip = step.op === 'TensorListConcat' ? step.axis! : -1;
+  for (const item of items) {
+    if (item.shape.length !== first.length || item.shape.some((d, i) => i !== skip && d !== first[i])) {
+      throw new Error(`autograph-ts: ${step.op === 'TensorListStack' ? 'tf.stack' : 'tf.concat'} of a list whose elements ` +
+        `have the shapes [${first}] and [${item.shape}]`);
+    }
+  }
+}
+
+/** Frees a value execute() returned: a tensor, or a list of them. */
+export function disposeValue(value: tf.Tensor | ListValue<unknown>): void {
+  if (value instanceof ListValue) {
+    const backend = tf.engine().backend;
+    releaseList(value, (item) => {
+      if (item instanceof Tensor) item.dispose();
+      else if (item instanceof ListValue) disposeValue(item);
+      else backend.disposeData((item as Value).dataId);
+    });
+  } else {
+    value.dispose();
+  }
+}

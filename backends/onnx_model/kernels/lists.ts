@@ -1,0 +1,54 @@
+/**
+ * List nodes (backends/graph/graph.ts's ListNode, TF's TensorList ops) as ONNX sequences: a list value is
+ * a seq(tensor) of its elements' type, so a list can be Loop state and If output like any value.
+ * Lists are values in both: SequenceInsert / SequenceErase return a new sequence.
+ *
+ * One line per op, from the sequence helpers below (position -1 is the last element; ONNX counts
+ * negative positions from the end). An op without a line does not lower, naming itself.
+ */
+import type { GraphScope, Value } from '../model_builder';
+import { OnnxType } from '../onnx_proto';
+
+/** A list node's output: a sequence (list) or a tensor (element, length), of this type and shape. */
+export interface ListOut { type: OnnxType; shape: number[]; sequence?: boolean }
+
+export type ListLowering = (g: GraphScope, inputs: Value[], outs: ListOut[], attrs?: Record<string, unknown>) => Value[];
+
+const position = (g: GraphScope, i: Value | number): Value =>
+  (typeof i === 'number' ? g.scalar(i, OnnxType.INT64) : g.cast(i, OnnxType.INT64));
+
+/** The element at `i`. */
+const at = (g: GraphScope, list: Value, i: Value | number, out: ListOut): Value =>
+  g.op('SequenceAt', [list, position(g, i)], {}, list.type, out.shape);
+
+/** The list without the element at `i`. */
+const erase = (g: GraphScope, list: Value, i: Value | number, out: ListOut): Value =>
+  g.opN('SequenceErase', [list, position(g, i)], {}, [out])[0];
+
+/** The list with `item` appended (or inserted at `i`). */
+const insert = (g: GraphScope, list: Value, item: Value, out: ListOut, i?: Value | number): Value =>
+  g.opN('SequenceInsert', [list, g.cast(item, list.type), ...(i === undefined ? [] : [position(g, i)])], {}, [out])[0];
+
+/**
+ * A position read from the graph: ONNX counts a negative one from the end, the executor refuses it
+ * (checkedIndex): made out of range, so ORT fails the run as the executor does.
+ */
+const checkedPosition = (g: GraphScope, i: Value): Value => {
+  const p = g.cast(i, OnnxType.INT64);
+  const negative = g.op('Less', [p, g.scalar(0, OnnxType.INT64)], {}, OnnxType.BOOL, []);
+  return g.op('Where', [negative, g.scalar(2 ** 31 - 1, OnnxType.INT64), p], {}, OnnxType.INT64, []);
+};
+
+/** tf.stack (a new axis) or tf.concat (an existing one) of the elements; ORT fails on an empty list. */
+const join = (newAxis: 0 | 1) => (g: GraphScope, [list]: Value[], [out]: ListOut[], axis: number): Value[] =>
+  [g.op('ConcatFromSequence', [list], { axis, new_axis: newAxis }, list.type, out.shape)];
+
+export const listLowerings: Record<string, ListLowering> = {
+  EmptyTensorList: (g, _inputs, [list]) => g.opN('SequenceEmpty', [], { dtype: list.type }, [list]),
+  TensorListPushBack: (g, [list, item], [out]) => [insert(g, list, item, out)],
+  TensorListPopBack: (g, [list], [rest, item]) => [erase(g, list, -1, rest), at(g, list, -1, item)],
+  TensorListLength: (g, [list], [out]) => [g.cast(g.op('SequenceLength', [list], {}, OnnxType.INT64, []), out.type)],
+  TensorListGetItem: (g, [list, index], [out]) => [at(g, list, checkedPosition(g, index), out)],
+  TensorListStack: (g, inputs, outs, attrs) => join(1)(g, inputs, outs, Number(attrs?.axis ?? 0)),
+  TensorListConcat: (g, inputs, outs, attrs) => join(0)(g, inputs, outs, Number(attrs?.axis ?? 0)),
+};

@@ -1,0 +1,359 @@
+/**
+ * The StagingHooks installed while stage() traces: each operator call either runs the plain JS
+ * statement (a JS condition or iterable: static control flow, unrolled into the trace, exactly as
+ * AutoGraph does) or records graph control flow (a tensor condition or iterable).
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import { AssertionFailure } from '../../runtime/operators';
+import type { LoopOptions, OperatorOptions } from '../../runtime/options';
+import { TensorRange } from '../../runtime/range';
+import type { GetState, SetState, StagingHooks, Thunk } from '../../runtime/staging_hooks';
+import { logicalNot } from '../../runtime/tensors';
+import { at, StagingError, StructureChange } from '../common/errors';
+import { stageConditional } from './staged_if';
+import { stageLoop } from './staged_loop';
+import { stagedArray, stagedArrayState } from './staged_lists';
+import { flatten } from '../common/nest';
+import { conditionTensor } from './staged_values';
+import { shapeTensor } from '../kernels/shape_kernel';
+import type { Tracer } from './tracer';
+
+const isTensor = (value: unknown): value is tf.Tensor => value instanceof tf.Tensor;
+const noop = (): void => {};
+
+export class StagedControlFlow implements StagingHooks {
+  constructor(private readonly tracer: Tracer) {}
+
+  ifStmt(cond: unknown, body: Thunk<void>, orelse: Thunk<void>, getState: GetState, setState: SetState,
+         symbolNames: string[], nouts: number, opts?: OperatorOptions): void {
+    if (!isTensor(cond)) {
+      if (cond) body();
+      else orelse();
+      return;
+    }
+    retryWithLists(opts, () => {
+      // The first nouts names are the outputs; the others are only restored before each branch is
+      // traced (the branches run one after the other here) and after the If (they are dead there).
+      const state = withComposites(getState, setState, symbolNames, nouts, opts);
+      const before = state.getState();
+      const branch = (run: Thunk<void>) => (): unknown[] => {
+        state.setState(before);
+        run();
+        return state.getState().slice(0, state.nouts);
+      };
+      return {
+        run: () => {
+          const merged = stageConditional(this.tracer, cond, branch(body), branch(orelse), {
+            names: state.names.slice(0, state.nouts), flags: opts?.flags ?? [], opts, isExpression: false,
+            before: before.slice(0, state.nouts),
+          });
+          state.setState([...merged, ...before.slice(state.nouts)]);
+        },
+        restore: () => state.setState(before),
+      };
+    });
+  }
+
+  whileStmt(test: Thunk, body: Thunk<void>, getState: GetState, setState: SetState, symbolNames: string[],
+            opts?: LoopOptions): void {
+    // A JS test runs the JS loop; from the first tensor test on, the rest of the loop is staged.
+    for (;;) {
+      const t = test();
+      if (isTensor(t)) return this.loop(test, body, getState, setState, symbolNames, opts);
+      if (!t) return;
+      body();
+    }
+  }
+
+  doWhileStmt(test: Thunk, body: Thunk<void>, getState: GetState, setState: SetState, symbolNames: string[],
+              opts?: LoopOptions): void {
+    for (;;) {
+      body();
+      const t = test();
+      if (isTensor(t)) return this.loop(test, body, getState, setState, symbolNames, opts);
+      if (!t) return;
+    }
+  }
+
+  forStmt(iterable: unknown, extraTest: Thunk | undefined, body: (item: unknown) => void, getState: GetState,
+          setState: SetState, symbolNames: string[], opts?: LoopOptions): void {
+    if (isTensor(iterable)) return this.forOverTensor(iterable, extraTest, body, getState, setState, symbolNames, opts);
+    if (iterable instanceof TensorRange) {
+      return this.forOverRange(iterable, extraTest, body, getState, setState, symbolNames, opts);
+    }
+    const list = stagedArrayState(iterable);
+    if (list?.isList) {
+      // A list whose length is known only when the graph runs: a While over an index, reading the
+      // list (and its length) where the loop is, since the body may push to it as JS allows.
+      const length = (): tf.Tensor => this.tracer.lists.length(list.list!, list.name);
+      return this.countedLoop(tf.scalar(0, 'int32'), (i) => tf.less(i, length()), 1,
+        (i) => this.tracer.lists.getItem(list.list!, i, list.name), extraTest, body, getState, setState, symbolNames, opts);
+    }
+    // A JS iterable is unrolled. Once a break/return flag is a tensor, the remaining iterations run
+    // under a staged `if (extraTest())`, which is what the native loop's early exit means.
+    let guard: unknown = true;
+    for (const item of iterable as Iterable<unknown>) {
+      if (isTensor(guard)) {
+        this.ifStmt(guard, () => body(item), noop, getState, setState, symbolNames, symbolNames.length, opts);
+      } else {
+        body(item);
+      }
+      if (extraTest === undefined) continue;
+      const next = extraTest();
+      if (isTensor(next)) guard = next;
+      else if (!next) break;
+    }
+  }
+
+  forInStmt(object: unknown, extraTest: Thunk | undefined, body: (key: string) => void, getState: GetState,
+            setState: SetState, symbolNames: string[], opts?: LoopOptions): void {
+    if (isTensor(object)) {
+      throw new StagingError(`autograph-ts: for...in over a tensor enumerates no keys${at(opts)}; use for...of.`);
+    }
+    const keys: string[] = [];
+    for (const key in object as object) keys.push(key);
+    this.forStmt(keys, extraTest, body as (item: unknown) => void, getState, setState, symbolNames, opts);
+  }
+
+  ifExp(cond: unknown, whenTrue: Thunk, whenFalse: Thunk, opts?: OperatorOptions): unknown {
+    if (!isTensor(cond)) return cond ? whenTrue() : whenFalse();
+    return this.expression(cond, whenTrue, whenFalse, '<conditional expression>', opts);
+  }
+
+  and(left: Thunk, right: Thunk, opts?: OperatorOptions): unknown {
+    const value = left();
+    if (!isTensor(value)) return value ? right() : value;
+    return this.expression(value, right, () => value, '<&& expression>', opts);
+  }
+
+  or(left: Thunk, right: Thunk, opts?: OperatorOptions): unknown {
+    const value = left();
+    if (!isTensor(value)) return value ? value : right();
+    return this.expression(value, () => value, right, '<|| expression>', opts);
+  }
+
+  not(value: unknown, opts?: OperatorOptions): unknown {
+    if (!isTensor(value)) return !value;
+    // A flag tensor known to be true on every run (set on both paths of a staged if: `return` in a
+    // loop body that always returns) negates to a static false, so the guards and loop tests it
+    // feeds stay static (the loop after a do-while body that always returns is not staged).
+    if (this.tracer.facts.knownTrue.has(value)) return false;
+    const result = logicalNot(conditionTensor(this.tracer.facts, value, opts));
+    this.tracer.facts.negationOf.set(result, value);
+    return result;
+  }
+
+  assert(cond: unknown, message: unknown, opts?: OperatorOptions): void {
+    if (opts?.kind === 'console' && isTensor(cond)) {
+      // console.assert reports and never throws: a Print node under an If on the negated condition
+      // (the message parts are recorded as text, so they print on every failing run, not at trace).
+      const parts = ['Assertion failed:', ...(message as unknown[])];
+      const noop = (): void => {};
+      this.ifStmt(this.not(cond, opts), () => this.tracer.recordPrint(parts, false), noop, () => [], noop, [], 0, opts);
+      return;
+    }
+    const error = (): Error => {
+      // The original assert (opts.check) makes the exact error it would throw, e.g. node's
+      // AssertionError; console.assert throws nothing, and a failed staged check then throws ours.
+      if (opts?.check) {
+        try {
+          opts.check(false);
+        } catch (thrown) {
+          return thrown as Error;
+        }
+      }
+      return message instanceof Error ? message
+        : new AssertionFailure(message === undefined ? `Assertion failed${opts?.origin ? ` (at ${opts.origin})` : ''}` : String(message));
+    };
+    if (!isTensor(cond)) {
+      if (!cond) throw error();
+      return;
+    }
+    const pred = conditionTensor(this.tracer.facts, cond, opts);
+    this.tracer.recordCheck(this.tracer.resolve(pred), error(), opts?.origin);
+  }
+
+  /** A lazy conditional expression (`c ? a : b`, `a && b`, `a || b`) on a tensor condition. */
+  private expression(cond: tf.Tensor, whenTrue: Thunk, whenFalse: Thunk, name: string,
+                     opts: OperatorOptions | undefined): unknown {
+    // Variables the operands assign (`c ? (x = a) : (y = x)`, `x &&= y`) are outputs too, and are
+    // restored before each branch is traced, as an if statement's state.
+    const state = opts?.state ?? { names: [], get: () => [], set: noop };
+    const before = state.get();
+    const branch = (run: Thunk) => (): unknown[] => {
+      state.set(before);
+      return [run(), ...state.get()];
+    };
+    const [value, ...after] = stageConditional(this.tracer, cond, branch(whenTrue), branch(whenFalse), {
+      names: [name, ...state.names], flags: [], opts, isExpression: true,
+    });
+    state.set(after);
+    return value;
+  }
+
+  /** for (const row of t): a While over the rows of t (its first dimension). */
+  private forOverTensor(t: tf.Tensor, extraTest: Thunk | undefined, body: (item: unknown) => void,
+                        getState: GetState, setState: SetState, names: string[], opts: LoopOptions | undefined): void {
+    if (t.rank === 0) throw new StagingError(`autograph-ts: cannot iterate over a scalar tensor${at(opts)}`);
+    // No rows (the shape is part of the signature): zero iterations, as eagerly. Tracing the body
+    // would run it for real on row 0, which does not exist.
+    if (t.shape[0] === 0) return;
+    // An int32 bound (comparing the int32 counter with a JS number would cast it to float32 per
+    // step), read from t's dims when the graph runs: the same graph then serves any number of rows
+    // (it folds to a constant where t's dims are known).
+    const rows = tf.reshape(tf.slice(shapeTensor(t), [0], [1]), []);
+    this.countedLoop(tf.scalar(0, 'int32'), (i) => tf.less(i, rows), 1, (i) => tf.gather(t, i), extraTest, body,
+      getState, setState, names, opts);
+  }
+
+  /** for (const i of range(a, b, step)) with tensor bounds: a While over a counter. */
+  private forOverRange(r: TensorRange, extraTest: Thunk | undefined, body: (item: unknown) => void,
+                       getState: GetState, setState: SetState, names: string[], opts: LoopOptions | undefined): void {
+    const start = isTensor(r.start) ? r.start.cast(r.dtype) : tf.scalar(r.start, r.dtype);
+    const inRange = (i: tf.Tensor): tf.Tensor => {
+      if (!isTensor(r.delta)) return r.delta > 0 ? tf.less(i, r.limit) : tf.greater(i, r.limit);
+      const up = tf.logicalAnd(tf.greater(r.delta, 0), tf.less(i, r.limit));
+      const down = tf.logicalAnd(tf.less(r.delta, 0), tf.greater(i, r.limit));
+      return tf.logicalOr(up, down);
+    };
+    const delta = isTensor(r.delta) ? r.delta.cast(r.dtype) : r.delta;
+    this.countedLoop(start.reshape([]), inRange, delta, (i) => i, extraTest, body, getState, setState, names, opts);
+  }
+
+  private countedLoop(start: tf.Tensor, inRange: (i: tf.Tensor) => tf.Tensor, delta: tf.Tensor | number,
+                      itemAt: (i: tf.Tensor) => unknown, extraTest: Thunk | undefined, body: (item: unknown) => void,
+                      getState: GetState, setState: SetState, names: string[], opts: LoopOptions | undefined): void {
+    let counter = start;
+    const test = (): unknown => {
+      const more = inRange(counter);
+      if (extraTest === undefined) return more;
+      const extra = extraTest();
+      if (!isTensor(extra)) return extra ? more : false;
+      return tf.logicalAnd(more, conditionTensor(this.tracer.facts, extra, opts));
+    };
+    this.loop(test, () => {
+      body(itemAt(counter));
+      counter = tf.add(counter, isTensor(delta) ? delta : tf.scalar(delta, counter.dtype));
+    }, () => [...getState(), counter], (values) => {
+      setState(values.slice(0, -1));
+      counter = values[values.length - 1] as tf.Tensor;
+    }, [...names, '<loop counter>'], opts);
+  }
+
+  /**
+   * A While node for the loop, with the composites it changes (opts.composites) as state. An array
+   * of tensors from ag__.newList whose length the body changes becomes a list value, and the loop
+   * is traced again.
+   */
+  private loop(test: Thunk, body: Thunk<void>, getState: GetState, setState: SetState, names: string[],
+               opts: LoopOptions | undefined): void {
+    retryWithLists(opts, () => {
+      const state = withComposites(getState, setState, names, names.length, opts);
+      const before = state.getState();
+      return {
+        run: () => stageLoop(this.tracer, {
+          test, body, getState: state.getState, setState: state.setState, names: state.names, flags: opts?.flags ?? [], opts,
+        }),
+        restore: () => state.setState(before),
+      };
+    });
+  }
+
+  newList(items: unknown[], opts?: OperatorOptions): unknown[] {
+    // Already one (the transformer wraps array literals only, but a value may come back around).
+    if (stagedArrayState(items) !== undefined) return items;
+    return stagedArray(items, opts?.name ?? 'the array', opts, this.tracer.lists);
+  }
+
+}
+
+/**
+ * Stages a statement (`attempt` prepares one try: how to run it, how to undo what it changed);
+ * when an array from ag__.newList that it changes in place changes length (a push or pop in a
+ * loop body or in one branch), the array becomes a list value of the graph (staged_lists.ts) and
+ * the statement is staged again.
+ */
+function retryWithLists(opts: OperatorOptions | undefined, attempt: () => { run: () => void; restore: () => void }): void {
+  const arrays = Object.values(opts?.composites?.() ?? {}).flatMap((v) => stagedArrayState(v) ?? []);
+  for (;;) {
+    const lists = arrays.map((a) => a.list);
+    const { run, restore } = attempt();
+    try {
+      run();
+      return;
+    } catch (error) {
+      const grown = error instanceof StructureChange ? stagedArrayState(opts?.composites?.()[error.variable]) : undefined;
+      const index = grown === undefined ? -1 : arrays.indexOf(grown);
+      if (index < 0 || lists[index] !== undefined) throw error;
+      // Back to how the arrays were (a statement nested in this one may have made lists of them).
+      arrays.forEach((a, i) => (a.list = lists[i]));
+      restore();
+      grown!.toList();
+    }
+  }
+}
+
+/**
+ * Adds the objects and arrays a statement changes in place (opts.composites: `xs` of `xs[i] = v`,
+ * `xs.push(v)`) to its state, after its outputs: read as copies of their containers (the leaves are
+ * the state; a push changes the structure), written back in place, so every reference to the
+ * array sees the staged values. Other values (class instances) are left to the tracer's checks.
+ */
+function withComposites(getState: GetState, setState: SetState, names: string[], nouts: number,
+                        opts: OperatorOptions | undefined): { getState: GetState; setState: SetState; names: string[]; nouts: number } {
+  const targets = Object.entries(opts?.composites?.() ?? {}).filter(([, v]) => Array.isArray(v) || isPlainObject(v));
+  if (targets.length === 0) return { getState, setState, names, nouts };
+  const k = targets.length;
+  return {
+    getState: () => {
+      const state = getState();
+      return [...state.slice(0, nouts), ...targets.map(([, v]) => stagedArrayState(v)?.list ?? copyOf(v)), ...state.slice(nouts)];
+    },
+    setState: (values) => {
+      setState([...values.slice(0, nouts), ...values.slice(nouts + k)]);
+      targets.forEach(([, target], i) => {
+        // A list value (a StagedArray in list mode) is one leaf: the list the graph holds now.
+        const staged = stagedArrayState(target);
+        if (staged?.isList) staged.list = values[nouts + i] as typeof staged.list;
+        else writeInPlace(target, values[nouts + i]);
+      });
+    },
+    names: [...names.slice(0, nouts), ...targets.map(([name]) => name), ...names.slice(nouts)],
+    nouts: nouts + k,
+  };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function copyOf(value: unknown): unknown {
+  const flat = flatten(value);
+  return flat.rebuild(flat.leaves);
+}
+
+/** Makes the container `target` hold `value` (a container of the same kind), keeping its identity. */
+function writeInPlace(target: unknown, value: unknown): void {
+  const inner = (t: unknown, v: unknown): unknown => {
+    if ((Array.isArray(t) && Array.isArray(v)) || (isPlainObject(t) && isPlainObject(v) && !Array.isArray(v))) {
+      writeInPlace(t, v);
+      return t;
+    }
+    return v;
+  };
+  if (Array.isArray(target) && Array.isArray(value)) {
+    if (target.length !== value.length) target.length = value.length;
+    value.forEach((v, i) => {
+      const next = inner(target[i], v);
+      if (target[i] !== next) target[i] = next;
+    });
+  } else if (isPlainObject(target) && isPlainObject(value)) {
+    for (const key of Object.keys(target)) if (!(key in value)) delete target[key];
+    for (const [key, v] of Object.entries(value)) {
+      const next = inner(target[key], v);
+      if (target[key] !== next) target[key] = next;
+    }
+  }
+}

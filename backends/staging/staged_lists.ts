@@ -1,0 +1,415 @@
+/**
+ * Arrays of tensors that staged loops grow, as list values of the graph (TF's TensorLists).
+ *
+ * A converted function wraps each array that the checker types as possibly holding tensors and
+ * that a converted statement changes in place (`const tokens = ag__.newList([tok])`). Outside a
+ * trace that is the array itself; while stage() traces, it is a StagedArray: a proxy that is the
+ * array (array mode) until a staged loop changes its length. From then on (list mode) its value is
+ * a TracedList — a graph value, carried as loop state like a tensor — and the proxy answers push,
+ * pop, length, [i] and at(i) with List nodes; tf.stack / tf.concat of it are TensorListStack /
+ * TensorListConcat (trace_patches.ts); `for...of` over it is a staged loop (control_flow.ts).
+ * Anything else that would need its JS contents is a StagingError naming the array: the length of
+ * a list is known only when the graph runs.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import type { OperatorOptions } from '../../runtime/options';
+import { at, StagingError, userFrame } from '../common/errors';
+import type { ListNode, ListOp, TensorSpec, ValueRef } from '../graph/graph';
+import { describeValue, zerosOf } from './staged_values';
+import { isTapeOn } from './tape';
+import { framesAbove, isUserFrame } from '../../runtime/user_frames';
+import { markPromoted } from '../../runtime/promoted_values';
+
+/**
+ * A list value while tracing. It is a TensorInfo so that the tracer's tables and captures treat it
+ * like a tensor (its identity is its dataId); `listSpec` is its spec in the graph, shared by every
+ * node that holds this value, so that an element spec learned later (a list that starts empty)
+ * reaches them all.
+ */
+export class TracedList implements tf.TensorInfo {
+  readonly dataId = {};
+  readonly shape: number[] = [];
+  readonly dtype = 'float32' as const;
+
+  constructor(readonly listSpec: TensorSpec & { list: 1 }, public known: boolean) {}
+
+  static empty(): TracedList {
+    return new TracedList({ shape: [], dtype: 'float32', list: 1 }, false);
+  }
+
+  static of(element: { shape: readonly number[]; dtype: tf.DataType }): TracedList {
+    return new TracedList({ shape: [...element.shape], dtype: element.dtype, list: 1 }, true);
+  }
+
+  /** Another value of the same type (a loop parameter, a loop's output). */
+  fresh(): TracedList {
+    return new TracedList(this.listSpec, this.known);
+  }
+
+  get element(): TensorSpec | undefined {
+    return this.known ? { shape: this.listSpec.shape, dtype: this.listSpec.dtype } : undefined;
+  }
+
+  /** Learns the element spec of a list that started empty, or dims that differ between elements
+   * (for the loop's second trace). */
+  learn(element: TensorSpec): void {
+    this.listSpec.shape = [...element.shape];
+    this.listSpec.dtype = element.dtype;
+    this.known = true;
+  }
+}
+
+export function describeList(list: TracedList): string {
+  const e = list.element;
+  return e ? `a list of ${e.dtype} tensors of shape [${e.shape.map((d) => (d < 0 ? '?' : d)).join(', ')}]`
+    : 'an empty list of tensors';
+}
+
+
+/** What the list recorder needs of the trace it records into: the Tracer's (kept apart so that tracer.ts can own a recorder). */
+export interface ListTrace {
+  resolve(info: tf.TensorInfo): ValueRef;
+  makeConstant(values: tf.TensorLike, shape: number[], dtype: tf.DataType): tf.Tensor;
+  onTensorMade(t: tf.Tensor, evenIfPaused?: boolean): void;
+  defineAtSite(node: ListNode, outputs: readonly tf.TensorInfo[]): ValueRef[];
+}
+
+/** The List nodes of one trace, recorded with the tracer (each at the user's line). */
+export class ListRecorder {
+  /**
+   * Data of tensors whose dims depend on a list's length (a stack or concat of a list, and what
+   * kernels compute from it), with what they come from: their shapes are guarded (guardShape).
+   */
+  private readonly unknownDims = new WeakMap<object, string>();
+
+  constructor(private readonly tracer: ListTrace) {}
+
+  /** A kernel ran: outputs computed from a tensor of unknown dims have unknown dims too. */
+  onKernel(op: string, inputs: readonly tf.TensorInfo[], outputs: readonly tf.TensorInfo[]): void {
+    const from = inputs.map((t) => this.unknownDims.get(t.dataId)).find((w) => w !== undefined);
+    if (from === undefined) return;
+    // tfjs gives these as many outputs as the traced dims say (tf.unstack, tf.split into n pieces):
+    // the count would be the placeholder's, not the list's length.
+    if (op === 'Unpack' || op === 'SplitV') {
+      throw new StagingError(`autograph-ts: ${op === 'Unpack' ? 'tf.unstack' : 'tf.split'} of a tensor computed from ` +
+        `${from}${where()}: how many pieces it gives depends on the length of a list, known only when the graph runs. ` +
+        'Iterate over the list itself (for...of), or index it.');
+    }
+    for (const o of outputs) this.unknownDims.set(o.dataId, from);
+  }
+
+  /** A tensor was made (by the engine, for a kernel's output): guard its shape if it depends on a list's length. */
+  onTensorMade(t: tf.Tensor): void {
+    const from = this.unknownDims.get(t.dataId);
+    if (from !== undefined && !guarded.has(t)) guardShape(t, undefined, `a tensor computed from ${from}`);
+  }
+
+  /** A list holding `items` (tensors of one dtype and shape), made in the current graph. */
+  fromItems(items: tf.Tensor[], name: string): TracedList {
+    let list = TracedList.empty();
+    this.record('EmptyTensorList', [], [list]);
+    for (const item of items) list = this.push(list, item, name);
+    return list;
+  }
+
+  /** A new empty list of `list`'s type (the value of a branch that throws). */
+  emptyLike(list: TracedList): TracedList {
+    const empty = list.fresh();
+    this.record('EmptyTensorList', [], [empty]);
+    return empty;
+  }
+
+  push(list: TracedList, item: unknown, name: string): TracedList {
+    if (!(item instanceof tf.Tensor)) {
+      throw new StagingError(`autograph-ts: '${name}' is a list of tensors in the staged graph, but ${describeValue(item)} ` +
+        `is pushed to it${where()}: only tensors (of one dtype and shape) can be pushed to an array that a staged loop grows.`);
+    }
+    const element = list.element;
+    if (element !== undefined && element.dtype !== item.dtype) {
+      throw new StagingError(`autograph-ts: the elements of '${name}' change dtype${where()}: ${describeValue(item)} is ` +
+        `pushed to ${describeList(list)}. A list in a staged graph holds tensors of one dtype: cast it first ` +
+        `(e.g. \`.cast('${element.dtype}')\`).`);
+    }
+    if (element !== undefined && element.shape.length !== item.rank) {
+      throw new StagingError(`autograph-ts: the elements of '${name}' change rank${where()}: ${describeValue(item)} is ` +
+        `pushed to ${describeList(list)}. A list in a staged graph holds tensors of one rank: reshape it first.`);
+    }
+    // The first element of a list made empty gives the empty list's spec its type too (the
+    // EmptyTensorList node's: an ONNX SequenceEmpty is typed).
+    if (element === undefined) list.learn({ shape: [...item.shape], dtype: item.dtype });
+    // Dims that differ between elements are unknown (-1) in the list's spec.
+    const next = TracedList.of(element === undefined ? item : { shape: relaxedShape(element.shape, item.shape), dtype: item.dtype });
+    this.record('TensorListPushBack', [this.tracer.resolve(list), this.tracer.resolve(item)], [next]);
+    return next;
+  }
+
+  pop(list: TracedList, name: string): [TracedList, tf.Tensor] {
+    const element = this.elementOf(list, name, 'pop()', true);
+    const rest = list.fresh();
+    const item = this.placeholder(element);
+    this.record('TensorListPopBack', [this.tracer.resolve(list)], [rest, item]);
+    return [rest, item];
+  }
+
+  length(list: TracedList, name: string): tf.Tensor {
+    const n = this.placeholder({ shape: [], dtype: 'int32' });
+    this.record('TensorListLength', [this.tracer.resolve(list)], [n]);
+    // Using it as a JS number (an index, Array(n), ===) would need its value now: the transformer
+    // routes such reads of `xs.length` through ag__.plainValue, and the mark refuses the rest.
+    return markPromoted(n, `${name}.length`, undefined, name);
+  }
+
+  /** list[index]: `index` a JS integer (from the front; negative counts from the end, as `at`) or a tensor. */
+  getItem(list: TracedList, index: number | tf.Tensor, name: string): tf.Tensor {
+    const element = this.elementOf(list, name, `${name}[i]`, true);
+    let i: tf.Tensor;
+    if (index instanceof tf.Tensor) {
+      if (index.rank !== 0 || index.dtype === 'bool' || index.dtype === 'string') {
+        throw new StagingError(`autograph-ts: the index into '${name}' is ${describeValue(index)}${where()}; a list ` +
+          'in a staged graph is indexed by a number or a scalar tensor.');
+      }
+      i = index.dtype === 'int32' ? index : tf.cast(index, 'int32');
+    } else if (index < 0) {
+      i = tf.add(this.length(list, name), tf.scalar(index, 'int32'));
+    } else {
+      i = this.tracer.makeConstant([index], [], 'int32');
+    }
+    const item = this.placeholder(element);
+    this.record('TensorListGetItem', [this.tracer.resolve(list), this.tracer.resolve(i)], [item]);
+    return item;
+  }
+
+  /** tf.stack(list, axis) / tf.concat(list, axis). */
+  join(list: TracedList, op: 'TensorListStack' | 'TensorListConcat', axis: number, name: string): tf.Tensor {
+    const what = op === 'TensorListStack' ? 'tf.stack' : 'tf.concat';
+    const element = this.elementOf(list, name, what, false);
+    const rank = element.shape.length + (op === 'TensorListStack' ? 1 : 0);
+    const a = axis < 0 ? axis + rank : axis;
+    if (!(a >= 0 && a < rank) || (op === 'TensorListStack' && a !== 0)) {
+      throw new StagingError(`autograph-ts: ${what}(${name}, ${axis})${where()}: a list that a staged loop grows is ` +
+        `${op === 'TensorListStack' ? 'stacked along axis 0 only (transpose the result)' : `concatenated along an axis of its elements (rank ${element.shape.length})`}.`);
+    }
+    // Elements whose dims differ can only be concatenated, along the one axis where they differ.
+    const differing = element.shape.flatMap((d, k) => (d < 0 ? [k] : []));
+    if (differing.length > 0 && (op === 'TensorListStack' || differing.some((k) => k !== a))) {
+      throw new StagingError(`autograph-ts: ${what}(${name}${axis ? `, ${axis}` : ''})${where()}: the elements of ` +
+        `'${name}' differ in dim ${differing.join(', ')} (${describeList(list)}), so they can only be concatenated along ` +
+        `${differing.length === 1 ? `axis ${differing[0]}` : 'one axis'}.`);
+    }
+    // The joined axis has a length known only when the graph runs (-1 in the spec); the trace
+    // goes on with a placeholder of length 1 there.
+    const shape = op === 'TensorListStack' ? [-1, ...element.shape] : element.shape.map((d, k) => (k === a ? -1 : d));
+    const traceShape = (op === 'TensorListStack' ? [1, ...element.shape] : element.shape).map((d) => (d < 0 ? 1 : d));
+    const out = this.placeholder({ shape: traceShape, dtype: element.dtype });
+    this.record(op, [this.tracer.resolve(list)], [out], { axis: a }, [{ shape, dtype: element.dtype }]);
+    guardShape(out, a, `${what}(${name})`);
+    this.unknownDims.set(out.dataId, `${what}(${name})`);
+    return out;
+  }
+
+  /** The element spec, known (something was pushed); `exact`: with no unknown dims (to read an element). */
+  private elementOf(list: TracedList, name: string, what: string, exact: boolean): TensorSpec {
+    // Lists are not on tfjs's gradient tape: a value read from one would silently carry no gradient.
+    if (isTapeOn()) {
+      throw new StagingError(`autograph-ts: ${what} of '${name}'${where()} while a gradient is recorded inside the staged ` +
+        'function (tf.grad, tf.valueAndGrad, tf.variableGrads, optimizer.minimize): gradients through a list of tensors ' +
+        'are not staged. Take the gradient of the staged function from outside it (`tf.grad((x) => staged(x))`), or ' +
+        'compute the value without the list.');
+    }
+    const element = list.element;
+    if (element === undefined) {
+      throw new StagingError(`autograph-ts: ${what} of '${name}'${where()}, an empty list in the staged graph whose element ` +
+        'dtype and shape are not known yet: push to it first.');
+    }
+    if (exact && element.shape.some((d) => d < 0)) {
+      throw new StagingError(`autograph-ts: ${what} of '${name}'${where()}: its elements differ in shape ` +
+        `(${describeList(list)}), so an element has no one shape to trace with. Concatenate them (tf.concat) instead.`);
+    }
+    return element;
+  }
+
+  private placeholder(spec: TensorSpec): tf.Tensor {
+    const t = this.tracer.makeConstant(zerosOf(spec), [...spec.shape], spec.dtype);
+    this.tracer.onTensorMade(t, true);
+    return t;
+  }
+
+  private record(op: ListOp, inputs: ValueRef[], outputs: tf.TensorInfo[], attrs?: ListNode['attrs'],
+                 specs?: TensorSpec[]): void {
+    const node: ListNode = {
+      kind: 'List', op, inputs, outputs: specs ?? outputs.map((o) => (o instanceof TracedList ? o.listSpec
+        : { shape: [...o.shape], dtype: o.dtype })),
+    };
+    if (attrs !== undefined) node.attrs = attrs;
+    this.tracer.defineAtSite(node, outputs);
+    for (const o of outputs) this.tracer.onTensorMade(o as tf.Tensor, true);
+  }
+}
+
+/**
+ * The result of tf.stack / tf.concat of a list has a dim that only the graph knows; the trace holds
+ * a placeholder of length 1 there, and tensors computed from it have dims that depend on it. tfjs
+ * reads shapes all the time (that is fine: its kernels run on the placeholders), but the user's
+ * code reading such a dim (`out.shape[0]`, `out.size`) would bake a trace-time number into the
+ * graph: that read is a StagingError. `dim`: the one unknown dim; undefined: any of them (a
+ * computed tensor, whose dims may mix the unknown one with others).
+ */
+const guarded = new WeakSet<tf.Tensor>();
+
+function guardShape(t: tf.Tensor, dim: number | undefined, what: string): void {
+  const refuse = (read: string): StagingError => new StagingError(`autograph-ts: ${read} of ${what} is read${where()}, ` +
+    `but ${dim === undefined ? 'its shape depends on' : `dim ${dim} of ${what} is`} the length of a list, known only when ` +
+    'the graph runs. Compute with tensors instead (ops on the stacked tensor, or the list\'s length, an int32 tensor).');
+  const shape = new Proxy(t.shape, {
+    get: (target, key, receiver) => {
+      if (typeof key === 'string' && (dim === undefined ? /^\d+$/.test(key) : key === String(dim)) && readByUserCode()) {
+        throw refuse(`'shape[${key}]'`);
+      }
+      return Reflect.get(target, key, receiver);
+    },
+  });
+  const size = t.size;
+  guarded.add(t);
+  Object.defineProperty(t, 'shape', { value: shape, configurable: true, writable: true });
+  Object.defineProperty(t, 'size', {
+    configurable: true,
+    get: () => {
+      if (readByUserCode()) throw refuse("'size'");
+      return size;
+    },
+  });
+}
+
+/** Whether the code that called the caller of this function is the user's (not tfjs, not ours). */
+function readByUserCode(): boolean {
+  // [0] is the accessor; builtins in between (Array.prototype.map, destructuring) are skipped.
+  const frames = framesAbove(readByUserCode, 8).slice(1).filter((l) => !/\((<anonymous>|native)\)\s*$/.test(l));
+  return frames.length > 0 && isUserFrame(frames[0]);
+}
+
+/** `a` with -1 where `b` differs. */
+export function relaxedShape(a: readonly number[], b: readonly number[]): number[] {
+  return a.map((d, k) => (d === b[k] ? d : -1));
+}
+
+function where(): string {
+  const frame = userFrame();
+  return frame ? ` (at ${frame})` : '';
+}
+
+// ---- the proxy --------------------------------------------------------------------------------
+
+/** What a StagedArray is now: the array itself, or a list value of the graph. */
+export class StagedArrayState {
+  list: TracedList | undefined;
+
+  constructor(readonly target: unknown[], readonly name: string, readonly opts: OperatorOptions | undefined,
+              private readonly lists: ListRecorder) {}
+
+  get isList(): boolean {
+    return this.list !== undefined;
+  }
+
+  /**
+   * Turns the array into a list value (a staged loop is about to change its length): its current
+   * elements, which must be tensors of one dtype and shape, become the list's first elements.
+   */
+  toList(): void {
+    if (this.list !== undefined) return;
+    this.target.forEach((item, k) => {
+      if (!(item instanceof tf.Tensor)) {
+        throw new StagingError(`autograph-ts: '${this.name}' holds ${describeValue(item)} at index ${k}, and a loop ` +
+          `staged on a tensor condition changes its length${at(this.opts)}: only an array of tensors can grow in a ` +
+          'staged loop (it becomes a list of tensors in the graph).');
+      }
+    });
+    this.list = this.lists.fromItems(this.target as tf.Tensor[], this.name);
+  }
+
+  misuse(what: string): StagingError {
+    return new StagingError(`autograph-ts: ${what} of '${this.name}'${where()}: '${this.name}' is a list of tensors in ` +
+      'the staged graph (a staged loop changes its length, which is known only when the graph runs). A list supports ' +
+      'push, pop, length (an int32 tensor), [i] and at(i), tf.stack, tf.concat and for...of.');
+  }
+
+  /** The proxy's `get` in list mode. */
+  get(key: string | symbol): unknown {
+    const list = this.list!;
+    if (key === 'length') return this.lists.length(list, this.name);
+    if (typeof key === 'string' && /^(0|[1-9]\d*)$/.test(key)) return this.lists.getItem(list, Number(key), this.name);
+    switch (key) {
+      case 'push':
+        return (...items: unknown[]): tf.Tensor => {
+          for (const item of items) this.list = this.lists.push(this.list!, item, this.name);
+          return this.lists.length(this.list!, this.name);
+        };
+      case 'pop':
+        return (): tf.Tensor => {
+          const [rest, item] = this.lists.pop(this.list!, this.name);
+          this.list = rest;
+          return item;
+        };
+      case 'at':
+        return (index: number | tf.Tensor): tf.Tensor => this.lists.getItem(this.list!, index, this.name);
+      case Symbol.iterator:
+        throw this.misuse('iterating (a for...of that is not converted, a spread, Array.from)');
+      default:
+        // What an array has (its methods) needs its contents; other keys are absent, as on an
+        // array (`instanceof tf.Tensor` asks for 'data', 'dataSync', ...).
+        if (key in Array.prototype) throw this.misuse(typeof key === 'symbol' ? `using ${String(key)}` : `'${key}'`);
+        return undefined;
+    }
+  }
+
+  set(key: string | symbol): never {
+    throw this.misuse(key === 'length' ? 'setting the length' : `assigning '${String(key)}'`);
+  }
+}
+
+const states = new WeakMap<object, StagedArrayState>();
+
+/** The state of a StagedArray proxy (undefined for any other value). */
+export function stagedArrayState(value: unknown): StagedArrayState | undefined {
+  return typeof value === 'object' && value !== null ? states.get(value) : undefined;
+}
+
+/** A StagedArray over `items` (see the header). */
+export function stagedArray(items: unknown[], name: string, opts: OperatorOptions | undefined, lists: ListRecorder): unknown[] {
+  const state = new StagedArrayState(items, name, opts, lists);
+  const refuse = (what: string) => (): never => {
+    throw state.misuse(what);
+  };
+  const proxy = new Proxy(items, {
+    get: (target, key, receiver) => (state.isList ? state.get(key) : Reflect.get(target, key, receiver)),
+    set: (target, key, value, receiver) => (state.isList ? state.set(key) : Reflect.set(target, key, value, receiver)),
+    has: (target, key) => (state.isList ? refuse(`'in' of ${String(key)}`)() : Reflect.has(target, key)),
+    ownKeys: (target) => (state.isList ? refuse('listing the keys')() : Reflect.ownKeys(target)),
+    deleteProperty: (target, key) => (state.isList ? refuse(`deleting '${String(key)}'`)() : Reflect.deleteProperty(target, key)),
+    defineProperty: (target, key, desc) => (state.isList ? refuse(`defining '${String(key)}'`)()
+      : Reflect.defineProperty(target, key, desc)),
+  });
+  states.set(proxy, state);
+  return proxy;
+}
+
+/**
+ * A list in a staged function's result (itself, or inside the arrays and plain objects returned):
+ * the graph's results are tensors, and the list's length is known only when it runs.
+ */
+export function checkNoListIn(result: unknown): void {
+  const seen = new Set<unknown>();
+  const visit = (value: unknown): void => {
+    if (typeof value !== 'object' || value === null || seen.has(value)) return;
+    seen.add(value);
+    const state = stagedArrayState(value);
+    if (state?.isList) {
+      throw new StagingError(`autograph-ts: the staged function returns '${state.name}'${at(state.opts)}, a list of tensors ` +
+        `that a staged loop grows (its length is known only when the graph runs): return tf.stack(${state.name}) or ` +
+        `tf.concat(${state.name}) instead.`);
+    }
+    const proto = Object.getPrototypeOf(value);
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (proto === Object.prototype || proto === null) Object.values(value).forEach(visit);
+  };
+  visit(result);
+}

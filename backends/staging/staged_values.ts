@@ -1,0 +1,87 @@
+/**
+ * What the staged control flow knows about values beyond the graph: which tensors stand for a
+ * return value that may be undefined (placeholders), which bool tensors are negations of others
+ * (the guards the transformer emits), and how JS values become tensors. The per-trace facts are a
+ * `TraceFacts` that the Tracer owns (`tracer.facts`): nothing here outlives a trace.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import { Undefined, UndefinedReturnValue } from '../../runtime/undefined_values';
+import type { OperatorOptions } from '../../runtime/options';
+import { conditionProblem } from '../../runtime/tensors';
+import type { TensorSpec } from '../graph/graph';
+import { at, StagingError } from '../common/errors';
+
+/**
+ * A tensor that holds a return value on some paths and a zeros placeholder on the others. Its
+ * value is defined exactly when the flag variable `flag` (the lowered `do_return`) is true.
+ */
+export interface MaybeUndefined {
+  flag: string | undefined;
+  origin: string | undefined;
+}
+
+
+export function isUndefinedValue(value: unknown): boolean {
+  return value === undefined || value instanceof Undefined;
+}
+
+export function isReturnSentinel(value: unknown): boolean {
+  return value === UndefinedReturnValue.instance;
+}
+
+export function describeValue(value: unknown): string {
+  if (value instanceof tf.Tensor) return `a ${value.dtype} tensor of shape [${value.shape.join(', ')}]`;
+  if (typeof value === 'object' && value !== null && 'listSpec' in value) return 'a list of tensors';
+  if (value === undefined || value instanceof Undefined) return 'undefined';
+  if (isReturnSentinel(value)) return 'no return value';
+  if (value === null) return 'null';
+  return `the JS ${typeof value} ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`;
+}
+
+/**
+ * A staged `a && b`, `a || b` or `c ? a : b` whose two possible values differ in dtype or shape
+ * (`k.less(1) && x`, x float32): no single graph value is the JS result, but its truthiness is.
+ * The expression then gives a token tensor that stands for that truthiness: a condition (if,
+ * while, !, &&, ||, assert) reads `truth`; any other use of the token is the `misuse` error.
+ */
+export interface ConditionOnly {
+  truth: tf.Tensor;
+  misuse: string;
+}
+
+/** The facts one trace knows about its tensors; owned by the Tracer (`tracer.facts`). */
+export class TraceFacts {
+  /** Tensors that may stand for an undefined value (see MaybeUndefined). */
+  readonly maybeUndefined = new WeakMap<tf.Tensor, MaybeUndefined>();
+  /** Bool tensors that are true on every path (a flag set in both branches of an If). */
+  readonly knownTrue = new WeakSet<tf.Tensor>();
+  /** result -> operand, for every tensor produced by ag__.not while tracing. */
+  readonly negationOf = new WeakMap<tf.Tensor, tf.Tensor>();
+  /** Token tensors that stand for a truthiness only (see ConditionOnly). */
+  readonly conditionOnly = new WeakMap<object, ConditionOnly>();
+}
+
+/** Checks a tensor condition and returns it as a bool tensor (recorded ops). */
+export function conditionTensor(facts: TraceFacts, cond: tf.Tensor, opts: OperatorOptions | undefined): tf.Tensor {
+  const only = facts.conditionOnly.get(cond);
+  if (only !== undefined) return only.truth;
+  const problem = conditionProblem(cond, at(opts));
+  if (problem !== undefined) throw new StagingError(problem);
+  if (cond.dtype === 'bool') return cond;
+  // JS truthiness of a number: neither 0 (nor -0) nor NaN. NaN != 0 is true, so NaN is excluded
+  // explicitly (x == x is false only for NaN); int32 has no NaN.
+  return cond.dtype === 'int32' ? tf.notEqual(cond, 0) : tf.logicalAnd(tf.notEqual(cond, 0), tf.equal(cond, cond));
+}
+
+export function zerosOf(spec: TensorSpec): number[] | boolean[] | string[] {
+  const size = spec.shape.reduce((a, b) => a * b, 1);
+  if (spec.dtype === 'string') return new Array<string>(size).fill('');
+  if (spec.dtype === 'bool') return new Array<boolean>(size).fill(false);
+  return new Array<number>(size).fill(0);
+}
+
+/** A zeros tensor like `like`: the placeholder for a value that is undefined on some path. */
+export function placeholderLike(tracer: { makeConstant(values: tf.TensorLike, shape: number[], dtype: tf.DataType): tf.Tensor },
+                                like: TensorSpec): tf.Tensor {
+  return tracer.makeConstant(zerosOf(like), [...like.shape], like.dtype);
+}
