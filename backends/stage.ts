@@ -19,7 +19,7 @@
  * - Tensors that fn stores outside itself while tracing are disposed when the trace ends.
  */
 import type * as tf from '@tensorflow/tfjs-core';
-import { throwIfNotConverted } from './cache/retracing';
+import { throwIfNotConverted, throwIfNotTraceable } from './cache/retracing';
 import { SignatureCache } from './cache/signature_cache';
 import type { CacheEntry } from './cache/entry';
 import type { InputSpec } from './cache/signatures';
@@ -84,6 +84,7 @@ export type Staged<F extends (...args: never[]) => unknown> = F & {
 
 export function stage<F extends (...args: never[]) => unknown>(fn: F, options: StageOptions = {}): Staged<F> {
   if (typeof fn !== 'function') throw new TypeError(`autograph-ts: stage() needs a function, got ${typeof fn}`);
+  throwIfNotTraceable(fn);
   throwIfNotConverted(fn);
   const cache = new SignatureCache(fn, { ...options, relaxDims: options.engine !== 'onnx' });
   const engineOf = (entry: CacheEntry): EngineChoice =>

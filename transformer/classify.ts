@@ -31,6 +31,9 @@ export interface StatementClassification {
 const TENSOR_MEMBERS = ['dataSync', 'dtype', 'shape', 'rank', 'dataId'];
 
 /** tfjs functions whose number arguments are JS values, not tensors (the values of a new tensor). */
+/** Of those, the ones whose values argument may hold a staged number, and its position. */
+const TFJS_VALUES_ARGUMENT = new Map([['scalar', 0], ['tensor', 0], ['tensor1d', 0], ['tensor2d', 0], ['tensor3d', 0],
+  ['tensor4d', 0], ['tensor5d', 0], ['tensor6d', 0], ['fill', 1]]);
 const TFJS_FROM_JS_VALUES = new Set(['scalar', 'tensor', 'tensor1d', 'tensor2d', 'tensor3d', 'tensor4d', 'tensor5d', 'tensor6d',
   'fill', 'range', 'linspace', 'buffer', 'complex']);
 
@@ -268,12 +271,28 @@ export class Classifier {
   /** Whether a call's target is declared by tfjs (a tfjs function or a Tensor method), which
    * takes a promoted tensor where its parameter says number. */
   isTfjsCall(call: TS.CallExpression | TS.NewExpression): boolean {
-    const decl = this.checker.getResolvedSignature(call)?.declaration;
-    if (decl === undefined || !/\/@tensorflow\//.test(decl.getSourceFile().fileName.replace(/\\/g, '/'))) return false;
+    const name = this.tfjsFunctionName(call);
     // Functions that make a tensor from JS values read them as JS values.
+    return name !== undefined && !TFJS_FROM_JS_VALUES.has(name);
+  }
+
+  /**
+   * Whether `arg` is the values argument of a tfjs function that makes a tensor from JS values
+   * (`tf.scalar(v)`, `tf.tensor1d([i, j])`, the value of `tf.fill(shape, v)`): a promoted number
+   * there is staged as a tensor (backends/staging/tensor_from_values.ts). Shapes and the other
+   * arguments stay JS values.
+   */
+  isTfjsValuesArgument(call: TS.CallExpression | TS.NewExpression, arg: TS.Expression): boolean {
+    const name = this.tfjsFunctionName(call);
+    return name !== undefined && TFJS_VALUES_ARGUMENT.get(name) === (call.arguments?.indexOf(arg) ?? -1);
+  }
+
+  /** The name of the tfjs function a call resolves to (by its declaration's file), if it is one. */
+  private tfjsFunctionName(call: TS.CallExpression | TS.NewExpression): string | undefined {
+    const decl = this.checker.getResolvedSignature(call)?.declaration;
+    if (decl === undefined || !/\/@tensorflow\//.test(decl.getSourceFile().fileName.replace(/\\/g, '/'))) return undefined;
     const declName = (decl as TS.SignatureDeclaration).name;
-    const name = declName !== undefined && ts.isIdentifier(declName) ? declName.text : '';
-    return !TFJS_FROM_JS_VALUES.has(name);
+    return declName !== undefined && ts.isIdentifier(declName) ? declName.text : '';
   }
 
   /** An iterable (or for...in object), by its type: a Tensor or TensorRange is staged, an array

@@ -34,6 +34,21 @@ export function throwIfNotConverted(fn: Function): void {
     '`"plugins": [{ "transform": "autograph-ts/transformer" }]` to the compilerOptions of tsconfig.json.');
 }
 
+/**
+ * A generator or async function cannot be traced: its body runs after the call returns (a
+ * generator object, a Promise), outside the trace. stage() refuses it at once, naming it (a
+ * staged generator returned one shared generator object on every call).
+ */
+export function throwIfNotTraceable(fn: Function): void {
+  const kind = Object.prototype.toString.call(fn).slice(8, -1);
+  const what = { GeneratorFunction: 'a generator function', AsyncGeneratorFunction: 'an async generator function',
+    AsyncFunction: 'an async function' }[kind];
+  if (what === undefined) return;
+  throw new StagingError(`autograph-ts: stage() cannot trace ${fn.name || 'this function'}: it is ${what}, whose body ` +
+    'runs after the call returns, outside the trace. Stage a synchronous function that returns tensors, and ' +
+    'call it from the generator or async function.');
+}
+
 /** Remembers the arguments of the last trace, to explain the next one. */
 export class RetraceLog {
   private last: string[] | undefined;

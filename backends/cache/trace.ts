@@ -14,6 +14,7 @@ import { withoutTape } from '../staging/tape';
 import { runTrace } from '../staging/trace_context';
 import { markDisposedByTrace, traceScopeTensors } from '../staging/trace_patches';
 import { Tracer } from '../staging/tracer';
+import { promotionOf } from '../../runtime/promoted_values';
 import { type CacheEntry, disposeProgram, type Watch } from './entry';
 import { signatureOf } from './signatures';
 
@@ -40,7 +41,7 @@ export function trace(fn: (...args: never[]) => unknown, thisArg: unknown, args:
 function traceOutsideTape(fn: (...args: never[]) => unknown, thisArg: unknown, args: unknown[], tensors: tf.Tensor[],
                           tracer: Tracer): CacheEntry {
   tf.engine().startScope('autograph-ts trace');
-  let rebuild: CacheEntry['rebuild'];
+  let rebuild: CacheEntry['rebuild'] = () => undefined;
   let resultKey = '';
   try {
     const result = runTrace(tracer, () => (fn as unknown as (...a: unknown[]) => unknown).apply(thisArg, args),
@@ -48,23 +49,7 @@ function traceOutsideTape(fn: (...args: never[]) => unknown, thisArg: unknown, a
     if (result instanceof Promise) {
       throw new StagingError('autograph-ts: stage() needs a synchronous function; this one returned a Promise.');
     }
-    checkNoListIn(result);
-    const flat = flatten(result);
-    const positions: number[] = [];
-    tracer.root.graph.results = flat.leaves.flatMap((leaf, i) => {
-      if (!(leaf instanceof tf.Tensor)) return [];
-      const mark = tracer.facts.maybeUndefined.get(leaf);
-      if (mark !== undefined) throw returnInOneBranch(mark.origin ? { origin: mark.origin } : undefined);
-      positions.push(i);
-      return [tracer.resolve(leaf)];
-    });
-    const leaves = flat.leaves.map((l) => (l instanceof tf.Tensor ? undefined : l));
-    resultKey = `${flat.structure}: ${flat.leaves.map((l) => (l instanceof tf.Tensor ? 'tensor' : jsValueKey(l))).join(', ')}`;
-    rebuild = (outs) => {
-      const values = [...leaves];
-      positions.forEach((p, k) => (values[p] = outs[k]));
-      return flat.rebuild(values);
-    };
+    ({ rebuild, resultKey } = bindResults(tracer, result));
   } catch (error) {
     disposeProgram(tracer.program);
     throw error;
@@ -79,4 +64,40 @@ function traceOutsideTape(fn: (...args: never[]) => unknown, thisArg: unknown, a
     program: tracer.program, rebuild, raw: rawTraceOf(tracer.program, resultKey), pattern: tensors.map((t) => [...t.shape]),
     changingDims: tracer.changingDims, dimReads: tracer.dimReads, audit: tracer.audit,
   };
+}
+
+/**
+ * Makes the tensors of fn's result the graph's results; returns how to rebuild the result from
+ * them and the key that compares it between traces. A promoted JS number or boolean in the result
+ * (a counter a staged loop carried as a tensor, runtime/promoted_values.ts) comes back as the JS
+ * value eager code returns: its scalar is read once at the end of the call.
+ */
+function bindResults(tracer: Tracer, result: unknown): { rebuild: CacheEntry['rebuild']; resultKey: string } {
+  checkNoListIn(result);
+  const flat = flatten(result);
+  const positions: number[] = [];
+  tracer.root.graph.results = flat.leaves.flatMap((leaf, i) => {
+    if (!(leaf instanceof tf.Tensor)) return [];
+    const mark = tracer.facts.maybeUndefined.get(leaf);
+    if (mark !== undefined) throw returnInOneBranch(mark.origin ? { origin: mark.origin } : undefined);
+    positions.push(i);
+    return [tracer.resolve(leaf)];
+  });
+  const promoted = positions.map((p) => promotionOf(flat.leaves[p]) !== undefined);
+  const leaves = flat.leaves.map((l) => (l instanceof tf.Tensor ? undefined : l));
+  const resultKey = `${flat.structure}: ${flat.leaves.map((l, i) => (l instanceof tf.Tensor
+    ? (promoted[positions.indexOf(i)] ? 'promoted tensor' : 'tensor') : jsValueKey(l))).join(', ')}`;
+  const rebuild = (outs: unknown[]): unknown => {
+    const values = [...leaves];
+    positions.forEach((p, k) => (values[p] = promoted[k] && outs[k] instanceof tf.Tensor ? readPromoted(outs[k] as tf.Tensor) : outs[k]));
+    return flat.rebuild(values);
+  };
+  return { rebuild, resultKey };
+}
+
+/** The JS value a promoted scalar stands for (a bool tensor was a boolean); frees the tensor. */
+function readPromoted(t: tf.Tensor): number | boolean {
+  const value = t.dataSync()[0] as number;
+  t.dispose();
+  return t.dtype === 'bool' ? value !== 0 : value;
 }

@@ -123,13 +123,12 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
       }
       if (!(a instanceof tf.Tensor) && !(b instanceof tf.Tensor)) {
         if (a === b || (Number.isNaN(a) && Number.isNaN(b))) return { static: a };
-        if (typeof a === 'boolean' && typeof b === 'boolean' && (isFlag || isValue)) {
+        if (typeof a === 'boolean' && typeof b === 'boolean' && isFlag) {
           return { pair: [tracer.makeConstant([a], [], 'bool'), tracer.makeConstant([b], [], 'bool')] as const };
         }
-        if (isValue && typeof a === 'number' && typeof b === 'number') {
-          return { pair: [tracer.makeConstant([a], [], 'float32'), tracer.makeConstant([b], [], 'float32')] as const };
-        }
-        if (isPromoted && typeof a === typeof b && (typeof a === 'number' || typeof a === 'boolean')) {
+        // A staged `c ? 3 : 4` gives the JS value a number or boolean: carried as a promoted tensor
+        // (read back as that JS value if the function returns it), like a counter.
+        if ((isPromoted || isValue) && typeof a === typeof b && (typeof a === 'number' || typeof a === 'boolean')) {
           // int32 for integers (a counter), float32 for other numbers, bool for flags.
           const dtype = typeof a === 'boolean' ? 'bool' : isInt32(a) && isInt32(b) ? 'int32' : 'float32';
           const constant = (v: unknown): tf.Tensor => markPromoted(
@@ -297,12 +296,24 @@ function asTensor(tracer: Tracer, value: unknown, other: unknown, name: string, 
       `${describeValue(like)} in the ${otherBranch} branch of a conditional on a tensor, and a staged conditional ` +
       'needs a value for it on both paths.');
   }
+  const promotion = promotionOf(like);
+  if ((typeof value === 'number' || typeof value === 'boolean') && promotion === undefined &&
+      !(isFlag && typeof value === 'boolean' && like.dtype === 'bool')) {
+    // Eagerly the value after the conditional is a JS number on one path and a Tensor on the
+    // other: which one depends on the tensor. A staged call can give only one: refused, in both
+    // orders (a promoted number, whose value the staged call reads back, is the exception).
+    const subject = isFlag ? 'the function returns' : `'${name}' is`;
+    throw new StagingError(`autograph-ts: ${subject} ${describeValue(value)} in the ${branch} branch but ` +
+      `${describeValue(like)} in the ${otherBranch} branch of a conditional on a tensor${at(opts)}: eagerly ` +
+      `${isFlag ? 'the result' : 'it'} is a JS ${typeof value} or a Tensor depending on the tensor's value, and a staged ` +
+      `function gives one type. Make it a tensor on both paths (e.g. tf.scalar(${String(value)}))` +
+      `${isFlag ? '' : `, or a JS ${typeof value} on both`}.`);
+  }
   if ((typeof value === 'number' || typeof value === 'boolean') && like.size === 1) {
     const v = like.dtype === 'bool' ? Boolean(value) : Number(value);
     // 1.5 where the other branch has an int32: a float32 (the dtypes then differ), never a truncation.
     const dtype = like.dtype === 'int32' && !isInt32(v) ? 'float32' : like.dtype;
     const constant = tracer.makeConstant([v] as number[] | boolean[], [...like.shape], dtype);
-    const promotion = promotionOf(like);
     return promotion ? markPromoted(constant, promotion.name, promotion.origin) : constant;
   }
   throw new StagingError(`autograph-ts: '${name}' is ${describeValue(value)} in the ${branch} branch but ` +

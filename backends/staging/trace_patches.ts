@@ -6,6 +6,8 @@
  * - the random ops become Random nodes (re-drawn on every run);
  * - Variable.assign becomes an AssignVariable node; variables created while tracing are state;
  * - every tensor made is reported to the tracer, which knows the sub-graph it belongs to;
+ * - tf.scalar, tf.tensor*, tf.fill of promoted JS values build their tensor with recorded ops
+ *   (tensor_from_values.ts);
  * - tf.stack and tf.concat of an array that a staged loop grows (a list value of the graph,
  *   staged_lists.ts) become TensorListStack / TensorListConcat nodes.
  * installTracePatches is called by the one owner of a trace (backends/staging/trace_context.ts) only.
@@ -19,6 +21,7 @@ import type { RandomOp } from '../graph/graph';
 import { coreModule, originalRandomOp, RANDOM_OPS } from '../kernels/random_ops';
 import { StagingError, userFrame } from '../common/errors';
 import { stagedArrayState } from './staged_lists';
+import { TENSOR_FROM_VALUES_OPS, tensorFromValues } from './tensor_from_values';
 import type { Tracer } from './tracer';
 
 type Undo = () => void;
@@ -76,6 +79,11 @@ export function installTracePatches(tracer: Tracer): Undo {
       tracer.recordRandom(op as RandomOp, args, out);
       return out;
     }));
+  }
+
+  for (const op of TENSOR_FROM_VALUES_OPS.keys()) {
+    const original = coreModule[op] as (...args: unknown[]) => tf.Tensor;
+    undo.push(patch(coreModule, op, (...args: unknown[]): tf.Tensor => tensorFromValues(op, original, args)));
   }
 
   for (const [op, listOp] of [['stack', 'TensorListStack'], ['concat', 'TensorListConcat']] as const) {

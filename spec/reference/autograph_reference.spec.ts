@@ -32,6 +32,14 @@ function value(x: unknown): unknown {
   return x;
 }
 
+/** Like value, keeping what JS type each leaf has: a tensor (with its dtype) is not a number. */
+function typed(x: unknown): unknown {
+  if (x instanceof tf.Tensor) return { tensor: x.arraySync(), dtype: x.dtype };
+  if (Array.isArray(x)) return x.map(typed);
+  if (x !== null && typeof x === 'object') return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, typed(v)]));
+  return x;
+}
+
 type Args = () => unknown[];
 /** Each program with its inputs (made lazily, so each run gets fresh variables) and, where the
  * Python test states it, the value the inputs give. */
@@ -74,6 +82,16 @@ const CASES: Record<string, [Args, unknown?][]> = {
   successiveIfElses: [[() => [I(0), I(0)], 0], [() => [I(1), I(0)], 0], [() => [I(0), I(1)], 0], [() => [I(1), I(1)], 0]],
   nestedIfs: [[() => [I(0), I(0)], 0], [() => [I(1), I(1)], 0], [() => [I(1), I(0)], 0]],
   nestedIfElses: [[() => [I(0), I(0)], 0], [() => [I(1), I(1)], 0], [() => [I(1), I(0)], 0], [() => [I(0), I(1)], 0]],
+  // cond_basic: JS numbers assigned under a tensor if, promoted (refused before issue 17)
+  ifOneVar: [[() => [I(1)]], [() => [I(0)]]],
+  ifElseOneVar: [[() => [I(1)]], [() => [I(0)]]],
+  ifTwoVars: [[() => [I(1)]], [() => [I(0)]]],
+  ifElseTwoVars: [[() => [I(0)]], [() => [I(1)]]],
+  ifElseCreatesVar: [[() => [B(true)]], [() => [B(false)]]],
+  ifLocalVar: [[() => [B(true)]], [() => [B(false)]]],
+  ifElseLocalVar: [[() => [B(true)]], [() => [B(false)]]],
+  ifLocallyModifiedVar: [[() => [B(false)]], [() => [B(true)]]],
+  logicalInIf: [[() => [I(1), I(0)]], [() => [I(0), I(1)]]],
   // early_return
   returnWithDefault: [[() => [I(0)], 0], [() => [I(3)], 3], [() => [I(-2)], 4]],
   returnDependentOnLocal: [[() => [B(true)], 1], [() => [B(false)], 2]],
@@ -146,8 +164,8 @@ const ILLEGAL: [string, Args, RegExp][] = [
 /**
  * Ported programs that staging refuses today, loudly and naming the user's variable, where Python
  * AutoGraph stages them (reported to the lead; each `it` documents the refusal so a change shows):
- * - JS numbers assigned in a branch of a tensor `if` (Python's tf.cond makes them tensors; here only
- *   loops promote JS numbers, issue 8 item 3), also as returned values and object/array members;
+ * - JS numbers returned under a tensor `if`, and object/array members assigned in one (Python's
+ *   tf.cond makes them tensors; plain `let` numbers assigned in a branch are promoted since issue 17);
  * - JS numbers in object properties or array elements changed by a staged loop (plain `let`
  *   counters are promoted, composite members are not);
  * - a `let s: T | number = 0` that a tensor for-of turns into a tensor;
@@ -158,15 +176,6 @@ const ILLEGAL: [string, Args, RegExp][] = [
 const REFUSED: [string, Args, RegExp][] = [
   ['forOneVar', () => [V([1, 2])], /'i' is the JS number 0 that the loop changes to a float32 tensor/],
   ['forTwoVars', () => [V([1, 2])], /'s' is the JS number 0 that the loop changes to a float32 tensor/],
-  ['ifOneVar', () => [I(1)], /'i' is the JS number 1 in the if branch and the JS number 0 in the else branch/],
-  ['ifElseOneVar', () => [I(1)], /'i' is the JS number 1 in the if branch and the JS number 2/],
-  ['ifTwoVars', () => [I(1)], /'i' is the JS number 1 in the if branch/],
-  ['ifElseTwoVars', () => [I(0)], /'i' is the JS number 1 in the if branch/],
-  ['ifElseCreatesVar', () => [B(true)], /'i' is the JS number 1 in the if branch and the JS number 2/],
-  ['ifLocalVar', () => [B(true)], /'i' is the JS number 2 in the if branch/],
-  ['ifElseLocalVar', () => [B(true)], /'i' is the JS number 0 in the if branch and the JS number 3/],
-  ['ifLocallyModifiedVar', () => [B(false)], /'i' is the JS number 4 in the if branch/],
-  ['logicalInIf', () => [I(1), I(0)], /'r' is the JS number 2 in the if branch/],
   ['nestedIfTemporarilyUndefinedReturn', () => [B(true), B(true)], /returns the JS number 1 under a condition on a tensor/],
   ['possibleReturnBeforeLoop', () => [B(true), B(false), I(2)], /returns the JS number 1 under a condition on a tensor/],
   ['returnWithDefaultInTryWithFinally', () => [I(1)], /returns the JS number 1 under a condition on a tensor/],
@@ -203,9 +212,9 @@ describe('AutoGraph reference tests, ported (spec/reference/fixtures/programs.ts
       const staged = stage(converted[name]);
       for (const [args, expected] of runs) {
         const label = `${name}(${JSON.stringify(value(args()))})`;
-        const eager = value(converted[name](...args()));
-        if (expected !== undefined) expect(eager, `${label} eager`).to.deep.equal(expected);
-        expect(value(staged(...args())), `${label} staged`).to.deep.equal(eager);
+        const result = converted[name](...args());
+        if (expected !== undefined) expect(value(result), `${label} eager`).to.deep.equal(expected);
+        expect(typed(staged(...args())), `${label} staged`).to.deep.equal(typed(result));
       }
       // Fresh variables are new signatures; other inputs differ in dims only: relaxed at the second
       // trace (nestedForLoops changes both dims of its matrix, one after the other).

@@ -201,12 +201,13 @@ describe('tensor programs, staged (same programs through stage())', () => {
       expect(value(staged(tf.scalar(limit)))).to.equal(value(m.nestedBreakContinue(tf.scalar(limit))));
     }
   });
-  it('ternary and logical operators; a JS number set under a tensor if is a named error', () => {
+  it('ternary and logical operators; a JS number set under a tensor if is promoted, and tf.scalar(count) stages (issue 17)', () => {
     const staged = stage(m.ternaryAndLogical);
-    // `count += 1` under a tensor condition cannot be staged: the error names it and the line.
-    expect(() => staged(tf.scalar(-2), tf.scalar(3))).to.throw(/'count' is the JS number .* \(main\.ts:\d+:3\)/);
-    const expressions = stage((x: tf.Scalar, y: tf.Scalar) => m.ternaryAndLogical(x, y).slice(0, 4));
-    expect(() => expressions(tf.scalar(1), tf.scalar(1))).to.throw(/'count'/);
+    for (const [x, y] of [[-2, 3], [1, 1], [-1, -1], [2, -5]]) {
+      const eager = m.ternaryAndLogical(tf.scalar(x), tf.scalar(y)).map(value);
+      expect(staged(tf.scalar(x), tf.scalar(y)).map(value), `(${x}, ${y})`).to.deep.equal(eager);
+    }
+    expect(staged.traceCount).to.equal(1);
   });
   it('the If nodes of && and || name the user\'s line', () => {
     const staged = stage(m.eitherPositive);

@@ -144,7 +144,7 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
     // A condition that may hold a promoted counter or flag (`t < n`, `found`) is a tensor
     // condition in a trace: its statement or expression is converted (analysis/promotion.ts).
     const grownLists = [...newLists(body, converted, classifier)].map((d) => (d.name as TS.Identifier).text);
-    promoted = promotableNames(body, converted, classifier, [...grownLists, ...listParameters]);
+    promoted = promotableNames(body, converted, classifier, [...grownLists, ...listParameters], expressions);
     for (const { node } of controls) {
       const tested = classifier.statement(node);
       if (tested?.convertible && tested.role === 'condition' && isMaybePromoted(tested.tested, promoted)) convert(node);

@@ -3,8 +3,9 @@
  * code must be told (issue 8, item 3; the runtime side is runtime/promoted_values.ts).
  *
  * A variable is promotable when it is a local number or boolean (checker) that a converted loop
- * assigns — its counter `t`, a `found = true` flag — or that is assigned a value computed from a
- * promotable one (`const next = t + 1`), to a fixpoint. Every expression that may then hold a
+ * or conditional assigns — its counter `t`, a `found = true` flag, `index = j` under a tensor
+ * `if` — or that is assigned a converted `?:`, `&&` or `||` (`k = t.greater(0) ? 3 : 4`), or a
+ * value computed from a promotable one (`const next = t + 1`), to a fixpoint. Every expression that may then hold a
  * promoted tensor ("maybe promoted": a read of such a variable, and arithmetic, comparisons, `!`,
  * `&&`, `?:` over one) is either consumed by something that takes a tensor, or read as a plain
  * value through ag__.plainValue, which refuses a tensor with an error naming the variable:
@@ -147,7 +148,7 @@ function listLengthName(e: TS.PropertyAccessExpression & { expression: TS.Identi
  * arrays they may grow into lists (by name).
  */
 export function promotableNames(body: TS.Node, converted: ReadonlySet<TS.Node>, classifier: Classifier,
-                                lists: Iterable<string>): Set<string> {
+                                lists: Iterable<string>, expressions: ReadonlySet<TS.Expression> = new Set()): Set<string> {
   const fn = body.parent;
   const names = new Set<string>([...lists].map((list) => `${list}.length`));
   // Only the original tree can be asked about symbols (a function that a pass rebuilt is skipped).
@@ -156,15 +157,16 @@ export function promotableNames(body: TS.Node, converted: ReadonlySet<TS.Node>, 
     while (ts.isParenthesizedExpression(target)) target = target.expression;
     return ts.isIdentifier(target) && classifier.isPromotableVariable(target, fn) ? target.text : undefined;
   };
-  // Seeds: the targets of assignments inside converted loops.
-  const seed = (node: TS.Node, inLoop: boolean): void => {
+  // Seeds: the targets of assignments inside converted loops and conditionals, and of converted
+  // value-giving expressions (a staged `?:`, `&&`, `||` gives a tensor).
+  const seed = (node: TS.Node, inConverted: boolean): void => {
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
-    const here = inLoop || (isLoop(node) && converted.has(node));
-    if (here) {
-      const target = assignedName(node);
-      const name = target && promotable(target);
-      if (name) names.add(name);
-    }
+    const here = inConverted || ((isLoop(node) || ts.isIfStatement(node) || ts.isSwitchStatement(node)) && converted.has(node));
+    const assigned = assignment(node);
+    const target = here ? assignedName(node)
+      : assigned !== undefined && givesConvertedValue(assigned.value, expressions) ? assigned.target : undefined;
+    const name = target && promotable(target);
+    if (name) names.add(name);
     ts.forEachChild(node, (child) => seed(child, here));
   };
   seed(body, false);
@@ -211,6 +213,13 @@ export function promotableNames(body: TS.Node, converted: ReadonlySet<TS.Node>, 
     visit(body);
   }
   return names;
+}
+
+/** Whether `value` is (in parentheses) a converted `?:`, `&&` or `||`: staged, it gives a tensor. */
+function givesConvertedValue(value: TS.Expression, expressions: ReadonlySet<TS.Expression>): boolean {
+  while (ts.isParenthesizedExpression(value)) value = value.expression;
+  return expressions.has(value) && (ts.isConditionalExpression(value) || (ts.isBinaryExpression(value) &&
+    (value.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken || value.operatorToken.kind === ts.SyntaxKind.BarBarToken)));
 }
 
 /** The variable an assignment, update or declaration inside a loop writes, if it is a plain name. */
@@ -334,12 +343,14 @@ function consumed(node: TS.Expression, names: ReadonlySet<string>, classifier: C
     if (ARITHMETIC.has(op) || isLogical(op)) return true;
   }
   if ((ts.isCallExpression(parent) || ts.isNewExpression(parent)) && parent.arguments?.includes(node)) {
-    return classifier.isTfjsCall(parent) || (ts.isCallExpression(parent) && isListAt(parent, names));
+    return classifier.isTfjsCall(parent) || classifier.isTfjsValuesArgument(parent, node) ||
+      (ts.isCallExpression(parent) && isListAt(parent, names));
   }
   // `xs[t]` on a list: ag__.listItem (converters/promoted_values.ts).
   if (isListItem(parent, names) && parent.argumentExpression === node) return true;
-  // `return [x, t]`, `return { t }`: the literal is the returned value.
-  if (ts.isArrayLiteralExpression(parent)) return isReturned(parent);
+  // `return [x, t]`, `return { t }`: the literal is the returned value; `tf.tensor1d([i, j])`:
+  // the values of a tfjs function that makes a tensor.
+  if (ts.isArrayLiteralExpression(parent)) return isReturned(parent) || isTfjsValues(parent, classifier);
   if ((ts.isPropertyAssignment(parent) || ts.isShorthandPropertyAssignment(parent)) && ts.isObjectLiteralExpression(parent.parent)) {
     return isReturned(parent.parent);
   }
@@ -357,6 +368,14 @@ function isListAt(call: TS.CallExpression, names: ReadonlySet<string>): boolean 
 export function isListItem(node: TS.Node, names: ReadonlySet<string>): node is TS.ElementAccessExpression {
   return ts.isElementAccessExpression(node) && ts.isIdentifier(node.expression) &&
     names.has(`${node.expression.text}.length`) && !isWriteTarget(node);
+}
+
+/** An array literal (nested in array literals) that is the values argument of tf.tensor1d & co. */
+function isTfjsValues(literal: TS.ArrayLiteralExpression, classifier: Classifier): boolean {
+  let node: TS.Expression = literal;
+  while (ts.isArrayLiteralExpression(node.parent) || ts.isParenthesizedExpression(node.parent)) node = node.parent as TS.Expression;
+  const call = node.parent;
+  return (ts.isCallExpression(call) || ts.isNewExpression(call)) && classifier.isTfjsValuesArgument(call, node);
 }
 
 function isReturned(literal: TS.Expression): boolean {
