@@ -4,10 +4,18 @@
  *   autograph-ts show <file.ts> [--function name] [--project tsconfig.json]
  * prints the converted code of the file's converted functions, each control-flow statement
  * annotated static / staged / dynamic with the type the checker saw.
+ *   autograph-ts init [--force]       writes what a project needs (cli/init.ts)
+ *   autograph-ts doctor [--project tsconfig.json]   checks the project's install (cli/doctor.ts)
  */
+import { doctorCommand } from './cli/doctor';
+import { initCommand } from './cli/init';
 import { showFile } from './show';
 
-const USAGE = 'usage: autograph-ts show <file.ts> [--function name] [--project tsconfig.json]';
+const USAGE = [
+  'usage: autograph-ts show <file.ts> [--function name] [--project tsconfig.json]',
+  '       autograph-ts init [--force]                    tsconfig.json, .npmrc, src/main.ts, package.json scripts',
+  '       autograph-ts doctor [--project tsconfig.json]  checks this project\'s install and says what to fix',
+].join('\n');
 
 function main(argv: string[]): number {
   const [command, ...rest] = argv;
@@ -15,6 +23,8 @@ function main(argv: string[]): number {
     console.log(USAGE);
     return command === undefined ? 2 : 0;
   }
+  if (command === 'init') return initCommand(rest);
+  if (command === 'doctor') return doctorCommand(rest);
   if (command !== 'show') {
     console.error(`autograph-ts: unknown command '${command}'\n${USAGE}`);
     return 2;
