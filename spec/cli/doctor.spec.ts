@@ -78,7 +78,14 @@ describe('autograph-ts doctor', () => {
   });
 
   it('finds TypeScript 7 (no compiler API for ts-patch), and says to install TypeScript 6', () => {
-    const dir = makeProject({ ...BASE, 'node_modules/typescript/package.json': { name: 'typescript', version: '7.0.0' } });
+    // A package without the compiler API, as TypeScript 7's: the tsconfig is still read (comments, "extends").
+    const dir = makeProject({ ...BASE, 'node_modules/typescript/package.json': { name: 'typescript', version: '7.0.0', main: 'index.js' },
+      'node_modules/typescript/index.js': 'module.exports = {};\n',
+      'tsconfig.json': '{\n  // comment\n  "extends": "./base",\n  "compilerOptions": { "strict": true, },\n}\n',
+      'base.json': '{ /* the plugin */ "compilerOptions": { "plugins": [{ "transform": "autograph-ts/transformer" }] } }' });
+    expect(find(diagnoseProject(dir), 'tsconfig.json').status).to.equal('ok');
+    fs.writeFileSync(path.join(dir, 'base.json'), '{}');
+    expect(find(diagnoseProject(dir), 'tsconfig.json').status).to.equal('problem');
     const typescript = find(diagnoseProject(dir), 'typescript');
     expect(typescript.status).to.equal('problem');
     expect(typescript.detail).to.match(/^7\.0\.0: TypeScript 7 \(the native port\) has no JavaScript compiler API/);
@@ -129,5 +136,7 @@ describe('autograph-ts doctor', () => {
     expect(status).to.equal(1);
     expect(stdout).to.contain('  PROBLEM typescript: 7.0.0: TypeScript 7').and.contain('fix: `npm install -D typescript@6`')
       .and.contain('2 problems: fix them in the order listed');
+    const show = spawnSync(process.execPath, [CLI, '--help'], { encoding: 'utf8' });
+    expect(show.stdout).to.contain('autograph-ts doctor').and.contain('autograph-ts init').and.contain('autograph-ts show');
   });
 });

@@ -7,8 +7,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { ts } from '../typescript';
-import { loadFailure, majorOf, packageCopies, readJson, resolvePackage, type InstalledPackage } from './project';
+import { loadFailure, majorOf, packageCopies, readCompilerOptions, readJson, resolvePackage, type InstalledPackage } from './project';
 
 export type Status = 'ok' | 'note' | 'problem';
 
@@ -131,13 +130,13 @@ function checkPluginEntry(dir: string, project: string | undefined): Finding {
   if (!fs.existsSync(configPath)) {
     return { check, status: 'problem', detail: 'not found', fix: '`npx autograph-ts init` writes one with the plugin entry' };
   }
-  const read = ts.readConfigFile(configPath, ts.sys.readFile);
-  if (read.error !== undefined) {
-    return { check, status: 'problem', detail: ts.flattenDiagnosticMessageText(read.error.messageText, '\n'), fix: 'fix the file' };
+  let options: Record<string, unknown>;
+  try {
+    options = readCompilerOptions(configPath, dir);
+  } catch (error) {
+    return { check, status: 'problem', detail: error instanceof Error ? error.message : String(error), fix: 'fix the file' };
   }
-  // parseJsonConfigFileContent follows "extends": the entry may sit in a shared base config.
-  const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, path.dirname(configPath), undefined, configPath);
-  const plugins = (parsed.options.plugins ?? []) as { transform?: string }[];
+  const plugins = (Array.isArray(options.plugins) ? options.plugins : []) as { transform?: string }[];
   if (!plugins.some((p) => typeof p.transform === 'string' && p.transform.startsWith(TRANSFORM))) {
     return { check, status: 'problem', detail: 'no plugin entry for the transformer: `tspc` compiles \'use autograph\' ' +
       'functions unconverted, and stage() throws', fix: `add ${PLUGIN_ENTRY} to "compilerOptions"` };

@@ -101,3 +101,38 @@ export function loadFailure(modulePath: string, cwd: string, expression = ''): s
 
 /** The major version of a semver string ('7.0.0-dev' -> 7). */
 export const majorOf = (version: string): number => Number.parseInt(version, 10);
+
+/**
+ * A tsconfig.json's compiler options, "extends" followed. Read with the project's own TypeScript
+ * when it has the compiler API; TypeScript 7 has none (the case the doctor must still report), so
+ * then as JSON with comments, following relative "extends" paths.
+ */
+export function readCompilerOptions(configPath: string, projectDir: string): Record<string, unknown> {
+  const typescript = loadTypeScript(projectDir);
+  if (typescript !== undefined) {
+    const read = typescript.readConfigFile(configPath, typescript.sys.readFile);
+    if (read.error !== undefined) throw new Error(typescript.flattenDiagnosticMessageText(read.error.messageText, '\n'));
+    return typescript.parseJsonConfigFileContent(read.config, typescript.sys, path.dirname(configPath), undefined, configPath).options;
+  }
+  const config = parseJsonc(fs.readFileSync(configPath, 'utf8')) as { extends?: unknown; compilerOptions?: Record<string, unknown> };
+  const base = typeof config.extends === 'string' && config.extends.startsWith('.')
+    ? readCompilerOptions(path.resolve(path.dirname(configPath), config.extends.endsWith('.json') ? config.extends : `${config.extends}.json`), projectDir)
+    : {};
+  return { ...base, ...config.compilerOptions };
+}
+
+function loadTypeScript(projectDir: string): typeof import('typescript') | undefined {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const typescript = require(require.resolve('typescript', { paths: [projectDir, __dirname] })) as typeof import('typescript');
+    return typeof typescript.readConfigFile === 'function' ? typescript : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** JSON with comments and trailing commas (tsconfig's dialect). */
+function parseJsonc(text: string): unknown {
+  const stripped = text.replace(/"(?:[^"\\]|\\.)*"|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (m) => (m.startsWith('"') ? m : ''));
+  return JSON.parse(stripped.replace(/,(\s*[}\]])/g, '$1'));
+}
