@@ -62,7 +62,9 @@ export function onnxRuntimeAvailable(): boolean {
 export function onnxRuntimeMissing(): string | undefined {
   const m = load();
   return m instanceof Error ? `onnxruntime-node is not installed or does not load (${m.message.split('\n')[0]}); ` +
-    'install it (npm install onnxruntime-node, with `onnxruntime-node-install=skip` in .npmrc for the CPU-only build)' : undefined;
+    'install it without its download of CUDA libraries from outside the npm registry: ' +
+    '`npm pkg set allowScripts.onnxruntime-node=false --json && npm install onnxruntime-node` ' +
+    '(npm 11.19+; with an older npm `ONNXRUNTIME_NODE_INSTALL=skip npm install onnxruntime-node`)' : undefined;
 }
 
 function modules(): OrtModules {
