@@ -13,7 +13,7 @@ import type { LoweringNames } from '../onnx_model/lower';
 import { isTapeOn } from '../staging/tape';
 import { type Engine, type EngineChoice, isRefusal, type Refusal } from './engine';
 import { onnxEngine } from './onnx/engine';
-import { onnxRuntimeMissing, type SessionOptions } from './onnx/runtime';
+import type { SessionOptions } from './onnx/runtime';
 import { runOnTfjs, tfjsEngine } from './tfjs/engine';
 
 /** The engines, in the order 'auto' tries them. The last runs every program: the fallback. */
@@ -41,22 +41,8 @@ export function chooseEngine(program: Program, option: EngineOption, names: Lowe
       return { engine: engine.name, runner: prepared, ...(first && { reason: first.refused }), ...(first?.unsupported && { unsupported: first.unsupported }) };
     }
     first ??= prepared;
-    if (engine === onnxEngine && declined === undefined) tellOnceOnnxRuntimeMissing();
   }
   throw new Error(`autograph-ts internal: no engine runs ${names.graph || 'this function'}`);
-}
-
-let toldOnnxRuntimeMissing = false;
-
-/**
- * 'auto' would have run ONNX Runtime (the program was not declined) but onnxruntime-node is
- * missing: said once per process, not only in inspect(), since the tfjs executor is much slower.
- */
-function tellOnceOnnxRuntimeMissing(): void {
-  const missing = onnxRuntimeMissing();
-  if (missing === undefined || toldOnnxRuntimeMissing) return;
-  toldOnnxRuntimeMissing = true;
-  console.warn(`autograph-ts: staged graphs run on the tfjs executor: ${missing}. \`npx autograph-ts doctor\` checks the install.`);
 }
 
 /** Runs `program` on the chosen engine. */

@@ -230,9 +230,26 @@ function declinesAuto(program: Program): string | undefined {
   return undefined;
 }
 
+let toldRuntimeMissing = false;
+
+/**
+ * A program ONNX Runtime would have run (not declined) while onnxruntime-node is missing: said
+ * once per process, not only in inspect(), since the tfjs executor is much slower.
+ */
+function tellOnceRuntimeMissing(): void {
+  const missing = onnxRuntimeMissing();
+  if (missing === undefined || toldRuntimeMissing) return;
+  toldRuntimeMissing = true;
+  console.warn(`autograph-ts: staged graphs run on the tfjs executor: ${missing}. \`npx autograph-ts doctor\` checks the install.`);
+}
+
 /** ONNX Runtime (onnxruntime-node): the program lowered to an ONNX model, one session per model. */
 export const onnxEngine: Engine<'onnx'> = {
   name: 'onnx',
   declinesAuto,
-  prepare: (program, context) => prepareOnnx(program, context.names, context.onnx),
+  prepare: (program, context) => {
+    const prepared = prepareOnnx(program, context.names, context.onnx);
+    if ('refused' in prepared) tellOnceRuntimeMissing();
+    return prepared;
+  },
 };

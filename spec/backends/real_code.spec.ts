@@ -1,0 +1,114 @@
+/**
+ * Real code as it is written (issue 17): the ports of spec/fixtures/real_code_programs.ts run
+ * eagerly, staged on the tfjs executor and staged on the default engine ('auto': ONNX Runtime where
+ * it lowers), and give the same values with the same JS types (a Tensor is never a number); each
+ * port also equals its dataSync() original. What cannot be staged is refused naming the user's
+ * variable and line.
+ */
+import { expect } from 'chai';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as tf from '@tensorflow/tfjs';
+import { stage } from '../../index';
+import { StagingError } from '../../backends/common/errors';
+import { compile, formatDiagnostics, load } from '../harness/compile';
+
+const source = fs.readFileSync(path.resolve(__dirname, '../../../spec/fixtures/real_code_programs.ts'), 'utf8');
+
+/** Plain data that keeps each leaf's JS type: a tensor with its dtype is not a number. */
+function typed(x: unknown): unknown {
+  if (x instanceof tf.Tensor) return { tensor: x.arraySync(), dtype: x.dtype };
+  if (Array.isArray(x)) return x.map(typed);
+  if (x !== null && typeof x === 'object') return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, typed(v)]));
+  return x;
+}
+
+describe('real code as it is written: eager == staged, values and JS types, on both engines (issue 17)', () => {
+  let m: Record<string, any>;
+  before(() => {
+    const result = compile({ 'main.ts': source });
+    expect(formatDiagnostics(result.diagnostics)).to.equal('');
+    m = load(result.js['main.ts']);
+  });
+
+  /** Each argument list (made fresh per run) eagerly, then staged on each engine; returns the eager values. */
+  const agree = (name: string, ...argLists: (() => unknown[])[]): unknown[] => {
+    const staged = (['tfjs', 'auto'] as const).map((engine) => stage(m[name], { engine }));
+    return argLists.map((args) => {
+      const eager = typed(m[name](...args()));
+      staged.forEach((s, k) => expect(typed(s(...args())), `${name} on ${k === 0 ? 'tfjs' : 'auto'}`).to.deep.equal(eager));
+      return eager;
+    });
+  };
+
+  it('non-max suppression with an addBox flag and a break: the boxes kept, as the dataSync original counts them', () => {
+    const boxes = () => tf.tensor2d([[0, 0, 2, 2], [0.1, 0.1, 2, 2], [3, 3, 4, 4], [0, 0, 1, 1], [3.1, 3, 4, 4]]);
+    const scores = () => tf.tensor1d([0.9, 0.8, 0.7, 0.2, 0.6]);
+    const [kept, loose] = agree('nmsKept', () => [boxes(), scores(), 0.5, 0.5], () => [boxes(), scores(), 0.1, 0.95]);
+    const count = (k: unknown) => ((k as { tensor: number[] }).tensor).filter((v) => v > 0).length;
+    expect(count(kept)).to.equal(m.nmsOriginal(boxes(), scores(), 0.5, 0.5));
+    expect(count(loose)).to.equal(m.nmsOriginal(boxes(), scores(), 0.1, 0.95));
+    expect(count(kept)).to.equal(2);
+  });
+
+  it('an early-stopping callback keeping wait / best / stopTraining on this, in a loop with a break', () => {
+    const runs = [[3, 2, 2.5, 2.6, 2.7], [5, 4, 3, 2, 1], [1, 1, 1]];
+    for (const losses of runs) {
+      const [result] = agree('epochsRun', () => [tf.tensor1d(losses), 2]);
+      expect(result).to.deep.equal(m.epochsRunOriginal(tf.tensor1d(losses), 2));
+    }
+  });
+
+  it('a sampler object whose method advances this.pos and counts under a tensor condition', () => {
+    const [a, b] = agree('sample', () => [tf.tensor1d([1, -1, 2])], () => [tf.tensor1d([-1, -2, -3, 4])]);
+    expect([a, b]).to.deep.equal([m.sampleOriginal(tf.tensor1d([1, -1, 2])), m.sampleOriginal(tf.tensor1d([-1, -2, -3, 4]))]);
+  });
+
+  it('a field a plain JS helper changes under a tensor if takes the path the run takes (staged gave 1 for 0)', () => {
+    expect(agree('countPositive', () => [tf.tensor([1, 2])], () => [tf.tensor([-1, -2])])).to.deep.equal([1, 0]);
+  });
+
+  it('the issue\'s snippets: running argmax, {x, steps}, tf.scalar/tensor1d/fill of a counter, binary search', () => {
+    const scores = [1, 5, 3, 7, 2];
+    expect(agree('runningArgmax', () => [tf.tensor1d(scores), 5], () => [tf.tensor1d([9, 1, 1]), 3]))
+      .to.deep.equal([m.runningArgmaxOriginal(tf.tensor1d(scores), 5), 0]);
+    const [halved] = agree('halveUntil', () => [tf.tensor([100, 3]), 1]) as { steps: unknown }[];
+    expect(halved.steps).to.equal(7);
+    agree('counterAsTensorValues', () => [tf.tensor([100, 3])], () => [tf.tensor([0.5])]);
+    const sorted = () => tf.tensor1d([1, 3, 5, 7, 9, 11]);
+    expect(agree('binarySearch', () => [sorted(), tf.scalar(7)], () => [sorted(), tf.scalar(4)], () => [sorted(), tf.scalar(1)]))
+      .to.deep.equal([3, -1, 0]);
+  });
+
+  it('numbers and booleans kept in a plain object and a counter, under tensor conditions in a loop', () => {
+    expect(agree('bookkeeping', () => [tf.tensor1d([1, 3, 0.5, 4])], () => [tf.tensor1d([-1, -2])])).to.deep.equal([
+      { state: { best: 3, seen: true }, above: 2 }, { state: { best: 0, seen: false }, above: 0 }]);
+  });
+
+  it('a switch on a JS string inside a tensor if, a ?: of JS numbers', () => {
+    agree('switchInTensorIf', () => [tf.tensor([1, 2]), 'double'], () => [tf.tensor([-1, -2]), 'half'], () => [tf.tensor([1]), 'x']);
+    expect(agree('ternaryNumber', () => [tf.tensor([1])], () => [tf.tensor([-1])])).to.deep.equal([6, 8]);
+  });
+
+  it('a JS number returned on one path and a tensor on another is refused in both orders, naming the line', () => {
+    for (const name of ['zeroFirst', 'zeroLast']) {
+      expect(() => stage(m[name])(tf.tensor([1, 2])), name).to.throw(StagingError,
+        /the function returns .* (under a condition on a tensor|(if|else) branch .* conditional on a tensor) \(main\.ts:\d+:\d+\)/);
+    }
+  });
+
+  it('stage() refuses a generator function at once', () => {
+    expect(() => stage(m.generator)).to.throw(StagingError, /cannot trace generator: it is a generator function/);
+  });
+
+  it('staged calls of these programs leave no tensors behind', () => {
+    const staged = stage(m.epochsRun);
+    staged(tf.tensor1d([3, 2, 2.5, 2.6]), 2);  // traced here: the graph's constants belong to the cache
+    const before = tf.memory().numTensors;
+    const losses = tf.tensor1d([3, 2, 2.5, 2.6]);
+    const result = staged(losses, 2);
+    losses.dispose();
+    expect(result.epochs).to.equal(4);
+    expect(tf.memory().numTensors).to.equal(before);
+  });
+});
