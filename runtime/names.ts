@@ -23,10 +23,14 @@ export const OperatorNames = {
   postfixOp: 'postfixOp',
   plainValue: 'plainValue',
   listItem: 'listItem',
+  mathCall: 'mathCall',
   UndefinedReturnValue: 'UndefinedReturnValue',
 } as const;
 
 export type OperatorName = (typeof OperatorNames)[keyof typeof OperatorNames];
+
+/** The Math built-ins that ag__.mathCall computes on a promoted value (runtime/promoted_math.ts). */
+export const PROMOTED_MATH = ['floor', 'ceil', 'round', 'trunc', 'abs', 'sign', 'min', 'max', 'sqrt', 'exp', 'log'] as const;
 
 /** The directive that marks a function (or a file) for conversion. */
 export const DIRECTIVE = 'use autograph';

@@ -187,6 +187,7 @@ function tensorRows(tensor: tf.Tensor, opts: OperatorOptions | undefined): Itera
 
 export { TensorRange };
 export { binaryOp, listItem, plainValue, postfixOp, unaryOp } from './promoted_values';
+export { mathCall } from './promoted_math';
 
 // Compile-time check that every name the transformer emits exists here with that name.
 type Exported = typeof import('./operators');

@@ -60,7 +60,7 @@ export function taintInt32Data(dataId: object, promotion: Promotion): void {
   promotedInt32Data.set(dataId, promotion);
 }
 
-function inOperator<T>(f: () => T): T {
+export function inOperator<T>(f: () => T): T {
   operatorDepth++;
   try {
     return f();
@@ -88,7 +88,7 @@ export function markPromoted(tensor: tf.Tensor, name: string, origin: string | u
 }
 
 /** The same promotion on a tensor computed from a promoted one. */
-function propagate(result: tf.Tensor, promotion: Promotion | undefined): tf.Tensor {
+export function propagate(result: tf.Tensor, promotion: Promotion | undefined): tf.Tensor {
   return promotion ? markPromoted(result, promotion.name, promotion.origin, promotion.list) : result;
 }
 
@@ -123,8 +123,11 @@ function misuse(what: string, tensor: tf.Tensor, where: string | undefined, prom
  * it and `origin`, the read's line.
  */
 export function plainValue<T>(value: T, name: string, origin?: string): T {
-  if (!isTensor(value)) return value;
-  throw userError(new StagingError(misuse(name, value, origin, promotionOf(value))));
+  // A tensor that is not a promoted value (`(c > 1 ? a : b).sub(x)` with tensors a, b) is what
+  // eager code holds here too: only a promoted one would be a JS number misread.
+  const promotion = promotionOf(value);
+  if (promotion === undefined) return value;
+  throw userError(new StagingError(misuse(name, value as tf.Tensor, origin, promotion)));
 }
 
 /**

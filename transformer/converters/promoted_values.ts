@@ -8,20 +8,28 @@
  *   `xs[t]`, `typeof t`, `f(t)`   →  ag__.plainValue(t, 't', origin): refuses a promoted tensor
  *   `xs[t]` on a list             →  ag__.listItem(xs, t)   (`xs[t]`, or the list's element at a tensor t)
  *   `t++` whose value is used     →  ag__.postfixOp('++', t, (t_next) => t = t_next)   (the old value)
+ *   `Math.floor(t / 2)`           →  ag__.mathCall(Math.floor, [ag__.binaryOp('/', t, 2)])
+ * A promotable field (`this.wait`, `state.best`) is rewritten like a variable: `this.wait++` →
+ * `this.wait = ag__.unaryOp('++', this.wait)` (its object is read twice: a `this` or a variable).
  */
 import type * as TS from 'typescript';
-import { COMPOUND_ASSIGNMENT, isArithmetic, isListItem, isMaybePromoted, PromotionPlan } from '../analysis/promotion';
+import { COMPOUND_ASSIGNMENT, isArithmetic, isListItem, isMathCall, isMaybePromoted, PromotionPlan } from '../analysis/promotion';
+import { qualifiedName } from '../analysis/references';
 import { closure, EmitContext, id, operatorCall, param, withOrigin } from '../emit';
 import { ts } from '../typescript';
 
 export function convertPromoted(node: TS.Node, promotion: PromotionPlan, visit: (e: TS.Expression) => TS.Expression,
                                 emit: EmitContext): TS.Expression | undefined {
   const { names } = promotion;
-  const isPromotable = (e: TS.Expression): e is TS.Identifier => ts.isIdentifier(e) && names.has(e.text);
+  // A promotable variable (`t`) or field (`this.wait`): its qualified name.
+  const promotable = (e: TS.Expression): string | undefined => {
+    const name = ts.isIdentifier(e) || ts.isPropertyAccessExpression(e) ? qualifiedName(e) : undefined;
+    return name !== undefined && names.has(name) ? name : undefined;
+  };
   const binary = (op: TS.SyntaxKind, left: TS.Expression, right: TS.Expression): TS.Expression =>
     operatorCall(emit, 'binaryOp', [ts.factory.createStringLiteral(ts.tokenToString(op)!), left, right]);
-  const update = (target: TS.Identifier, op: TS.SyntaxKind, value: TS.Expression): TS.Expression =>
-    ts.factory.createAssignment(id(target.text), binary(op, id(target.text), value));
+  const update = (target: string, op: TS.SyntaxKind, value: TS.Expression): TS.Expression =>
+    ts.factory.createAssignment(reference(target), binary(op, reference(target), value));
 
   if (ts.isBinaryExpression(node)) {
     const op = node.operatorToken.kind;
@@ -29,24 +37,29 @@ export function convertPromoted(node: TS.Node, promotion: PromotionPlan, visit: 
       return binary(op, visit(node.left), visit(node.right));
     }
     const arithmetic = COMPOUND_ASSIGNMENT.get(op);
-    if (arithmetic !== undefined && isPromotable(node.left)) return update(node.left, arithmetic, visit(node.right));
+    const target = arithmetic === undefined ? undefined : promotable(node.left);
+    if (target !== undefined) return update(target, arithmetic!, visit(node.right));
     return undefined;
+  }
+  if (isMathCall(node) && node.arguments.some((a) => isMaybePromoted(a, names))) {
+    return operatorCall(emit, 'mathCall', [visit(node.expression as TS.Expression),
+      ts.factory.createArrayLiteralExpression(node.arguments.map((a) => visit(a)))]);
   }
   if (isListItem(node, names) && isMaybePromoted(node.argumentExpression, names)) {
     return operatorCall(emit, 'listItem', [visit(node.expression), visit(node.argumentExpression)]);
   }
   if (ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)) {
     const op = node.operator;
-    if ((op === ts.SyntaxKind.PlusPlusToken || op === ts.SyntaxKind.MinusMinusToken) && isPromotable(node.operand) &&
-        (ts.isPrefixUnaryExpression(node) || valueUnused(node))) {
+    const target = op === ts.SyntaxKind.PlusPlusToken || op === ts.SyntaxKind.MinusMinusToken ? promotable(node.operand) : undefined;
+    if (target !== undefined && (ts.isPrefixUnaryExpression(node) || valueUnused(node))) {
       // Not `t + 1`: `++t` converts a string to a number first.
-      return ts.factory.createAssignment(id(node.operand.text),
-        operatorCall(emit, 'unaryOp', [ts.factory.createStringLiteral(ts.tokenToString(op)!), id(node.operand.text)]));
+      return ts.factory.createAssignment(reference(target),
+        operatorCall(emit, 'unaryOp', [ts.factory.createStringLiteral(ts.tokenToString(op)!), reference(target)]));
     }
-    if ((op === ts.SyntaxKind.PlusPlusToken || op === ts.SyntaxKind.MinusMinusToken) && isPromotable(node.operand)) {
-      const next = emit.fresh(`${node.operand.text}_next`);
-      return operatorCall(emit, 'postfixOp', [ts.factory.createStringLiteral(ts.tokenToString(op)!), id(node.operand.text),
-        closure(ts.factory.createAssignment(id(node.operand.text), id(next)), [param(next)])]);
+    if (target !== undefined) {
+      const next = emit.fresh(`${target.slice(target.lastIndexOf('.') + 1)}_next`);
+      return operatorCall(emit, 'postfixOp', [ts.factory.createStringLiteral(ts.tokenToString(op)!), reference(target),
+        closure(ts.factory.createAssignment(reference(target), id(next)), [param(next)])]);
     }
     if (ts.isPrefixUnaryExpression(node) && (op === ts.SyntaxKind.MinusToken || op === ts.SyntaxKind.PlusToken) &&
         isMaybePromoted(node.operand, names)) {
@@ -54,6 +67,14 @@ export function convertPromoted(node: TS.Node, promotion: PromotionPlan, visit: 
     }
   }
   return undefined;
+}
+
+/** A new reference to a qualified name: `t`, `this.wait`, `state.best` (a field is read and written again). */
+function reference(name: string): TS.Expression {
+  const [root, ...fields] = name.split('.');
+  let e: TS.Expression = root === 'this' ? ts.factory.createThis() : id(root);
+  for (const field of fields) e = ts.factory.createPropertyAccessExpression(e, field);
+  return e;
 }
 
 /** `ag__.plainValue(value, 'name', 'file.ts:l:c')` for a maybe-promoted read the plan listed. */
