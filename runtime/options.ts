@@ -19,6 +19,12 @@ export interface OperatorOptions {
    */
   composites?: () => Record<string, unknown>;
   /**
+   * The objects the statement reads (by name; `this` too) whose fields code it calls may change:
+   * class instances and plain objects of the user's types. A staging engine compares their fields
+   * before and after tracing a branch or body and carries a changed field as state.
+   */
+  observed?: () => Record<string, unknown>;
+  /**
    * The user's JS numbers and booleans among the state that the transformer made safe to carry as
    * tensors (every use rewritten: runtime/promoted_values.ts). A staged loop that changes one, or a
    * staged conditional that gives it two values, promotes it to a tensor, as tf.while_loop does;

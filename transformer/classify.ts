@@ -142,6 +142,12 @@ export class Classifier {
     return this.checker.getIndexInfoOfType(type, ts.IndexKind.Number) !== undefined;
   }
 
+  /** Whether a variable or target's type may hold a Tensor (not static): a tensor stored there is no JS number misread. */
+  mayHoldTensor(target: TS.Node): boolean {
+    if (target.pos < 0 || target.parent === undefined) return false;
+    return this.type(this.checker.getTypeAtLocation(target)) !== 'static';
+  }
+
   /** Whether the checker types an expression as boolean (while it may yield a Tensor). */
   isBooleanTyped(expr: TS.Expression): boolean {
     return (this.checker.getTypeAtLocation(expr).flags & ts.TypeFlags.BooleanLike) !== 0;
@@ -161,6 +167,71 @@ export class Classifier {
     const numeric = parts.every((t) => (t.flags & ts.TypeFlags.NumberLike) !== 0);
     const boolean = parts.every((t) => (t.flags & ts.TypeFlags.BooleanLike) !== 0);
     return numeric || boolean;
+  }
+
+  /**
+   * Whether a name (or `this`) read by a converted statement may be an object whose fields code
+   * the statement calls can change: an instance of a class or a plain object type of the user's
+   * program (declared outside node_modules and the default libraries), or a type the checker
+   * cannot pin down. Not a Tensor, an array, a function, a module namespace or a tfjs object.
+   */
+  mayHaveFields(name: TS.Expression): boolean {
+    if (name.pos < 0 || name.parent === undefined) return false;
+    if (ts.isIdentifier(name)) {
+      const symbol = this.checker.getSymbolAtLocation(name);
+      if (symbol === undefined || (symbol.flags & (ts.SymbolFlags.Alias | ts.SymbolFlags.Module | ts.SymbolFlags.Enum |
+          ts.SymbolFlags.Class | ts.SymbolFlags.Function)) !== 0) return false;
+    }
+    return this.userObjectType(this.checker.getTypeAtLocation(name));
+  }
+
+  private userObjectType(type: TS.Type): boolean {
+    if (type.isUnion()) return type.types.some((t) => this.userObjectType(t));
+    // `this` in a method: the polymorphic this type, constrained by the class.
+    if (type.flags & ts.TypeFlags.TypeParameter) {
+      const constraint = this.checker.getBaseConstraintOfType(type);
+      return constraint !== undefined && constraint !== type && this.userObjectType(constraint);
+    }
+    if (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return true;
+    if (!(type.flags & ts.TypeFlags.Object) || type.getCallSignatures().length > 0) return false;
+    if (this.checker.getIndexInfoOfType(type, ts.IndexKind.Number) !== undefined || this.type(type) !== 'static') return false;
+    const declarations = (type.getSymbol() ?? type.aliasSymbol)?.getDeclarations() ?? [];
+    return declarations.length > 0 && declarations.every((d) => {
+      const file = d.getSourceFile();
+      return !this.program?.isSourceFileDefaultLibrary(file) && !/[\\/]node_modules[\\/]/.test(file.fileName);
+    });
+  }
+
+  /**
+   * Whether a property chain is a number or boolean field of an object of the user's types
+   * (`cb.stopTraining`, `this.wait`; not `x.size` of a Tensor, `xs.length`, `tf.x`): one that code
+   * the function calls may have promoted to a tensor (analysis/promotion.ts).
+   */
+  isUserField(access: TS.PropertyAccessExpression): boolean {
+    return this.tensorType() !== undefined && this.isPromotableProperty(access) && this.mayHaveFields(access.expression);
+  }
+
+  /**
+   * Whether a property chain (`this.wait`, `state.best`) is a field the checker types as a number
+   * or a boolean, on an object that is not a module namespace (`tf.x` is not state): a staged
+   * conditional or loop that changes it carries it as a promoted tensor, like a local counter.
+   */
+  isPromotableProperty(access: TS.PropertyAccessExpression): boolean {
+    if (access.pos < 0 || access.parent === undefined) return false;
+    let root: TS.Expression = access;
+    while (ts.isPropertyAccessExpression(root)) root = root.expression;
+    if (ts.isIdentifier(root)) {
+      const symbol = this.checker.getSymbolAtLocation(root);
+      if (symbol === undefined || (symbol.flags & (ts.SymbolFlags.Alias | ts.SymbolFlags.Module | ts.SymbolFlags.Enum)) !== 0) return false;
+    } else if (root.kind !== ts.SyntaxKind.ThisKeyword) {
+      return false;
+    }
+    // A declared property, or one of an index signature (`Record<string, number>`: no symbol).
+    const symbol = this.checker.getSymbolAtLocation(access.name);
+    if (symbol !== undefined && (symbol.flags & ts.SymbolFlags.Property) === 0) return false;
+    const type = this.checker.getTypeAtLocation(access);
+    const parts = type.isUnion() ? type.types : [type];
+    return parts.every((t) => (t.flags & ts.TypeFlags.NumberLike) !== 0) || parts.every((t) => (t.flags & ts.TypeFlags.BooleanLike) !== 0);
   }
 
   /**

@@ -130,7 +130,7 @@ function stateProperty(key: keyof NonNullable<OperatorOptions['state']>, value: 
 
 /** `{ origin: 'file.ts:3:5', flags: ['break_'], promote: ['t'] }` */
 export function optionsObject(origin: string, flags: string[] = [], composites: string[] = [],
-                              promote: string[] = []): TS.ObjectLiteralExpression {
+                              promote: string[] = [], observed: string[] = []): TS.ObjectLiteralExpression {
   const props = [optionProperty('origin', ts.factory.createStringLiteral(origin))];
   if (flags.length > 0) props.push(optionProperty('flags', stringArray(flags)));
   if (promote.length > 0) props.push(optionProperty('promote', stringArray(promote)));
@@ -140,6 +140,13 @@ export function optionsObject(origin: string, flags: string[] = [], composites: 
       ? ts.factory.createPropertyAssignment(ts.factory.createStringLiteral(name), qualifiedExpression(name))
       : ts.factory.createShorthandPropertyAssignment(name)));
     props.push(optionProperty('composites',
+      closure(ts.factory.createParenthesizedExpression(ts.factory.createObjectLiteralExpression(entries, false)))));
+  }
+  if (observed.length > 0) {
+    // `observed: () => ({ c, this: this })`: objects whose fields code the statement calls may change.
+    const entries = observed.map((name) => (name === 'this'
+      ? ts.factory.createPropertyAssignment('this', ts.factory.createThis()) : ts.factory.createShorthandPropertyAssignment(name)));
+    props.push(optionProperty('observed',
       closure(ts.factory.createParenthesizedExpression(ts.factory.createObjectLiteralExpression(entries, false)))));
   }
   return ts.factory.createObjectLiteralExpression(props, false);

@@ -9,7 +9,7 @@ import { flatten } from '../common/nest';
 import { defineControlFlow } from '../gradients/taped_control_flow';
 import { StagedControlFlow } from '../staging/control_flow';
 import { rawTraceOf } from '../staging/shape_relaxation';
-import { checkNoListIn } from '../staging/staged_lists';
+import { ReturnedList, withListsStacked } from '../staging/staged_lists';
 import { withoutTape } from '../staging/tape';
 import { runTrace } from '../staging/trace_context';
 import { markDisposedByTrace, traceScopeTensors } from '../staging/trace_patches';
@@ -73,26 +73,41 @@ function traceOutsideTape(fn: (...args: never[]) => unknown, thisArg: unknown, a
  * value eager code returns: its scalar is read once at the end of the call.
  */
 function bindResults(tracer: Tracer, result: unknown): { rebuild: CacheEntry['rebuild']; resultKey: string } {
-  checkNoListIn(result);
-  const flat = flatten(result);
+  const flat = flatten(withListsStacked(result, tracer.lists));
   const positions: number[] = [];
   tracer.root.graph.results = flat.leaves.flatMap((leaf, i) => {
+    if (leaf instanceof ReturnedList) {
+      positions.push(i);
+      return [tracer.resolve(leaf.stacked)];
+    }
     if (!(leaf instanceof tf.Tensor)) return [];
     const mark = tracer.facts.maybeUndefined.get(leaf);
     if (mark !== undefined) throw returnInOneBranch(mark.origin ? { origin: mark.origin } : undefined);
     positions.push(i);
     return [tracer.resolve(leaf)];
   });
-  const promoted = positions.map((p) => promotionOf(flat.leaves[p]) !== undefined);
-  const leaves = flat.leaves.map((l) => (l instanceof tf.Tensor ? undefined : l));
-  const resultKey = `${flat.structure}: ${flat.leaves.map((l, i) => (l instanceof tf.Tensor
-    ? (promoted[positions.indexOf(i)] ? 'promoted tensor' : 'tensor') : jsValueKey(l))).join(', ')}`;
+  const promoted = positions.map((p) => !(flat.leaves[p] instanceof ReturnedList) && promotionOf(flat.leaves[p]) !== undefined);
+  const lists = positions.map((p) => flat.leaves[p] instanceof ReturnedList);
+  const leaves = flat.leaves.map((l) => (l instanceof tf.Tensor || l instanceof ReturnedList ? undefined : l));
+  const resultKey = `${flat.structure}: ${flat.leaves.map((l, i) => (l instanceof ReturnedList ? 'list'
+    : l instanceof tf.Tensor ? (promoted[positions.indexOf(i)] ? 'promoted tensor' : 'tensor') : jsValueKey(l))).join(', ')}`;
   const rebuild = (outs: unknown[]): unknown => {
     const values = [...leaves];
-    positions.forEach((p, k) => (values[p] = promoted[k] && outs[k] instanceof tf.Tensor ? readPromoted(outs[k] as tf.Tensor) : outs[k]));
+    positions.forEach((p, k) => {
+      const out = outs[k];
+      values[p] = !(out instanceof tf.Tensor) ? out : promoted[k] ? readPromoted(out) : lists[k] ? unstackList(out) : out;
+    });
     return flat.rebuild(values);
   };
   return { rebuild, resultKey };
+}
+
+/** A returned list's elements, as the JS array eager code returns (the padding element dropped); frees the rest. */
+function unstackList(stacked: tf.Tensor): tf.Tensor[] {
+  const elements = tf.unstack(stacked);
+  stacked.dispose();
+  elements.pop()!.dispose();
+  return elements;
 }
 
 /** The JS value a promoted scalar stands for (a bool tensor was a boolean); frees the tensor. */

@@ -15,6 +15,7 @@ import { stageLoop } from './staged_loop';
 import { stagedArray, stagedArrayState } from './staged_lists';
 import { flatten } from '../common/nest';
 import { conditionTensor } from './staged_values';
+import { type Field, FieldWatch } from './observed_fields';
 import { shapeTensor } from '../kernels/shape_kernel';
 import type { Tracer } from './tracer';
 
@@ -31,10 +32,10 @@ export class StagedControlFlow implements StagingHooks {
       else orelse();
       return;
     }
-    retryWithLists(opts, () => {
+    withObservedFields(opts, getState, setState, symbolNames, (fields, fieldOpts) => retryWithLists(opts, () => {
       // The first nouts names are the outputs; the others are only restored before each branch is
       // traced (the branches run one after the other here) and after the If (they are dead there).
-      const state = withComposites(getState, setState, symbolNames, nouts, opts);
+      const state = withComposites(getState, setState, symbolNames, nouts, opts, fields);
       const before = state.getState();
       const branch = (run: Thunk<void>) => (): unknown[] => {
         state.setState(before);
@@ -44,14 +45,14 @@ export class StagedControlFlow implements StagingHooks {
       return {
         run: () => {
           const merged = stageConditional(this.tracer, cond, branch(body), branch(orelse), {
-            names: state.names.slice(0, state.nouts), flags: opts?.flags ?? [], opts, isExpression: false,
+            names: state.names.slice(0, state.nouts), flags: opts?.flags ?? [], opts: fieldOpts, isExpression: false,
             before: before.slice(0, state.nouts),
           });
           state.setState([...merged, ...before.slice(state.nouts)]);
         },
         restore: () => state.setState(before),
       };
-    });
+    }));
   }
 
   whileStmt(test: Thunk, body: Thunk<void>, getState: GetState, setState: SetState, symbolNames: string[],
@@ -247,16 +248,17 @@ export class StagedControlFlow implements StagingHooks {
    */
   private loop(test: Thunk, body: Thunk<void>, getState: GetState, setState: SetState, names: string[],
                opts: LoopOptions | undefined): void {
-    retryWithLists(opts, () => {
-      const state = withComposites(getState, setState, names, names.length, opts);
+    withObservedFields(opts, getState, setState, names, (fields, fieldOpts) => retryWithLists(opts, () => {
+      const state = withComposites(getState, setState, names, names.length, opts, fields);
       const before = state.getState();
       return {
         run: () => stageLoop(this.tracer, {
-          test, body, getState: state.getState, setState: state.setState, names: state.names, flags: opts?.flags ?? [], opts,
+          test, body, getState: state.getState, setState: state.setState, names: state.names, flags: opts?.flags ?? [],
+          opts: fieldOpts,
         }),
         restore: () => state.setState(before),
       };
-    });
+    }));
   }
 
   newList(items: unknown[], opts?: OperatorOptions): unknown[] {
@@ -294,20 +296,57 @@ function retryWithLists(opts: OperatorOptions | undefined, attempt: () => { run:
 }
 
 /**
+ * Stages a statement (`stage`, given the fields carried so far and the options that promote the
+ * number and boolean ones); when tracing it changed a field of an object it reads (opts.observed,
+ * observed_fields.ts) that its state does not carry, everything is put back as it was and the
+ * statement is staged again with that field as state.
+ */
+function withObservedFields(opts: OperatorOptions | undefined, getState: GetState, setState: SetState, names: string[],
+                            stage: (fields: Field[], opts: OperatorOptions | undefined) => void): void {
+  // Numbers and booleans inside the composites a statement changes (`x.b = 1`, `y[0] += 1`) are
+  // promoted like variables: returned, they are read back; read by JS code, a named error.
+  const composites = Object.keys(opts?.composites?.() ?? {});
+  if (composites.length > 0) opts = { ...opts, promote: [...(opts?.promote ?? []), ...composites] };
+  const watch = new FieldWatch(opts, names);
+  if (watch.empty) return stage([], opts);
+  const plain = withComposites(getState, setState, names, names.length, opts, []);
+  const initial = plain.getState();
+  const fields: Field[] = [];
+  for (;;) {
+    const promote = fields.filter((f) => watch.startedAsPlainValue(f)).map((f) => f.name);
+    let failure: unknown;
+    try {
+      stage(fields, promote.length === 0 ? opts : { ...opts, promote: [...(opts?.promote ?? []), ...promote] });
+    } catch (error) {
+      failure = error;
+    }
+    const found = watch.changed(fields);
+    if (found.length === 0) {
+      if (failure !== undefined) throw failure;
+      return;
+    }
+    watch.restore();
+    plain.setState(initial);
+    fields.push(...found);
+  }
+}
+
+/**
  * Adds the objects and arrays a statement changes in place (opts.composites: `xs` of `xs[i] = v`,
  * `xs.push(v)`) to its state, after its outputs: read as copies of their containers (the leaves are
  * the state; a push changes the structure), written back in place, so every reference to the
- * array sees the staged values. Other values (class instances) are left to the tracer's checks.
+ * array sees the staged values. Then the observed fields it carries (`fields`), read and assigned.
  */
-function withComposites(getState: GetState, setState: SetState, names: string[], nouts: number,
-                        opts: OperatorOptions | undefined): { getState: GetState; setState: SetState; names: string[]; nouts: number } {
+function withComposites(getState: GetState, setState: SetState, names: string[], nouts: number, opts: OperatorOptions | undefined,
+                        fields: readonly Field[]): { getState: GetState; setState: SetState; names: string[]; nouts: number } {
   const targets = Object.entries(opts?.composites?.() ?? {}).filter(([, v]) => Array.isArray(v) || isPlainObject(v));
-  if (targets.length === 0) return { getState, setState, names, nouts };
-  const k = targets.length;
+  if (targets.length === 0 && fields.length === 0) return { getState, setState, names, nouts };
+  const k = targets.length + fields.length;
   return {
     getState: () => {
       const state = getState();
-      return [...state.slice(0, nouts), ...targets.map(([, v]) => stagedArrayState(v)?.list ?? copyOf(v)), ...state.slice(nouts)];
+      return [...state.slice(0, nouts), ...targets.map(([, v]) => stagedArrayState(v)?.list ?? copyOf(v)),
+        ...fields.map((f) => f.object[f.key]), ...state.slice(nouts)];
     },
     setState: (values) => {
       setState([...values.slice(0, nouts), ...values.slice(nouts + k)]);
@@ -317,8 +356,9 @@ function withComposites(getState: GetState, setState: SetState, names: string[],
         if (staged?.isList) staged.list = values[nouts + i] as typeof staged.list;
         else writeInPlace(target, values[nouts + i]);
       });
+      fields.forEach((f, i) => (f.object[f.key] = values[nouts + targets.length + i]));
     },
-    names: [...names.slice(0, nouts), ...targets.map(([name]) => name), ...names.slice(nouts)],
+    names: [...names.slice(0, nouts), ...targets.map(([name]) => name), ...fields.map((f) => f.name), ...names.slice(nouts)],
     nouts: nouts + k,
   };
 }

@@ -107,8 +107,10 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
     const isValue = spec.isExpression && i === 0;
     // The user's number or boolean, which the transformer made safe to carry as a tensor.
     const isPromoted = !spec.isExpression && (opts?.promote?.includes(name) ?? false);
-    const t = flatten(thenValues[i]);
-    const e = flatten(elseValues[i]);
+    // A value returned (`return [a, n]`, `return { x, steps }`) on one path and not yet on the
+    // other: the other path's value is "not returned" in every leaf of that structure.
+    const t = flatten(isFlag ? unreturnedLike(thenValues[i], elseValues[i]) : thenValues[i]);
+    const e = flatten(isFlag ? unreturnedLike(elseValues[i], thenValues[i]) : elseValues[i]);
     if (t.structure !== e.structure) {
       throw new StructureChange(name, `autograph-ts: '${name}' has a different structure in the two branches of a tensor ` +
         `conditional${at(opts)}: ${t.structure} vs ${e.structure}.`);
@@ -128,12 +130,24 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
         }
         // A staged `c ? 3 : 4` gives the JS value a number or boolean: carried as a promoted tensor
         // (read back as that JS value if the function returns it), like a counter.
-        if ((isPromoted || isValue) && typeof a === typeof b && (typeof a === 'number' || typeof a === 'boolean')) {
+        // Also a JS number the function returns on both paths (read back as that number).
+        const returnedNumber = isFlag && typeof a === 'number';
+        if ((isPromoted || isValue || returnedNumber) && typeof a === typeof b && (typeof a === 'number' || typeof a === 'boolean')) {
           // int32 for integers (a counter), float32 for other numbers, bool for flags.
           const dtype = typeof a === 'boolean' ? 'bool' : isInt32(a) && isInt32(b) ? 'int32' : 'float32';
           const constant = (v: unknown): tf.Tensor => markPromoted(
             tracer.makeConstant([v] as number[] | boolean[], [], dtype), name, opts?.origin);
           return { pair: [constant(a), constant(b)] as const, promoted: true };
+        }
+        // A JS number or boolean returned on one path only: promoted, the other path a placeholder
+        // (its return flag says whether the value is defined), read back if it is the result.
+        if (isFlag && isReturnSentinel(a) !== isReturnSentinel(b) && promotableJs(isReturnSentinel(a) ? b : a)) {
+          const v = isReturnSentinel(a) ? b : a;
+          const dtype = typeof v === 'boolean' ? 'bool' : isInt32(v) ? 'int32' : 'float32';
+          const value = markPromoted(tracer.makeConstant([v] as number[] | boolean[], [], dtype), 'the return value', opts?.origin);
+          const placeholder = placeholderLike(tracer, specOf(value));
+          tracer.facts.unset.add(placeholder);
+          return { pair: (isReturnSentinel(a) ? [placeholder, value] : [value, placeholder]) as [tf.Tensor, tf.Tensor], promoted: true };
         }
         if (isReturnSentinel(a) !== isReturnSentinel(b)) {
           // One path returns a JS value (a string, a number...) under a tensor condition: that is
@@ -157,7 +171,13 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
           `${describeValue(b)} in the else branch of a conditional on a tensor${at(opts)}. A JS value cannot ` +
           `depend on a tensor condition: make '${name}' a tensor (e.g. tf.scalar(...)) before the if.`);
       }
-      const pair = [asTensor(tracer, a, b, name, 'else', isFlag, opts), asTensor(tracer, b, a, name, 'if', isFlag, opts)] as const;
+      // A `&&`/`||`/`?:` whose value is a JS value on one path and a tensor on the other (or a
+      // promoted value and a tensor) is fine as a condition: its value is then a condition-only
+      // token (a value use is the token's error).
+      const jsOnOnePath = !(a instanceof tf.Tensor) || !(b instanceof tf.Tensor);
+      const pair = [asTensor(tracer, a, b, name, 'else', isFlag, opts, isValue), asTensor(tracer, b, a, name, 'if', isFlag, opts, isValue)] as const;
+      if (isValue && (jsOnOnePath || mixedPromotion(pair, tracer.facts.unset))) return { pair, truthOnly: true };
+      if (mixedPromotion(pair, tracer.facts.unset)) refuseMixedPromotion(pair, name, isFlag, opts);
       return { pair, promoted: pair.some((t) => promotionOf(t) !== undefined) };
     });
     leaves.forEach((leaf) => {
@@ -282,12 +302,46 @@ function conditionOnlyMisuse(name: string, opts: OperatorOptions | undefined): s
 }
 
 /** `value` as a tensor like `other` (a tensor), or the staging error that explains why it cannot be. */
+const promotableJs = (v: unknown): boolean => typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+
+/** `value`, or, where it is "not returned yet" and `other` is a returned structure, that structure with every leaf not returned. */
+function unreturnedLike(value: unknown, other: unknown): unknown {
+  if (!isReturnSentinel(value) || isReturnSentinel(other)) return value;
+  const flat = flatten(other);
+  return flat.leaves.length === 1 && flat.structure === flatten(value).structure ? value : flat.rebuild(flat.leaves.map(() => value));
+}
+
+/**
+ * A promoted value (a JS number or boolean eagerly) on one path and a tensor that is not one on
+ * the other: eagerly the value's JS type depends on the condition (`return steps` vs
+ * `return x.sum()`), and a staged call gives one type. A placeholder for "not set on this path" is neither.
+ */
+function mixedPromotion(pair: readonly [tf.Tensor, tf.Tensor], unset: WeakSet<tf.Tensor>): boolean {
+  const [a, b] = pair.map((t) => (unset.has(t) ? undefined : promotionOf(t) !== undefined));
+  return a !== undefined && b !== undefined && a !== b;
+}
+
+function refuseMixedPromotion(pair: readonly [tf.Tensor, tf.Tensor], name: string, isFlag: boolean,
+                              opts: OperatorOptions | undefined): never {
+  const [promoted, other] = promotionOf(pair[0]) !== undefined ? ['if', 'else'] : ['else', 'if'];
+  const subject = isFlag ? 'the function returns' : `'${name}' is`;
+  throw new StagingError(`autograph-ts: ${subject} a JS number or boolean in the ${promoted} branch but a tensor in the ` +
+    `${other} branch of a conditional on a tensor${at(opts)}: eagerly ${isFlag ? 'the result' : 'it'} is a JS value or ` +
+    'a Tensor depending on the tensor\'s value, and a staged function gives one type. Make it a tensor on both paths ' +
+    '(e.g. tf.scalar(...)), or a JS value on both.');
+}
+
+/** `value` as a tensor like `other`; `mixedOk`: a JS value beside a tensor is allowed (an expression's value, truth-only). */
 function asTensor(tracer: Tracer, value: unknown, other: unknown, name: string, otherBranch: string, isFlag: boolean,
-                  opts: OperatorOptions | undefined): tf.Tensor {
+                  opts: OperatorOptions | undefined, mixedOk = false): tf.Tensor {
   if (value instanceof tf.Tensor) return value;
   const like = other as tf.Tensor;
   if (isReturnSentinel(value)) {
-    if (isFlag) return placeholderLike(tracer, specOf(like));
+    if (isFlag) {
+      const placeholder = placeholderLike(tracer, specOf(like));
+      tracer.facts.unset.add(placeholder);
+      return placeholder;
+    }
     throw returnInOneBranch(opts);
   }
   const branch = otherBranch === 'else' ? 'if' : 'else';
@@ -297,7 +351,7 @@ function asTensor(tracer: Tracer, value: unknown, other: unknown, name: string, 
       'needs a value for it on both paths.');
   }
   const promotion = promotionOf(like);
-  if ((typeof value === 'number' || typeof value === 'boolean') && promotion === undefined &&
+  if ((typeof value === 'number' || typeof value === 'boolean') && promotion === undefined && !mixedOk &&
       !(isFlag && typeof value === 'boolean' && like.dtype === 'bool')) {
     // Eagerly the value after the conditional is a JS number on one path and a Tensor on the
     // other: which one depends on the tensor. A staged call can give only one: refused, in both

@@ -143,6 +143,17 @@ export class ListRecorder {
     return next;
   }
 
+  /**
+   * A list the staged function returns, stacked with one zeros element appended: when the graph
+   * runs the list may be empty, which tf.stack refuses (as it does eagerly); the caller drops the
+   * extra element (ReturnedList). Lists are values: `list` itself is unchanged.
+   */
+  stackReturned(list: TracedList, name: string): tf.Tensor {
+    const element = this.elementOf(list, name, 'returning', true);
+    const padding = this.tracer.makeConstant(zerosOf(element), [...element.shape], element.dtype);
+    return this.join(this.push(list, padding, name), 'TensorListStack', 0, name);
+  }
+
   pop(list: TracedList, name: string): [TracedList, tf.Tensor] {
     const element = this.elementOf(list, name, 'pop()', true);
     const rest = list.fresh();
@@ -393,23 +404,31 @@ export function stagedArray(items: unknown[], name: string, opts: OperatorOption
 }
 
 /**
- * A list in a staged function's result (itself, or inside the arrays and plain objects returned):
- * the graph's results are tensors, and the list's length is known only when it runs.
+ * A list in a staged function's result: its elements stacked in the graph with one padding
+ * element (ListRecorder.stackReturned), unstacked into a JS array after the call, padding dropped.
  */
-export function checkNoListIn(result: unknown): void {
+export class ReturnedList {
+  constructor(readonly stacked: tf.Tensor) {}
+}
+
+/**
+ * fn's result with each list that a staged loop grew (`return tokens`) replaced by a ReturnedList
+ * (arrays and plain objects copied on the way): eagerly the function returns a JS array of
+ * tensors, so the staged call does too.
+ */
+export function withListsStacked(result: unknown, lists: ListRecorder): unknown {
   const seen = new Set<unknown>();
-  const visit = (value: unknown): void => {
-    if (typeof value !== 'object' || value === null || seen.has(value)) return;
-    seen.add(value);
+  const visit = (value: unknown): unknown => {
+    if (typeof value !== 'object' || value === null || seen.has(value)) return value;
     const state = stagedArrayState(value);
-    if (state?.isList) {
-      throw new StagingError(`autograph-ts: the staged function returns '${state.name}'${at(state.opts)}, a list of tensors ` +
-        `that a staged loop grows (its length is known only when the graph runs): return tf.stack(${state.name}) or ` +
-        `tf.concat(${state.name}) instead.`);
-    }
+    if (state?.isList) return new ReturnedList(lists.stackReturned(state.list!, state.name));
+    seen.add(value);
     const proto = Object.getPrototypeOf(value);
-    if (Array.isArray(value)) value.forEach(visit);
-    else if (proto === Object.prototype || proto === null) Object.values(value).forEach(visit);
+    if (Array.isArray(value)) return value.map(visit);
+    if (proto === Object.prototype || proto === null) {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, visit(v)]));
+    }
+    return value;
   };
-  visit(result);
+  return visit(result);
 }

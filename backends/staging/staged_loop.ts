@@ -13,6 +13,7 @@ import { flatten } from '../common/nest';
 import { describeList, relaxedShape, TracedList } from './staged_lists';
 import type { Tracer } from './tracer';
 import { markPromoted, promotionOf } from '../../runtime/promoted_values';
+import { UndefinedReturnValue } from '../../runtime/undefined_values';
 import {
   conditionTensor, describeValue, isReturnSentinel, isUndefinedValue, MaybeUndefined, placeholderLike, zerosOf,
 } from './staged_values';
@@ -62,6 +63,8 @@ class RetryWithPlaceholders {
 interface Placeholder {
   spec: TensorSpec;
   flag?: string;
+  /** A promoted value the body returns (a JS number eagerly): the placeholder is one too. */
+  promotion?: { name: string; origin: string | undefined };
   created?: boolean;
 }
 
@@ -71,7 +74,28 @@ type PromotedDtype = 'bool' | 'int32' | 'float32';
  * a promotion, an int32 promotion widened to float32). */
 const MAX_ATTEMPTS = 4;
 
+/**
+ * The body returns a structure (`return [a, n]`) where the loop started with no return value:
+ * the loop is staged again from a value of that structure whose leaves are "not returned".
+ */
+class ReturnStructure {
+  constructor(readonly index: number, readonly template: unknown) {}
+}
+
 export function stageLoop(tracer: Tracer, spec: LoopSpec): void {
+  const initial = spec.getState();
+  for (;;) {
+    try {
+      return stageLoopOnce(tracer, spec);
+    } catch (error) {
+      if (!(error instanceof ReturnStructure) || !isReturnSentinel(initial[error.index])) throw error;
+      initial[error.index] = error.template;
+      spec.setState(initial);
+    }
+  }
+}
+
+function stageLoopOnce(tracer: Tracer, spec: LoopSpec): void {
   const { names, flags, opts } = spec;
   const { maybeUndefined } = tracer.facts;
   const initial = spec.getState();
@@ -111,6 +135,7 @@ export function stageLoop(tracer: Tracer, spec: LoopSpec): void {
       const p = placeholders.get(k);
       if (p === undefined) return leaf;
       const value = placeholderLike(tracer, p.spec);
+      if (p.promotion) markPromoted(value, p.promotion.name, p.promotion.origin);
       if (!p.created) maybeUndefined.set(value, { flag: p.flag, origin: opts?.origin });
       return { ...leaf, value, loop: true };
     }).map((leaf, k) => withDims(k, changing, leaf));
@@ -301,6 +326,9 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
     const beforeStructures = stateOf(leaves.map((l) => l.value)).map((v) => flatten(v).structure);
     after.forEach((f, i) => {
       const before = { structure: beforeStructures[i] };
+      if (f.structure !== before.structure && spec.flags.includes(spec.names[i]) && isReturnSentinel(stateOf(leaves.map((l) => l.value))[i])) {
+        throw new ReturnStructure(i, f.rebuild(f.leaves.map(() => UndefinedReturnValue.instance)));
+      }
       if (f.structure !== before.structure) {
         throw new StructureChange(spec.names[i], `autograph-ts: '${spec.names[i]}' changes structure in a loop staged on a tensor ` +
           `condition${at(opts)}: ${before.structure} before, ${f.structure} after an iteration.`);
@@ -367,12 +395,19 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
       if (leaf.loop) return;
       const out = outLeaves[k];
       if (out === leaf.value || (Number.isNaN(out) && Number.isNaN(leaf.value))) return;
-      if (out instanceof tf.Tensor && isReturnSentinel(leaf.value) && spec.flags.includes(leaf.name)) {
+      // A JS number or boolean returned right in the body: carried promoted (read back if it is the result).
+      const returnedJs = isReturnSentinel(leaf.value) && spec.flags.includes(leaf.name) &&
+        (typeof out === 'boolean' || (typeof out === 'number' && Number.isFinite(out)));
+      if ((out instanceof tf.Tensor || returnedJs) && isReturnSentinel(leaf.value) && spec.flags.includes(leaf.name)) {
         // The value is defined once its return flag is true: the flag a nested statement paired it
         // with, or, for `return x` right in the body, the flag the body sets to true.
-        const flag = maybeUndefined.get(out)?.flag ?? leaves.find((l, j) => j !== k && spec.flags.includes(l.name) &&
-          (outLeaves[j] === true || (outLeaves[j] instanceof tf.Tensor && tracer.facts.knownTrue.has(outLeaves[j] as tf.Tensor))))?.name;
-        retry.set(k, { spec: specOf(out), flag });
+        const flag = (out instanceof tf.Tensor ? maybeUndefined.get(out)?.flag : undefined) ?? leaves.find((l, j) => j !== k &&
+          spec.flags.includes(l.name) && (outLeaves[j] === true ||
+            (outLeaves[j] instanceof tf.Tensor && tracer.facts.knownTrue.has(outLeaves[j] as tf.Tensor))))?.name;
+        retry.set(k, out instanceof tf.Tensor ? { spec: specOf(out), flag, promotion: promotionOf(out) } : {
+          spec: { shape: [], dtype: typeof out === 'boolean' ? 'bool' : isInt32(out) ? 'int32' : 'float32' }, flag,
+          promotion: { name: 'the return value', origin: opts?.origin },
+        });
         return;
       }
       if (out instanceof tf.Tensor && isUndefinedValue(leaf.value) && !spec.flags.includes(leaf.name)) {
@@ -385,7 +420,10 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
       }
       // The user's counter or flag, which the transformer made safe to carry as a tensor, or a jump flag.
       const isFlag = spec.flags.includes(leaf.name) && typeof leaf.value === 'boolean';
-      const dtype = isFlag || opts?.promote?.includes(leaf.name) ? promotedDtype(leaf.value, out) : undefined;
+      // (A user's value must stay a promoted one: a tensor the body computes otherwise, e.g. tf.add(y.a, i)
+      // cast to number, is a Tensor eagerly, and the loop is refused below.)
+      const dtype = isFlag || (opts?.promote?.includes(leaf.name) && !(out instanceof tf.Tensor && promotionOf(out) === undefined))
+        ? promotedDtype(leaf.value, out) : undefined;
       if (dtype !== undefined) {
         widen.set(k, dtype);
         return;

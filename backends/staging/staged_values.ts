@@ -59,6 +59,8 @@ export class TraceFacts {
   readonly negationOf = new WeakMap<tf.Tensor, tf.Tensor>();
   /** Token tensors that stand for a truthiness only (see ConditionOnly). */
   readonly conditionOnly = new WeakMap<object, ConditionOnly>();
+  /** Placeholders that stand only for "not set on this path" (a return value not returned yet). */
+  readonly unset = new WeakSet<tf.Tensor>();
 }
 
 /** Checks a tensor condition and returns it as a bool tensor (recorded ops). */

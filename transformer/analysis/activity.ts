@@ -92,3 +92,43 @@ export function compositeTargetsOf(declared: Set<string>, mayBeArray: (receiver:
   for (const node of nodes) if (node !== undefined) visit(node);
   return unique(found);
 }
+
+/**
+ * Observed objects: the names `nodes` read (and `this`) that may be objects whose fields code
+ * they call changes (`c.bump()` assigning `this.n`), when `mayHaveFields` says so of a read, in
+ * source order, not declared inside. A staging engine compares the objects' fields around a
+ * staged branch or body and carries a changed one as state (backends/staging/observed_fields.ts).
+ */
+export function observedObjectsOf(declared: Set<string>, mayHaveFields: (name: TS.Expression) => boolean,
+                                  ...nodes: (TS.Node | undefined)[]): string[] {
+  const found = new Set<string>();
+  const visit = (node: TS.Node, inFunction: boolean): void => {
+    if (ts.isTypeNode(node)) return;
+    if (node.kind === ts.SyntaxKind.ThisKeyword && !inFunction) {
+      if (mayHaveFields(node as TS.Expression)) found.add('this');
+      return;
+    }
+    if (ts.isIdentifier(node) && isRead(node) && !declared.has(node.text) && !found.has(node.text)) {
+      if (mayHaveFields(node)) found.add(node.text);
+      return;
+    }
+    // `this` inside a function expression is its own; inside an arrow it is the statement's.
+    const inner = inFunction || ((ts.isFunctionExpression(node) || ts.isFunctionDeclaration(node) || ts.isClassLike(node)) &&
+      !transparentFunctions.has(node));
+    ts.forEachChild(node, (child) => visit(child, inner));
+  };
+  for (const node of nodes) if (node !== undefined) visit(node, false);
+  return [...found];
+}
+
+/** An identifier that is a reference (not a property name, a declared name or a label). */
+function isRead(id: TS.Identifier): boolean {
+  const parent = id.parent;
+  if (parent === undefined) return false;
+  if (ts.isPropertyAccessExpression(parent) && parent.name === id) return false;
+  if (ts.isQualifiedName(parent) && parent.right === id) return false;
+  if ((ts.isPropertyAssignment(parent) || ts.isMethodDeclaration(parent) || ts.isPropertyDeclaration(parent)) && parent.name === id) return false;
+  if ((ts.isVariableDeclaration(parent) || ts.isParameter(parent) || ts.isFunctionLike(parent) || ts.isClassLike(parent) ||
+       ts.isBindingElement(parent)) && (parent as { name?: TS.Node }).name === id) return false;
+  return !ts.isLabeledStatement(parent) && !ts.isBreakOrContinueStatement(parent);
+}

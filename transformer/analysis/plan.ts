@@ -60,6 +60,8 @@ export interface ConversionPlan {
   readonly newLists: Set<TS.VariableDeclaration>;
   /** Whether a receiver of `push`/`fill`/... may be an array changed in place (Classifier.mayBeArray). */
   readonly mayBeArray: (receiver: TS.Expression) => boolean;
+  /** Whether a name read by a converted statement is an object of the user's whose fields may change (Classifier.mayHaveFields). */
+  readonly mayHaveFields: (name: TS.Expression) => boolean;
 }
 
 interface Site<T extends TS.Node> {
@@ -261,7 +263,7 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
   return { converted, loweredJumps, jumpTargets, lowerReturns, expressions, switchExits, loweredSwitches, promotion,
     warnings: [...booleanTypedTensors(expressions, classifier), ...optionalTensorConditions(controls, converted, classifier)],
     asserts: assertKinds(expressions, classifier), switchDiscriminants, newLists: newLists(body, converted, classifier),
-    mayBeArray: (receiver) => classifier.mayBeArray(receiver) };
+    mayBeArray: (receiver) => classifier.mayBeArray(receiver), mayHaveFields: (name) => classifier.mayHaveFields(name) };
 }
 
 function skipOuterExpressions(e: TS.Expression): TS.Expression {

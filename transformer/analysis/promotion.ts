@@ -23,7 +23,8 @@ import type * as TS from 'typescript';
 import type { Classifier } from '../classify';
 import { ts } from '../typescript';
 import { isLoop } from './loops';
-import { visitReferences } from './references';
+import { qualifiedName, visitReferences } from './references';
+import { PROMOTED_MATH } from '../../runtime/names';
 
 export interface PromotionPlan {
   /** Whether anything in the function may hold a promoted value (the expression pass runs). */
@@ -86,7 +87,8 @@ export function isMaybePromoted(expr: TS.Expression, names: ReadonlySet<string>)
   const maybe = (e: TS.Expression): boolean => {
     if (ts.isIdentifier(e)) return names.has(e.text);
     if (isListLength(e)) return names.has(listLengthName(e));
-    if (ts.isCallExpression(e)) return promotedCalls.has(ts.getOriginalNode(e));
+    if (ts.isPropertyAccessExpression(e)) return isPromotedField(e, names);
+    if (ts.isCallExpression(e)) return promotedCalls.has(ts.getOriginalNode(e)) || (isMathCall(e) && e.arguments.some(maybe));
     if (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isNonNullExpression(e) ||
         ts.isSatisfiesExpression(e) || ts.isTypeAssertionExpression(e)) return maybe(e.expression);
     if (ts.isPrefixUnaryExpression(e)) {
@@ -101,7 +103,9 @@ export function isMaybePromoted(expr: TS.Expression, names: ReadonlySet<string>)
       const op = e.operatorToken.kind;
       if (op === ts.SyntaxKind.CommaToken) return maybe(e.right);
       if (ARITHMETIC.has(op) || isLogical(op)) return maybe(e.left) || maybe(e.right);
-      if (op === ts.SyntaxKind.EqualsToken || COMPOUND_ASSIGNMENT.has(op)) return ts.isIdentifier(e.left) && names.has(e.left.text);
+      if (op === ts.SyntaxKind.EqualsToken || COMPOUND_ASSIGNMENT.has(op)) {
+        return (ts.isIdentifier(e.left) && names.has(e.left.text)) || (ts.isPropertyAccessExpression(e.left) && isPromotedField(e.left, names));
+      }
       if (op === ts.SyntaxKind.AmpersandAmpersandEqualsToken || op === ts.SyntaxKind.BarBarEqualsToken ||
           op === ts.SyntaxKind.QuestionQuestionEqualsToken) return maybe(e.left) || maybe(e.right);
     }
@@ -133,6 +137,22 @@ export function capturedCounterReads(body: TS.Node, classifier: Classifier): Map
   return reads;
 }
 
+/**
+ * `Math.floor(...)`, `Math.max(...)`, ...: a built-in that runtime/promoted_math.ts computes on a
+ * promoted value (its arguments are consumed there; the call gives a maybe-promoted value).
+ */
+export function isMathCall(e: TS.Node): e is TS.CallExpression {
+  return ts.isCallExpression(e) && ts.isPropertyAccessExpression(e.expression) && ts.isIdentifier(e.expression.expression) &&
+    e.expression.expression.text === 'Math' && ts.isIdentifier(e.expression.name) &&
+    (PROMOTED_MATH as readonly string[]).includes(e.expression.name.text) && !e.arguments.some(ts.isSpreadElement);
+}
+
+/** A promotable field (`this.wait`), by its qualified name. */
+function isPromotedField(e: TS.PropertyAccessExpression, names: ReadonlySet<string>): boolean {
+  const name = qualifiedName(e);
+  return name !== undefined && name.includes('.') && names.has(name);
+}
+
 /** `xs.length` for an array variable xs (whether xs is a list is the caller's question). */
 function isListLength(e: TS.Node): e is TS.PropertyAccessExpression & { expression: TS.Identifier } {
   return ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.expression) && ts.isIdentifier(e.name) &&
@@ -155,6 +175,10 @@ export function promotableNames(body: TS.Node, converted: ReadonlySet<TS.Node>, 
   if (fn === undefined || body.pos < 0 || ts.getOriginalNode(body) !== body) return names;
   const promotable = (target: TS.Expression): string | undefined => {
     while (ts.isParenthesizedExpression(target)) target = target.expression;
+    if (ts.isPropertyAccessExpression(target)) {
+      // A number or boolean field (`this.wait`, `state.best`), by its qualified name.
+      return classifier.isPromotableProperty(target) ? qualifiedName(target) : undefined;
+    }
     return ts.isIdentifier(target) && classifier.isPromotableVariable(target, fn) ? target.text : undefined;
   };
   // Seeds: the targets of assignments inside converted loops and conditionals, and of converted
@@ -170,6 +194,19 @@ export function promotableNames(body: TS.Node, converted: ReadonlySet<TS.Node>, 
     ts.forEachChild(node, (child) => seed(child, here));
   };
   seed(body, false);
+  // Number and boolean fields of the user's objects (`cb.stopTraining`, `this.wait`), wherever they
+  // are read or written: code this function calls may have promoted one (a converted method's
+  // staged if, a field the tracer observed changing), and JS would read a Tensor object as truthy.
+  // (Converted code with tfjs in the program: a converted method may run inside a staged body.)
+  const fields = (node: TS.Node): void => {
+    if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
+    if (ts.isPropertyAccessExpression(node) && !ts.isPropertyAccessExpression(node.parent) && classifier.isUserField(node)) {
+      const name = qualifiedName(node);
+      if (name !== undefined) names.add(name);
+    }
+    ts.forEachChild(node, fields);
+  };
+  fields(body);
   let calls = false;
   const findCalls = (node: TS.Node): void => {
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
@@ -245,6 +282,7 @@ function assignment(node: TS.Node): { target: TS.Expression; value: TS.Expressio
 
 function mentions(node: TS.Node, names: ReadonlySet<string>): boolean {
   if (ts.isIdentifier(node)) return names.has(node.text);
+  if (ts.isPropertyAccessExpression(node) && isPromotedField(node, names)) return true;
   if (isListLength(node) && names.has(listLengthName(node))) return true;
   if (promotedCalls.has(node)) return true;
   if (ts.isFunctionLike(node) || ts.isClassLike(node)) return false;
@@ -261,6 +299,7 @@ function sourceText(node: TS.Node): string | undefined {
 /** The first promotable name an expression reads (for the error of ag__.plainValue). */
 function firstName(node: TS.Node, names: ReadonlySet<string>): string | undefined {
   if (ts.isIdentifier(node)) return names.has(node.text) ? node.text : undefined;
+  if (ts.isPropertyAccessExpression(node) && isPromotedField(node, names)) return qualifiedName(node);
   if (isListLength(node) && names.has(listLengthName(node))) return listLengthName(node);
   if (promotedCalls.has(node)) return 'the call\'s result';
   return ts.forEachChild(node, (child) => firstName(child, names));
@@ -282,6 +321,7 @@ export function plainReads(body: TS.Node, names: ReadonlySet<string>, classifier
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
     if (ts.isExpression(node) && maybe(node) && !isWriteTarget(node) && !consumed(node, names, classifier)) {
       reads.set(node, ts.isIdentifier(node) ? node.text : isListLength(node) ? listLengthName(node)
+        : ts.isPropertyAccessExpression(node) && isPromotedField(node, names) ? qualifiedName(node)!
         : sourceText(node) ?? firstName(node, names)!);
     }
     ts.forEachChild(node, visit);
@@ -330,20 +370,24 @@ function consumed(node: TS.Expression, names: ReadonlySet<string>, classifier: C
   if (ts.isExpressionStatement(parent) || ts.isReturnStatement(parent)) return true;
   if ((ts.isIfStatement(parent) || ts.isWhileStatement(parent) || ts.isDoStatement(parent)) && parent.expression === node) return true;
   if (ts.isForStatement(parent) && (parent.condition === node || parent.incrementor === node)) return true;
+  // Stored where a tensor may go: a promotable variable, or one whose type may hold a Tensor
+  // (`v = t > 1 ? a : b` with tensors a, b: a tensor either way, not a JS number misread).
   if (ts.isVariableDeclaration(parent) && parent.initializer === node) {
-    return ts.isIdentifier(parent.name) && names.has(parent.name.text);
+    return ts.isIdentifier(parent.name) && (names.has(parent.name.text) || classifier.mayHoldTensor(parent.name));
   }
   if (ts.isBinaryExpression(parent)) {
     const op = parent.operatorToken.kind;
     if (op === ts.SyntaxKind.CommaToken && parent.left === node) return true;
     if (parent.right === node && assignedName(parent) !== undefined) {
-      return ts.isIdentifier(parent.left) && names.has(parent.left.text) &&
-        (op === ts.SyntaxKind.EqualsToken || COMPOUND_ASSIGNMENT.has(op));
+      const toPromotable = (ts.isIdentifier(parent.left) && names.has(parent.left.text)) ||
+        (ts.isPropertyAccessExpression(parent.left) && isPromotedField(parent.left, names));
+      if (op === ts.SyntaxKind.EqualsToken && !toPromotable) return classifier.mayHoldTensor(parent.left);
+      return toPromotable && (op === ts.SyntaxKind.EqualsToken || COMPOUND_ASSIGNMENT.has(op));
     }
     if (ARITHMETIC.has(op) || isLogical(op)) return true;
   }
   if ((ts.isCallExpression(parent) || ts.isNewExpression(parent)) && parent.arguments?.includes(node)) {
-    return classifier.isTfjsCall(parent) || classifier.isTfjsValuesArgument(parent, node) ||
+    return classifier.isTfjsCall(parent) || classifier.isTfjsValuesArgument(parent, node) || isMathCall(parent) ||
       (ts.isCallExpression(parent) && isListAt(parent, names));
   }
   // `xs[t]` on a list: ag__.listItem (converters/promoted_values.ts).

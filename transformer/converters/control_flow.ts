@@ -5,7 +5,7 @@
  * with named closures; they recurse through `visit` into the bodies they move.
  */
 import type * as TS from 'typescript';
-import { activityOf, compositeTargetsOf } from '../analysis/activity';
+import { activityOf, compositeTargetsOf, observedObjectsOf } from '../analysis/activity';
 import { Liveness } from '../analysis/liveness';
 import { visitReferences } from '../analysis/references';
 import { ts } from '../typescript';
@@ -54,6 +54,12 @@ export function convertControlFlow(body: TS.Block, state: LoweringState, context
     },
     compositesOf(node, parts) {
       return compositeTargetsOf(activityOf(node).declared, state.plan.mayBeArray, ...parts);
+    },
+    observedOf(node, parts) {
+      // Asked of the user's statement: its names resolve in the checker (the lowered one is partly synthesized).
+      const original = ts.getOriginalNode(node);
+      const user = original.pos >= 0 && original.parent !== undefined ? [original] : parts;
+      return observedObjectsOf(activityOf(...user).declared, state.plan.mayHaveFields, ...user);
     },
     loopFlags(loop) {
       return state.loopFlags.get(ts.getOriginalNode(loop)) ?? [];

@@ -20,6 +20,8 @@ export interface ControlFlowContext {
   /** The composite targets (`xs` of `xs[i] = v`, `xs.push(v)`) that `parts` of `node` change in
    * place (opts.composites). */
   compositesOf(node: TS.Node, parts: (TS.Node | undefined)[]): string[];
+  /** The objects `parts` of `node` read whose fields code they call may change (opts.observed). */
+  observedOf(node: TS.Node, parts: (TS.Node | undefined)[]): string[];
   /** The flags a converted loop must check (from the jump-lowering converters). */
   loopFlags(loop: TS.Node): string[];
   /** The flags among `names` (for opts.flags). */

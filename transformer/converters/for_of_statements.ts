@@ -48,7 +48,7 @@ export function convertIteration(node: TS.ForOfStatement | TS.ForInStatement, op
     withOrigin(ts.factory.createExpressionStatement(operatorCall(emit, operator, [
       iterableInHeadScope(node), extraTest, id(bodyName), getStateClosure(names), setStateClosure(emit, names),
       stringArray(names), optionsObject(emit.origin(node), cf.flagsIn(names), cf.compositesOf(node, [node.initializer, node.statement]),
-        cf.promotedIn(names)),
+        cf.promotedIn(names), cf.observedOf(node, [node.statement])),
     ])), node),
   ];
 }

@@ -68,7 +68,8 @@ export function convertFor(node: TS.ForStatement, cf: ControlFlowContext): TS.St
     withOrigin(ts.factory.createExpressionStatement(operatorCall(emit, 'whileStmt', [
       id(testName), id(bodyName), getStateClosure(uniqueNames), setStateClosure(emit, uniqueNames),
       stringArray(userNames), optionsObject(emit.origin(node), cf.flagsIn(uniqueNames),
-        cf.compositesOf(node, [node.condition, node.statement, node.incrementor]), cf.promotedIn(userNames)),
+        cf.compositesOf(node, [node.condition, node.statement, node.incrementor]), cf.promotedIn(userNames),
+        cf.observedOf(node, [node.condition, node.statement, node.incrementor])),
     ])), node),
   );
   return ts.factory.createBlock(statements, true);
@@ -121,7 +122,8 @@ function convertForWithIterationScopes(node: TS.ForStatement, copies: Map<string
     withOrigin(f.createExpressionStatement(operatorCall(emit, 'whileStmt', [
       id(testName), id(bodyName), getStateClosure(names), setStateClosure(emit, names),
       stringArray(userNamesOf(names, copies)), optionsObject(emit.origin(node), cf.flagsIn(names),
-        cf.compositesOf(node, [node.condition, node.statement, node.incrementor]), cf.promotedIn(userNamesOf(names, copies))),
+        cf.compositesOf(node, [node.condition, node.statement, node.incrementor]), cf.promotedIn(userNamesOf(names, copies)),
+        cf.observedOf(node, [node.condition, node.statement, node.incrementor])),
     ])), node),
   );
   return f.createBlock(statements, true);

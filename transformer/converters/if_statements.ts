@@ -47,7 +47,7 @@ export function convertIf(node: TS.IfStatement, cf: ControlFlowContext): TS.Stat
     node.expression, id(body), orelse, getStateClosure(names), setStateClosure(emit, names),
     stringArray(names), ts.factory.createNumericLiteral(outputs.length),
     optionsObject(emit.origin(node), cf.flagsIn(names), cf.compositesOf(node, [node.thenStatement, node.elseStatement]),
-      cf.promotedIn(names)),
+      cf.promotedIn(names), cf.observedOf(node, [node.thenStatement, node.elseStatement])),
   ]);
   statements.push(withOrigin(ts.factory.createExpressionStatement(call), node));
   return statements;
@@ -83,7 +83,8 @@ function convertFlatChain(node: TS.IfStatement, chain: TS.IfStatement[], cf: Con
     statements.push(withOrigin(constStatement(name, closure(block)), body));
     statements.push(withOrigin(ts.factory.createExpressionStatement(operatorCall(emit, 'ifStmt', [
       cond, id(name), ts.factory.createIdentifier('undefined'), getStateClosure(names), setStateClosure(emit, names),
-      stringArray(names), ts.factory.createNumericLiteral(outputs.length), optionsObject(emit.origin(origin), cf.flagsIn(names), cf.compositesOf(body, [body]), cf.promotedIn(names)),
+      stringArray(names), ts.factory.createNumericLiteral(outputs.length), optionsObject(emit.origin(origin), cf.flagsIn(names), cf.compositesOf(body, [body]), cf.promotedIn(names),
+        cf.observedOf(body, [body])),
     ])), origin));
   };
   const notTaken = (): TS.Expression => operatorCall(emit, 'not', [id(taken)]);

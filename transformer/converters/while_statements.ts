@@ -34,7 +34,8 @@ function convertLoop(node: TS.IterationStatement, test: TS.Expression, bodyState
     withOrigin(constStatement(bodyName, closure(asBlock(cf.visit(bodyStatement)))), bodyStatement),
     withOrigin(ts.factory.createExpressionStatement(operatorCall(emit, operator, [
       id(testName), id(bodyName), getStateClosure(names), setStateClosure(emit, names), stringArray(names),
-      optionsObject(emit.origin(node), cf.flagsIn(names), cf.compositesOf(node, [test, bodyStatement]), cf.promotedIn(names)),
+      optionsObject(emit.origin(node), cf.flagsIn(names), cf.compositesOf(node, [test, bodyStatement]), cf.promotedIn(names),
+        cf.observedOf(node, [test, bodyStatement])),
     ])), node),
   ];
 }
