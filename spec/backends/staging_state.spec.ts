@@ -100,7 +100,8 @@ describe('staging semantics: state changed by staged branches and loops', () => 
       w.dispose();
     });
     it('a JS number in an array changed by a staged loop is an error naming it (was the trace-time count)', () => {
-      refuses('jsCounterInArray', [S(3)], /'c' is the JS number 0 that the loop changes to the JS number 1, but the loop is staged on a tensor condition \(main\.ts:\d+:\d+\)/);
+      // The array's number is carried promoted (issue 17); the body's JS arithmetic on it is refused, naming it.
+      refuses('jsCounterInArray', [S(3)], /'c' is an int32 tensor here .*changes in a loop staged on a tensor condition \(main\.ts:\d+:\d+\)/);
     });
     it('object properties assigned in a branch are state (o.p)', () => {
       expect(agree('objIf', [S(1)], [S(-1)])).to.deep.equal([1, 0]);

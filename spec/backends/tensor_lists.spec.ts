@@ -210,8 +210,16 @@ describe('tensor lists: arrays of tensors grown by staged loops (backends/stagin
       expect(m.unstackCount(S(3)).arraySync()).to.equal(3);
       refuses('unstackCount', [S(3)], /tf\.unstack of a tensor computed from tf\.stack\(xs\) .*depends on the length of a list/);
     });
-    it('returning the list itself', () => {
-      refuses('returnsList', [S(2)], /the staged function returns 'xs' \(main\.ts:\d+:\d+\), a list of tensors .* return tf\.stack\(xs\)/);
+    it('returning the list itself gives a JS array of tensors, as eagerly (issue 17; it was refused)', () => {
+      const staged = stage(m.returnsList);
+      for (const n of [2, 0, 4]) {
+        const eager = m.returnsList(S(n)) as tf.Tensor[];
+        const got = staged(S(n)) as tf.Tensor[];
+        expect(Array.isArray(got) && got.every((t) => t instanceof tf.Tensor), `n = ${n}`).to.equal(true);
+        expect(got.map((t) => t.arraySync()), `n = ${n}`).to.deep.equal(eager.map((t) => t.arraySync()));
+        expect(got.map((t) => t.dtype)).to.deep.equal(eager.map((t) => t.dtype));
+      }
+      expect(staged.traceCount).to.equal(1);
     });
     it('a tfjs op other than tf.stack / tf.concat given the list', () => {
       refuses('otherOp', [S(2)], /'xs\.length' is used as a JS number .* a function that reads 'xs' as a JS array \(a tfjs op other than tf\.stack and tf\.concat\) cannot take it/);

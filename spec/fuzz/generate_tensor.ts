@@ -5,6 +5,10 @@
  * conditions, static JS loops around and inside them, break / continue / early return, `&&` /
  * `||` / `!` / truthiness in conditions, conditional expressions, and plain aliasing assignments
  * (`v0 = v1`). Values stay small integers, exact in float32.
+ * JS state as real code keeps it (issue 17): a number `n0`, a plain object's field `st.c` and a
+ * helper object's field `ctr.n` (bumped by its converted method) change under tensor conditions
+ * and in staged loops, feed tfjs ops (`v0.add(n0)`, `tf.scalar(st.c)`) and conditions (`n0 > 1`),
+ * and are returned: the staged call must give them back as the JS numbers eager code returns.
  */
 import { Compound, Program, ProgramGenerator, Random, Stmt, Text } from './program';
 
@@ -18,9 +22,9 @@ interface Scope {
 }
 
 const VARS = ['v0', 'v1', 'v2'];
-/** One stacked tensor, not an array of three: a staged early return of an array is refused today
- * ('retval_' has a different structure), which would hide everything else. */
-const RETURN: Dual = ['return tf.stack([v0, v1, v2]);', 'return [v0, v1, v2];'];
+/** The tensors stacked, then the JS numbers (each checked to come back as a number). */
+const RETURN: Dual = ['return [tf.stack([v0, v1, v2]), n0, st.c, ctr.n];', 'return [[v0, v1, v2], n0, st.c, ctr.n];'];
+const NUMBERS = ['n0', 'st.c', 'ctr.n'];
 
 export class TensorGenerator extends ProgramGenerator<Scope> {
 
@@ -30,12 +34,16 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
       preamble: [
         ["import * as tf from '@tensorflow/tfjs';", ''],
         "import { range } from 'autograph-ts';",
+        "class Ctr { n = 0; bump(): void { 'use autograph'; this.n = this.n + 1; } }",
       ],
-      signature: ['export function run(x: tf.Tensor, y: tf.Tensor): tf.Tensor {', 'export function run(x: number, y: number): number[] {'],
+      signature: ['export function run(x: tf.Tensor, y: tf.Tensor): unknown[] {', 'export function run(x: number, y: number): unknown[] {'],
       declarations: [
         { name: 'v0', text: ['let v0: tf.Tensor = x;', 'let v0: number = x;'] },
         { name: 'v1', text: ['let v1: tf.Tensor = y;', 'let v1: number = y;'] },
         { name: 'v2', text: ['let v2: tf.Tensor = tf.scalar(1);', 'let v2: number = 1;'] },
+        { name: 'n0', text: 'let n0 = 0;' },
+        { name: 'st', text: 'const st = { c: 0 };' },
+        { name: 'ctr', text: 'const ctr = new Ctr();' },
       ],
       body: this.block({ loops: 0, locals: [], depth: 0 }, 2 + this.random.int(3)),
       result: RETURN,
@@ -46,7 +54,7 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
     this.budget--;
     const r = this.random;
     const choice = r.int(scope.depth < 3 ? 12 : 5);
-    if (choice < 3) return [line(this.assignment(scope))];
+    if (choice < 3) return [line(r.chance(0.35) ? this.jsState(scope) : this.assignment(scope))];
     if (choice < 5) return scope.loops > 0 || r.chance(0.3) ? [this.jumpOrReturn(scope)] : [line(this.assignment(scope))];
     if (choice < 8) return [this.ifChain(scope)];
     return this.loop(scope);
@@ -88,12 +96,13 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
     const r = this.random;
     const a = this.operand(scope);
     const b = this.rightOperand(scope);
-    switch (r.int(depth > 0 ? 4 : 8)) {
+    switch (r.int(depth > 0 ? 5 : 9)) {
       case 0: case 1: return [`${a}.greater(${b})`, `(${a} > ${b})`];
+      case 4: { const n = r.pick(NUMBERS); const k = r.int(3); return [`(${n} > ${k})`, `(${n} > ${k})`]; }
       case 2: return [`${a}.less(${b})`, `(${a} < ${b})`];
       case 3: return [`${a}.equal(${b})`, `(${a} === ${b})`];
-      case 4: return [`${a}.add(0)`, `(${a} + 0)`];
-      case 5: { const c = this.condition(scope, 1); return [`!${c[0]}`, `!${c[1]}`]; }
+      case 5: return [`${a}.add(0)`, `(${a} + 0)`];
+      case 6: { const c = this.condition(scope, 1); return [`!${c[0]}`, `!${c[1]}`]; }
       default: {
         const op = r.pick(['&&', '||']);
         const [c1, c2] = [this.condition(scope, 1), this.condition(scope, 1)];
@@ -110,6 +119,23 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
     }
     const e = this.expression(scope);
     return [`${target} = ${e[0]};`, `${target} = ${e[1]};`];
+  }
+
+  /** A change of the JS numbers, or a tensor computed from one. */
+  private jsState(scope: Scope): Dual {
+    const r = this.random;
+    const n = r.pick(NUMBERS.filter((v) => v !== 'ctr.n'));
+    switch (r.int(6)) {
+      case 0: return [`${n} = ${n} + 1;`, `${n} = ${n} + 1;`];
+      case 1: { const k = r.int(3); return [`${n} = ${k};`, `${n} = ${k};`]; }
+      case 2: return ['ctr.bump();', 'ctr.bump();'];
+      case 3: { const v = r.pick(VARS); const m = r.pick(NUMBERS); return [`${v} = ${v}.add(${m});`, `${v} = ${v} + ${m};`]; }
+      case 4: {
+        const [v, m, o] = [r.pick(VARS), r.pick(NUMBERS), this.operand(scope)];
+        return [`${v} = tf.scalar(${m}).sub(${o});`, `${v} = ${m} - ${o};`];
+      }
+      default: { const m = r.pick(NUMBERS); return [`${n} = ${m};`, `${n} = ${m};`]; }
+    }
   }
 
   private jumpOrReturn(scope: Scope): Stmt {

@@ -36,13 +36,22 @@ function show(v: Values): string {
   return typeof v === 'string' ? v : `[${v.join(', ')}]`;
 }
 
-/** Runs fn on tf scalars; returns the values, or a description of what it threw. Frees everything. */
-function runOnTensors(fn: (x: tf.Tensor, y: tf.Tensor) => tf.Tensor, [a, b]: [number, number]): Values {
+/**
+ * Runs fn on tf scalars; returns the values (the stacked tensor's, then the JS numbers), or a
+ * description of what it threw or of a leaf of the wrong JS type (a Tensor where eager code
+ * returns a number). Frees everything.
+ */
+function runOnTensors(fn: (x: tf.Tensor, y: tf.Tensor) => unknown[], [a, b]: [number, number]): Values {
   try {
-    const output = guarded(() => tf.tidy(() => fn(tf.scalar(a), tf.scalar(b))));
-    const values = Array.from(output.dataSync());
-    output.dispose();
-    return values;
+    const [stacked, ...numbers] = guarded(() => tf.tidy(() => fn(tf.scalar(a), tf.scalar(b)) as tf.TensorContainer)) as unknown[];
+    const values = Array.from((stacked as tf.Tensor).dataSync());
+    (stacked as tf.Tensor).dispose();
+    const types = numbers.map((n) => (n instanceof tf.Tensor ? `a ${n.dtype} Tensor` : typeof n));
+    if (types.some((t) => t !== 'number')) {
+      numbers.forEach((n) => n instanceof tf.Tensor && n.dispose());
+      return `JS types ${types.join(', ')} where eager code returns numbers`;
+    }
+    return [...values, ...(numbers as number[])];
   } catch (error) {
     return (error instanceof StagingError ? 'StagingError ' : '') + describeThrown(error);
   }
@@ -60,13 +69,14 @@ export function runTensorBatch(programs: readonly Program[]): Verdict[] {
     const file = fileName(i);
     const problem = compileProblem(converted, file);
     if (problem) return problem;
-    let run: (x: tf.Tensor, y: tf.Tensor) => tf.Tensor;
+    let run: (x: tf.Tensor, y: tf.Tensor) => unknown[];
     try {
       run = load(converted.js[file]).run;
     } catch (error) {
       return { category: 'invalid', detail: `${describeThrown(error)}\n--- emitted ---\n${converted.js[file]}` };
     }
-    const expected = load(plainJs(numberFiles[file])).run as (x: number, y: number) => number[];
+    const reference = load(plainJs(numberFiles[file])).run as (x: number, y: number) => [number[], ...number[]];
+    const expected = (x: number, y: number): number[] => { const [vs, ...ns] = reference(x, y); return [...vs, ...ns]; };
     const before = tf.memory().numTensors;
     const staged = stage(run);
     let verdict: Verdict | undefined;
