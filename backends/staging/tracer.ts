@@ -342,6 +342,7 @@ export class Tracer implements KernelListener {
    * (its If/While node is, with the gradient of gradients/tape.ts).
    */
   inSubgraph<T>(builder: GraphBuilder, fn: () => T): T {
+    refuseDeepNesting(builder);
     const previous = this.current;
     this.current = builder;
     try {
@@ -350,6 +351,24 @@ export class Tracer implements KernelListener {
       this.current = previous;
     }
   }
+}
+
+/**
+ * Staged conditionals and loops nested deeper than this are refused. Real code nests a few
+ * levels; what nests without end is a function calling itself under a tensor condition (staged
+ * recursion), which a trace would unroll into ~1,000 nested Ifs over tens of seconds until the JS
+ * stack breaks, and whose graph would fail past that depth when it runs.
+ */
+const MAX_NESTING = 100;
+
+function refuseDeepNesting(builder: GraphBuilder): void {
+  let depth = 0;
+  for (let b: GraphBuilder | undefined = builder; b !== undefined; b = b.parent) depth++;
+  if (depth <= MAX_NESTING) return;
+  throw new StagingError(`autograph-ts: staged conditionals and loops nest more than ${MAX_NESTING} deep, at ` +
+    `${builder.label}. A function that calls itself under a tensor condition (recursion) would be unrolled into the ` +
+    'graph without end: stage it as a loop instead (while (n.greater(0)) { ...; n = n.sub(1); }), with the state the ' +
+    'recursion carries as loop variables.');
 }
 
 function escapedTensor(home: GraphBuilder, user: GraphBuilder): StagingError {

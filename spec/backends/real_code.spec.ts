@@ -97,6 +97,12 @@ describe('real code as it is written: eager == staged, values and JS types, on b
     }
   });
 
+  it('recursion under a tensor condition is refused naming the line, not unrolled into ~1,000 nested Ifs', () => {
+    expect(m.power(tf.scalar(2), tf.scalar(5)).arraySync()).to.equal(32);
+    expect(() => stage(m.power)(tf.scalar(2), tf.scalar(5))).to.throw(StagingError,
+      /staged conditionals and loops nest more than 100 deep, at the (if|else) branch of the conditional \(main\.ts:\d+:\d+\)\. A function that calls itself/);
+  });
+
   it('stage() refuses a generator function at once', () => {
     expect(() => stage(m.generator)).to.throw(StagingError, /cannot trace generator: it is a generator function/);
   });
