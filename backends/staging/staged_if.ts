@@ -52,7 +52,7 @@ function traceBranch(tracer: Tracer, run: () => unknown[], label: string): Branc
 type MergedLeaf = { static: unknown } | { pair: readonly [tf.Tensor, tf.Tensor]; truthOnly?: boolean; promoted?: boolean };
 type Status = { defined: true } | { defined: false; mark: MaybeUndefined };
 
-// Long on purpose (~220 lines): the two branch traces, the merge of their outputs (tensors,
+// Long on purpose (~190 lines): the two branch traces, the merge of their outputs (tensors,
 // promoted numbers, lists, undefined values) and the If node share the per-output state built
 // here; each step is a named closure below, in the order a reader follows a staged if.
 export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () => unknown[], runElse: () => unknown[],
@@ -123,54 +123,7 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
         if (a === b) return { static: a };
         return { pair: sameListType(a, b, name, opts) };
       }
-      if (!(a instanceof tf.Tensor) && !(b instanceof tf.Tensor)) {
-        if (a === b || (Number.isNaN(a) && Number.isNaN(b))) return { static: a };
-        if (typeof a === 'boolean' && typeof b === 'boolean' && isFlag) {
-          return { pair: [tracer.makeConstant([a], [], 'bool'), tracer.makeConstant([b], [], 'bool')] as const };
-        }
-        // A staged `c ? 3 : 4` gives the JS value a number or boolean: carried as a promoted tensor
-        // (read back as that JS value if the function returns it), like a counter.
-        // Also a JS number the function returns on both paths (read back as that number).
-        const returnedNumber = isFlag && typeof a === 'number';
-        if ((isPromoted || isValue || returnedNumber) && typeof a === typeof b && (typeof a === 'number' || typeof a === 'boolean')) {
-          // int32 for integers (a counter), float32 for other numbers, bool for flags.
-          const dtype = typeof a === 'boolean' ? 'bool' : isInt32(a) && isInt32(b) ? 'int32' : 'float32';
-          const constant = (v: unknown): tf.Tensor => markPromoted(
-            tracer.makeConstant([v] as number[] | boolean[], [], dtype), name, opts?.origin);
-          return { pair: [constant(a), constant(b)] as const, promoted: true };
-        }
-        // A JS number or boolean returned on one path only: promoted, the other path a placeholder
-        // (its return flag says whether the value is defined), read back if it is the result.
-        if (isFlag && isReturnSentinel(a) !== isReturnSentinel(b) && promotableJs(isReturnSentinel(a) ? b : a)) {
-          const v = isReturnSentinel(a) ? b : a;
-          const dtype = typeof v === 'boolean' ? 'bool' : isInt32(v) ? 'int32' : 'float32';
-          const value = markPromoted(tracer.makeConstant([v] as number[] | boolean[], [], dtype), 'the return value', opts?.origin);
-          const placeholder = placeholderLike(tracer, specOf(value));
-          tracer.facts.unset.add(placeholder);
-          return { pair: (isReturnSentinel(a) ? [placeholder, value] : [value, placeholder]) as [tf.Tensor, tf.Tensor], promoted: true };
-        }
-        if (isReturnSentinel(a) !== isReturnSentinel(b)) {
-          // One path returns a JS value (a string, a number...) under a tensor condition: that is
-          // the problem, not a missing return (the other path usually returns later on).
-          const returned = isReturnSentinel(a) ? b : a;
-          if (returned !== undefined) {
-            throw new StagingError(`autograph-ts: the function returns ${describeValue(returned)} under a condition on a ` +
-              `tensor${at(opts)}. Which value is returned would depend on the tensor, and a staged function can only ` +
-              'return tensors from such paths: return a tensor (e.g. tf.scalar(...)) on every path.');
-          }
-          throw returnInOneBranch(opts);
-        }
-        if (isFlag) {
-          // The one synthesized name that holds a non-boolean is the return value: both paths return.
-          throw new StagingError(`autograph-ts: the function returns ${describeValue(a)} in the if branch and ` +
-            `${describeValue(b)} in the else branch of a condition on a tensor${at(opts)}. Which value is returned ` +
-            'would depend on the tensor, and a staged function can only return tensors from such paths: return a ' +
-            'tensor (e.g. tf.scalar(...)) on every path.');
-        }
-        throw new StagingError(`autograph-ts: '${name}' is ${describeValue(a)} in the if branch and ` +
-          `${describeValue(b)} in the else branch of a conditional on a tensor${at(opts)}. A JS value cannot ` +
-          `depend on a tensor condition: make '${name}' a tensor (e.g. tf.scalar(...)) before the if.`);
-      }
+      if (!(a instanceof tf.Tensor) && !(b instanceof tf.Tensor)) return mergePlainValues(tracer, a, b, { name, isFlag, isValue, isPromoted, opts });
       // A `&&`/`||`/`?:` whose value is a JS value on one path and a tensor on the other (or a
       // promoted value and a tensor) is fine as a condition: its value is then a condition-only
       // token (a value use is the token's error).
@@ -302,6 +255,74 @@ function conditionOnlyMisuse(name: string, opts: OperatorOptions | undefined): s
 }
 
 /** `value` as a tensor like `other` (a tensor), or the staging error that explains why it cannot be. */
+/** What the leaf pair of a variable is about. */
+interface PairContext {
+  name: string;
+  /** A synthesized jump flag or the return value. */
+  isFlag: boolean;
+  /** The value of a `?:`, `&&`, `||`. */
+  isValue: boolean;
+  /** A user's number or boolean the transformer made safe to carry as a tensor. */
+  isPromoted: boolean;
+  opts: OperatorOptions | undefined;
+}
+
+/**
+ * Two JS values (not tensors) a conditional leaves in one leaf: the value itself if both paths
+ * agree; a promoted pair for numbers and booleans that may be carried (a user's promotable
+ * variable, a `?:` value, the return value; int32 for integers, float32 for other numbers, bool
+ * for flags); else the error that says why the value cannot depend on the condition.
+ */
+function mergePlainValues(tracer: Tracer, a: unknown, b: unknown, ctx: PairContext): MergedLeaf {
+  const { name, isFlag, isValue, isPromoted, opts } = ctx;
+  if (a === b || (Number.isNaN(a) && Number.isNaN(b))) return { static: a };
+  if (typeof a === 'boolean' && typeof b === 'boolean' && isFlag) {
+    return { pair: [tracer.makeConstant([a], [], 'bool'), tracer.makeConstant([b], [], 'bool')] as const };
+  }
+  // A staged `c ? 3 : 4` gives the JS value a number or boolean: carried as a promoted tensor
+  // (read back as that JS value if the function returns it), like a counter.
+  // Also a JS number the function returns on both paths (read back as that number).
+  const returnedNumber = isFlag && typeof a === 'number';
+  if ((isPromoted || isValue || returnedNumber) && typeof a === typeof b && (typeof a === 'number' || typeof a === 'boolean')) {
+    // int32 for integers (a counter), float32 for other numbers, bool for flags.
+    const dtype = typeof a === 'boolean' ? 'bool' : isInt32(a) && isInt32(b) ? 'int32' : 'float32';
+    const constant = (v: unknown): tf.Tensor => markPromoted(
+      tracer.makeConstant([v] as number[] | boolean[], [], dtype), name, opts?.origin);
+    return { pair: [constant(a), constant(b)] as const, promoted: true };
+  }
+  // A JS number or boolean returned on one path only: promoted, the other path a placeholder
+  // (its return flag says whether the value is defined), read back if it is the result.
+  if (isFlag && isReturnSentinel(a) !== isReturnSentinel(b) && promotableJs(isReturnSentinel(a) ? b : a)) {
+    const v = isReturnSentinel(a) ? b : a;
+    const dtype = typeof v === 'boolean' ? 'bool' : isInt32(v) ? 'int32' : 'float32';
+    const value = markPromoted(tracer.makeConstant([v] as number[] | boolean[], [], dtype), 'the return value', opts?.origin);
+    const placeholder = placeholderLike(tracer, specOf(value));
+    tracer.facts.unset.add(placeholder);
+    return { pair: (isReturnSentinel(a) ? [placeholder, value] : [value, placeholder]) as [tf.Tensor, tf.Tensor], promoted: true };
+  }
+  if (isReturnSentinel(a) !== isReturnSentinel(b)) {
+    // One path returns a JS value (a string, a number...) under a tensor condition: that is
+    // the problem, not a missing return (the other path usually returns later on).
+    const returned = isReturnSentinel(a) ? b : a;
+    if (returned !== undefined) {
+      throw new StagingError(`autograph-ts: the function returns ${describeValue(returned)} under a condition on a ` +
+        `tensor${at(opts)}. Which value is returned would depend on the tensor, and a staged function can only ` +
+        'return tensors from such paths: return a tensor (e.g. tf.scalar(...)) on every path.');
+    }
+    throw returnInOneBranch(opts);
+  }
+  if (isFlag) {
+    // The one synthesized name that holds a non-boolean is the return value: both paths return.
+    throw new StagingError(`autograph-ts: the function returns ${describeValue(a)} in the if branch and ` +
+      `${describeValue(b)} in the else branch of a condition on a tensor${at(opts)}. Which value is returned ` +
+      'would depend on the tensor, and a staged function can only return tensors from such paths: return a ' +
+      'tensor (e.g. tf.scalar(...)) on every path.');
+  }
+  throw new StagingError(`autograph-ts: '${name}' is ${describeValue(a)} in the if branch and ` +
+    `${describeValue(b)} in the else branch of a conditional on a tensor${at(opts)}. A JS value cannot ` +
+    `depend on a tensor condition: make '${name}' a tensor (e.g. tf.scalar(...)) before the if.`);
+}
+
 const promotableJs = (v: unknown): boolean => typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
 
 /** `value`, or, where it is "not returned yet" and `other` is a returned structure, that structure with every leaf not returned. */

@@ -270,7 +270,7 @@ function promotedDtype(before: unknown, after: unknown): PromotedDtype | undefin
   return isInt32(before) && isInt32(after) ? 'int32' : 'float32';
 }
 
-// Long on purpose (~180 lines): the condition trace, the body trace and the While node share the
+// Long on purpose (~195 lines): the condition trace, the body trace and the While node share the
 // loop's leaves, their stand-ins and marks; `enter` is the one place that binds a trace's loop
 // variables, and the body's checks (dtype, structure, lists) read what it bound.
 function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (values: unknown[]) => unknown[]): void {
