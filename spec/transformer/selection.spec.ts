@@ -97,6 +97,77 @@ export function f(x: tf.Scalar) { 'use autograph'; if (x.greater(ag__)) { x = x.
   });
 });
 
+describe('methods called through a base type: every override is converted', () => {
+  // No directive in callbacks.ts: the overrides are converted because train() calls the base
+  // methods, and the call runs whichever override the object's class provides.
+  const files = {
+    'callbacks.ts': `import * as tf from '@tensorflow/tfjs';
+export class Callback {
+  stopTraining = false;
+  onEpochEnd(loss: tf.Scalar): void {}
+}
+export class EarlyStopping extends Callback {
+  best: tf.Scalar = tf.scalar(Infinity);
+  wait = 0;
+  constructor(private readonly patience: number) { super(); }
+  onEpochEnd(loss: tf.Scalar): void {
+    if (loss.less(this.best)) { this.best = loss; this.wait = 0; }
+    else { this.wait++; if (this.wait >= this.patience) this.stopTraining = true; }
+  }
+}
+export interface Logger { log(loss: tf.Scalar): void }
+export class ThresholdLogger implements Logger {
+  seen = 0;
+  log(loss: tf.Scalar): void { if (loss.greater(2.6)) this.seen++; }
+}
+export class Unrelated { onEpochEnd(loss: tf.Scalar): void { if (loss.less(0)) console.log(loss); } }`,
+    'main.ts': `import * as tf from '@tensorflow/tfjs';
+import { Callback, Logger } from './callbacks';
+export function train(losses: number[], callback: Callback, logger: Logger): number {
+  'use autograph';
+  let epochs = 0;
+  for (const l of losses) {
+    const loss = tf.scalar(l);
+    callback.onEpochEnd(loss);
+    logger.log(loss);
+    epochs++;
+    if (callback.stopTraining) break;
+  }
+  return epochs;
+}`,
+  };
+
+  it('converts the subclass override and the interface implementation, not a same-named unrelated method', () => {
+    const out = emitted(files);
+    const callbacks = out['callbacks.ts'];
+    expect(callbacks).to.contain('.ifStmt(loss.less(this.best)');
+    expect(callbacks).to.contain('.ifStmt(loss.greater(2.6)');
+    expect(callbacks).not.to.contain('ifStmt(loss.less(0)');
+  });
+
+  it('eagerly, the override reads the tensor condition by value: training stops', () => {
+    const out = emitted(files);
+    // The emitted modules require each other by relative name.
+    const modules: Record<string, Record<string, any>> = {};
+    const loadWith = (js: string) => {
+      const module = { exports: {} as Record<string, any> };
+      new Function('require', 'module', 'exports', js)(
+        (id: string) => (id === './callbacks' ? modules.callbacks : require(id)), module, module.exports);
+      return module.exports;
+    };
+    modules.callbacks = loadWith(out['callbacks.ts']);
+    const main = loadWith(out['main.ts']);
+    const early = new modules.callbacks.EarlyStopping(2);
+    const logger = new modules.callbacks.ThresholdLogger();
+    // 3, 2 improve; 2.5, 2.8 do not: patience 2 runs out after 4 epochs (an always-true
+    // condition would run all 6).
+    expect(main.train([3, 2, 2.5, 2.8, 1, 0.5], early, logger)).to.equal(4);
+    expect(early.wait).to.equal(2);
+    expect(early.best.dataSync()[0]).to.equal(2);
+    expect(logger.seen).to.equal(2);
+  });
+});
+
 describe('sloppy-mode scripts', () => {
   const source = `
 function blockFunction(flag) {
