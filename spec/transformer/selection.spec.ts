@@ -4,14 +4,17 @@
  */
 import { expect } from 'chai';
 import * as ts from 'typescript';
+import { Diagnostics } from '../../transformer/diagnostics';
 import { compile, formatDiagnostics, load } from '../harness/compile';
 
 const tensorIf = (name: string) => `
 export function ${name}(x: tf.Scalar) { if (x.greater(0)) { x = x.neg(); } return x; }`;
 
+/** The emitted JS; no diagnostics but the warnings on functions left unconverted on purpose
+ * (AG99103, specced in diagnostics.spec.ts). */
 function emitted(files: Record<string, string>, config = {}, options: ts.CompilerOptions = {}): Record<string, string> {
   const result = compile(files, config, options);
-  expect(formatDiagnostics(result.diagnostics)).to.equal('');
+  expect(formatDiagnostics(result.diagnostics.filter((d) => d.code !== Diagnostics.UnconvertedTensorCondition.code))).to.equal('');
   return result.js;
 }
 
@@ -32,6 +35,13 @@ ${tensorIf('unmarked')}` })['main.ts'];
     expect(fn(js, 'marked')).to.contain('ag__.ifStmt');
     expect(fn(js, 'marked')).not.to.contain('use autograph');
     expect(fn(js, 'unmarked')).not.to.contain('ag__');
+  });
+
+  it('warns about the tensor condition of the unconverted sibling, naming it', () => {
+    const result = compile({ 'main.ts': `import * as tf from '@tensorflow/tfjs';
+export function marked(x: tf.Scalar) { 'use autograph'; if (x.greater(0)) { x = x.neg(); } return x; }
+${tensorIf('unmarked')}` });
+    expect(formatDiagnostics(result.diagnostics)).to.match(/^main\.ts:4:46 AG99103: .* first statement of 'unmarked'\.$/);
   });
 
   it('converts every function of a file that starts with the directive', () => {
@@ -143,6 +153,8 @@ export function train(losses: number[], callback: Callback, logger: Logger): num
     expect(callbacks).to.contain('.ifStmt(loss.less(this.best)');
     expect(callbacks).to.contain('.ifStmt(loss.greater(2.6)');
     expect(callbacks).not.to.contain('ifStmt(loss.less(0)');
+    // ... and so Unrelated.onEpochEnd, not converted, has its condition reported.
+    expect(formatDiagnostics(compile(files).diagnostics)).to.match(/^callbacks\.ts:20:66 AG99103: .*'Unrelated\.onEpochEnd'\.$/);
   });
 
   it('eagerly, the override reads the tensor condition by value: training stops', () => {
