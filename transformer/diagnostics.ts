@@ -3,7 +3,8 @@
  * messages say what to change. A ConversionError raised anywhere during the conversion of a
  * function becomes one diagnostic at the offending node (file_transformer.ts); any other exception
  * is a bug in the transformer and becomes an InternalError diagnostic on the function, which stays
- * as written: the compiler never crashes. Warnings (severity 'warning') come back from the plan.
+ * as written: the compiler never crashes. Warnings (severity 'warning') come back from the plan,
+ * and from the walk over code that is not converted (unconverted_conditions.ts).
  */
 import type * as TS from 'typescript';
 import { ts } from './typescript';
@@ -40,6 +41,10 @@ export const Diagnostics = {
   OptionalTensorCondition: {
     code: 99102,
     message: "This condition is a Tensor or null/undefined: it is converted to a test of the tensor's value (a non-scalar tensor is an error at run time). For a presence test write 'x !== undefined' (or '!= null').",
+  },
+  UnconvertedTensorCondition: {
+    code: 99103,
+    message: "This condition is a Tensor object, which JavaScript always treats as true (its value is never read): the code around it is not converted.",
   },
   InternalError: {
     code: 99900,

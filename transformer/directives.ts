@@ -5,7 +5,10 @@
  *  - every function, when the plugin entry says `"convert": "all"`;
  *  - functions nested in a converted function (decided while visiting, see file_transformer.ts);
  *  - functions of the project's own source files that a converted function calls, resolved with
- *    the checker (never declaration files, never node_modules), transitively.
+ *    the checker (never declaration files, never node_modules), transitively;
+ *  - every override of a method so called, since the call dispatches at run time: the methods of
+ *    the project's classes whose heritage (extends, implements) reaches the called method's class
+ *    or interface, found through the checker's base types and member symbols (OverrideIndex).
  */
 import type * as TS from 'typescript';
 import { DIRECTIVE } from '../runtime/names';
@@ -79,6 +82,7 @@ export function isProjectSource(program: TS.Program, file: TS.SourceFile): boole
 /** The program-wide set of functions selected by directives, configuration and calls. */
 export function selectFunctions(program: TS.Program, convertAll: boolean): Set<TS.Node> {
   const checker = program.getTypeChecker();
+  const overrides = new OverrideIndex(program);
   const selected = new Set<TS.Node>();
   const queue: ConvertibleFunction[] = [];
   const add = (fn: ConvertibleFunction): void => {
@@ -103,6 +107,8 @@ export function selectFunctions(program: TS.Program, convertAll: boolean): Set<T
       if (ts.isCallExpression(node) || ts.isNewExpression(node)) {
         const callee = resolveCallee(checker, node);
         if (callee !== undefined && isProjectSource(program, callee.getSourceFile())) add(callee);
+        // A method call runs whichever override the receiver's class provides.
+        for (const method of calledMethods(checker, node)) overrides.of(method).forEach(add);
       }
       ts.forEachChild(node, visit);
     };
@@ -125,4 +131,114 @@ function resolveCallee(checker: TS.TypeChecker, call: TS.CallExpression | TS.New
   }
   // An overload signature: the implementation is the declaration with a body.
   return declarations.find(isConvertibleFunction);
+}
+
+/** The class or interface members a call may invoke (`cb.onEpochEnd(...)`: Base's declaration, or
+ * the interface's signature), whose overrides run in their place. */
+function calledMethods(checker: TS.TypeChecker, call: TS.CallExpression | TS.NewExpression): TS.Declaration[] {
+  if (!ts.isCallExpression(call)) return [];
+  const callee = skipParentheses(call.expression);
+  if (!ts.isPropertyAccessExpression(callee) && !ts.isElementAccessExpression(callee)) return [];
+  if (callee.expression.kind === ts.SyntaxKind.SuperKeyword) return []; // super.m() calls that one method
+  const symbol = checker.getSymbolAtLocation(ts.isPropertyAccessExpression(callee) ? callee.name : callee.argumentExpression);
+  return (symbol?.getDeclarations() ?? []).filter((d) => d.parent !== undefined &&
+    (ts.isClassLike(d.parent) || ts.isInterfaceDeclaration(d.parent)));
+}
+
+function skipParentheses(expr: TS.Expression): TS.Expression {
+  while (ts.isParenthesizedExpression(expr)) expr = expr.expression;
+  return expr;
+}
+
+/**
+ * The overrides of a class or interface member in the project's own classes, found through the
+ * checker: the heritage of each class (its base classes and the interfaces it or they implement)
+ * and the member symbols of those types, never a member name alone. Built once, on the first question.
+ */
+class OverrideIndex {
+  /** A member declaration of a base class or interface → the project's functions overriding it. */
+  private index: Map<TS.Declaration, ConvertibleFunction[]> | undefined;
+
+  constructor(private readonly program: TS.Program) {}
+
+  /** The functions overriding or implementing `member` in the project's classes. */
+  of(member: TS.Declaration): readonly ConvertibleFunction[] {
+    this.index ??= this.build();
+    return this.index.get(member) ?? [];
+  }
+
+  private build(): Map<TS.Declaration, ConvertibleFunction[]> {
+    const index = new Map<TS.Declaration, ConvertibleFunction[]>();
+    const checker = this.program.getTypeChecker();
+    const visit = (node: TS.Node): void => {
+      if (ts.isClassLike(node)) this.indexClass(checker, node, index);
+      ts.forEachChild(node, visit);
+    };
+    for (const file of this.program.getSourceFiles()) {
+      if (isProjectSource(this.program, file)) visit(file);
+    }
+    return index;
+  }
+
+  private indexClass(checker: TS.TypeChecker, cls: TS.ClassLikeDeclaration,
+                     index: Map<TS.Declaration, ConvertibleFunction[]>): void {
+    const ancestors = heritageOf(checker, cls);
+    if (ancestors.length === 0) return;
+    for (const member of cls.members) {
+      const fn = overridingFunction(member);
+      if (fn === undefined || member.name === undefined) continue;
+      const name = checker.getSymbolAtLocation(member.name)?.getName();
+      if (name === undefined) continue;
+      for (const ancestor of ancestors) {
+        for (const decl of checker.getPropertyOfType(ancestor, name)?.getDeclarations() ?? []) {
+          if (decl === member) continue;
+          const list = index.get(decl) ?? [];
+          if (!list.includes(fn)) list.push(fn);
+          index.set(decl, list);
+        }
+      }
+    }
+  }
+}
+
+/** An instance method with a body, or a field initialized with a function (`m = (x) => ...`). */
+function overridingFunction(member: TS.ClassElement): ConvertibleFunction | undefined {
+  if (ts.getCombinedModifierFlags(member as TS.Declaration) & ts.ModifierFlags.Static) return undefined;
+  if (ts.isMethodDeclaration(member) && isConvertibleFunction(member)) return member;
+  if (ts.isPropertyDeclaration(member) && member.initializer !== undefined && isConvertibleFunction(member.initializer) &&
+      (ts.isArrowFunction(member.initializer) || ts.isFunctionExpression(member.initializer))) return member.initializer;
+  return undefined;
+}
+
+/** Every class and interface a class's instances are declared to be: base classes, transitively,
+ * and the interfaces that it or its bases implement, with their own bases. */
+function heritageOf(checker: TS.TypeChecker, cls: TS.ClassLikeDeclaration): TS.Type[] {
+  const result: TS.Type[] = [];
+  const seen = new Set<TS.Type>();
+  const add = (type: TS.Type): void => {
+    const target = (type as TS.TypeReference).target ?? type;
+    if (seen.has(target)) return;
+    seen.add(target);
+    result.push(type);
+    if ((target.flags & ts.TypeFlags.Object) && ((target as TS.ObjectType).objectFlags & ts.ObjectFlags.ClassOrInterface)) {
+      for (const base of checker.getBaseTypes(target as TS.InterfaceType)) add(base);
+    }
+    for (const decl of target.getSymbol()?.getDeclarations() ?? []) {
+      if (ts.isClassLike(decl)) addImplemented(decl);
+    }
+  };
+  const addImplemented = (decl: TS.ClassLikeDeclaration): void => {
+    for (const clause of decl.heritageClauses ?? []) {
+      if (clause.token !== ts.SyntaxKind.ImplementsKeyword) continue;
+      for (const expr of clause.types) add(checker.getTypeAtLocation(expr));
+    }
+  };
+  const own = checker.getTypeAtLocation(cls);
+  const symbol = cls.name !== undefined ? checker.getSymbolAtLocation(cls.name) : own.getSymbol();
+  if (symbol === undefined) return [];
+  const instance = checker.getDeclaredTypeOfSymbol(symbol);
+  seen.add(instance);
+  for (const base of checker.getBaseTypes(instance as TS.InterfaceType)) add(base);
+  addImplemented(cls);
+  return result;
 }

@@ -1,7 +1,8 @@
 /**
  * The per-file transformer: finds the functions to convert, runs the pipeline on each, reports
  * ConversionErrors as diagnostics (leaving that function unconverted), and imports the runtime
- * under a fresh name when anything was converted.
+ * under a fresh name when anything was converted. Tensor conditions in the file's code that is
+ * not converted are reported as warnings (unconverted_conditions.ts); the file is unchanged there.
  */
 import * as path from 'path';
 import type * as TS from 'typescript';
@@ -16,6 +17,7 @@ import { explainStatements, functionName } from './explain';
 import { NameGenerator } from './names';
 import { convertFunctionBody } from './pipeline';
 import { ts } from './typescript';
+import { unconvertedTensorConditions } from './unconverted_conditions';
 
 export interface AutographConfig {
   /** "all" converts every function of the project's sources; default: only by directive. */
@@ -40,6 +42,10 @@ export function createFileTransformer(program: TS.Program, config: AutographConf
   return (context) => (file) => {
     if (!isProjectSource(program, file)) return file;
     selected ??= selectFunctions(program, config.convert === 'all');
+    const isSelected = (fn: TS.Node): boolean => selected!.has(fn);
+    // On the original tree (the checker's), whatever transformer ran before this one.
+    const original = ts.getOriginalNode(file, ts.isSourceFile) ?? file;
+    for (const warning of unconvertedTensorConditions(original, classifier, isSelected)) report(createDiagnostic(warning));
     const names = new NameGenerator(file);
     const runtime = id(names.fresh('ag__'));
     const emit: EmitContext = {

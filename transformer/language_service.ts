@@ -4,10 +4,13 @@
  * next to the transform entry:
  *   "plugins": [{ "transform": "autograph-ts/transformer" }, { "name": "autograph-ts/language-service" }]
  * The diagnostics come from running the transformer itself (conversion_diagnostics.ts) with the
- * transform entry's options, merged with this entry's.
+ * transform entry's options, merged with this entry's. A Tensor condition in unconverted code
+ * (AG99103) has the quick fix "Add 'use autograph'" (add_directive_fix.ts).
  */
 import type * as TS from 'typescript';
+import { addDirectiveFix } from './add_directive_fix';
 import { conversionDiagnostics, transformerConfig } from './conversion_diagnostics';
+import { Diagnostics } from './diagnostics';
 import type { AutographConfig } from './file_transformer';
 import { useTypeScript } from './typescript';
 
@@ -39,6 +42,19 @@ function withConversionDiagnostics(service: TS.LanguageService, pluginConfig: Au
       return [...base, ...conversionDiagnostics(program, file, config)];
     } catch {
       // The editor must keep working whatever happens here; the build (tspc) reports the problem.
+      return base;
+    }
+  };
+  const fixable = Diagnostics.UnconvertedTensorCondition.code;
+  proxy.getSupportedCodeFixes = (fileName) => [...service.getSupportedCodeFixes(fileName), String(fixable)];
+  proxy.getCodeFixesAtPosition = (fileName, start, end, errorCodes, formatOptions, preferences) => {
+    const base = service.getCodeFixesAtPosition(fileName, start, end, errorCodes.filter((c) => c !== fixable), formatOptions, preferences);
+    const file = service.getProgram()?.getSourceFile(fileName);
+    if (!errorCodes.includes(fixable) || file === undefined) return base;
+    try {
+      const fix = addDirectiveFix(file, start, end, formatOptions);
+      return fix === undefined ? base : [...base, fix];
+    } catch {
       return base;
     }
   };

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import * as ts from 'typescript';
 import { Diagnostics } from '../../transformer/diagnostics';
-import { compile, formatDiagnostics } from '../harness/compile';
+import { compile, formatDiagnostics, plainEmit } from '../harness/compile';
 
 interface Case { code: number; file?: string; source: string; at: string; category?: ts.DiagnosticCategory }
 
@@ -94,6 +94,14 @@ export function f(x: tf.Tensor, mask?: tf.Tensor) {
   return x;
 }`,
   },
+  UnconvertedTensorCondition: {
+    code: 99103, at: 'main.ts:3:7', category: ts.DiagnosticCategory.Warning,
+    source: `import * as tf from '@tensorflow/tfjs';
+export function f(x: tf.Scalar) {
+  if (x.greater(0)) x = x.neg();
+  return x;
+}`,
+  },
 };
 
 describe('diagnostics', () => {
@@ -117,4 +125,80 @@ describe('diagnostics', () => {
       }
     });
   }
+});
+
+describe('AG99103: a Tensor condition in code that is not converted', () => {
+  const WARNING = Diagnostics.UnconvertedTensorCondition.code;
+  /** Each form: a statement in g's body, the reported condition between « and ». */
+  const forms: Record<string, string> = {
+    'if': 'if («t») n++;',
+    'while': 'while («t.greater(0)») t = t.sub(1);',
+    'do': 'do { t = t.sub(1); } while («t.greater(0)»);',
+    'for': 'for (let i = 0; «t.greater(i)»; i++) n++;',
+    '?:': 'n = «t» ? 1 : 0;',
+    '!': 'const b = !«t»;',
+    '&&': 'const b = «t» && n;',
+    '||': 'const b = «t.greater(0)» || n;',
+    '|| as a condition (right operand)': 'if (n > 0 || «t.greater(0)») n++;',
+    '! as a condition': 'if (!«t.greater(0)») n++;',
+    '!! and && in a ?: condition': 'n = !!(n > 1 && «t») ? 1 : 0;',
+  };
+  const program = (statement: string, directive = '') => `import * as tf from '@tensorflow/tfjs';
+export function g(t: tf.Tensor, n: number) {${directive}
+  ${statement}
+  return n;
+}`;
+
+  for (const [form, marked] of Object.entries(forms)) {
+    it(`${form}: warns exactly once, at the condition, and the emitted JS is unchanged`, () => {
+      const source = program(marked.replace(/[«»]/g, ''));
+      const result = compile({ 'main.ts': source }, {}, { sourceMap: false });
+      expect(result.diagnostics.map((d) => d.code)).to.deep.equal([WARNING]);
+      const [d] = result.diagnostics;
+      const statementStart = program(marked).indexOf(marked);
+      expect(d.start).to.equal(statementStart + marked.indexOf('«'));
+      expect(d.length).to.equal(marked.indexOf('»') - marked.indexOf('«') - 1);
+      expect(d.category).to.equal(ts.DiagnosticCategory.Warning);
+      expect(ts.flattenDiagnosticMessageText(d.messageText, '\n')).to.match(
+        /always treats as true .* Add 'use autograph' as the first statement of 'g'\.$/);
+      expect(result.js['main.ts']).to.equal(plainEmit({ 'main.ts': source })['main.ts']);
+    });
+  }
+
+  it('none in converted functions (with the directive, or nested in one)', () => {
+    for (const marked of Object.values(forms)) {
+      expect(compile({ 'main.ts': program(marked.replace(/[«»]/g, ''), " 'use autograph';") }).diagnostics.map((d) => d.code)).not.to.include(WARNING);
+    }
+    const nested = `import * as tf from '@tensorflow/tfjs';
+export function outer(t: tf.Tensor) {
+  'use autograph';
+  const inner = (u: tf.Tensor) => u.greater(0) ? u : u.neg();
+  return inner(t);
+}`;
+    expect(compile({ 'main.ts': nested }).diagnostics).to.deep.equal([]);
+  });
+
+  it('none for conditions typed any, unknown, or a union (their value may be plain)', () => {
+    const source = `import * as tf from '@tensorflow/tfjs';
+export function g(a: any, u: unknown, m: tf.Tensor | undefined, e: tf.Tensor | number, n: number) {
+  if (a) n++;
+  while (a.greater(0)) a = a.sub(1);
+  if (u) n++;
+  if (m) n++;
+  const b = !e || (m && a);
+  return n ? b : m;
+}`;
+    expect(formatDiagnostics(compile({ 'main.ts': source }).diagnostics)).to.equal('');
+  });
+
+  it('names an anonymous function by where it starts, and says module-level code is never converted', () => {
+    const source = `import * as tf from '@tensorflow/tfjs';
+const t = tf.scalar(1);
+export const f = [(x: tf.Scalar) => x.greater(0) ? x : x.neg()];
+if (t) console.log('always');`;
+    expect(formatDiagnostics(compile({ 'main.ts': source }).diagnostics).split('\n')).to.deep.equal([
+      `main.ts:3:37 AG99103: autograph-ts: ${Diagnostics.UnconvertedTensorCondition.message} Add 'use autograph' as the first statement of the function at line 3, column 19.`,
+      `main.ts:4:5 AG99103: autograph-ts: ${Diagnostics.UnconvertedTensorCondition.message} Code outside a function is never converted: move it into a function and add 'use autograph' to that function.`,
+    ]);
+  });
 });

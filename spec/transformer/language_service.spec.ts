@@ -22,6 +22,11 @@ export function g(t: tf.Scalar): boolean {
   'use autograph';
   return !t.greater(0);
 }`,
+  unconvertedCondition: `import * as tf from '@tensorflow/tfjs';
+export function k(n: tf.Scalar) {
+  while (n.greater(1)) n = n.sub(1);
+  return n;
+}`,
   clean: `import * as tf from '@tensorflow/tfjs';
 export function h(n: tf.Scalar) {
   'use autograph';
@@ -67,6 +72,14 @@ function editorSession(files: Record<string, string>, options: ts.CompilerOption
   };
 }
 
+/** What an editor does with a code fix's edits (from the last, so that offsets stay valid). */
+function applyChanges(text: string, changes: readonly ts.TextChange[]): string {
+  for (const c of [...changes].sort((a, b) => b.span.start - a.span.start)) {
+    text = text.slice(0, c.span.start) + c.newText + text.slice(c.span.start + c.span.length);
+  }
+  return text;
+}
+
 const shape = (d: ts.Diagnostic) => ({ code: d.code, start: d.start, length: d.length, category: d.category,
   message: ts.flattenDiagnosticMessageText(d.messageText, '\n') });
 
@@ -87,6 +100,79 @@ describe('language-service plugin', () => {
     expect(session.ours('main.ts').map((d) => d.code)).to.deep.equal([99003]);
     session.edit('main.ts', sources.clean);
     expect(session.ours('main.ts')).to.deep.equal([]);
+  });
+
+  describe("the quick fix \"Add 'use autograph'\" for a Tensor condition in unconverted code (AG99103)", () => {
+    /** Applies the plugin's fix at the one AG99103 warning of main.ts; returns the new text. */
+    const fixed = (source: string): { text: string; after: ts.Diagnostic[]; description: string } => {
+      const session = editorSession({ 'main.ts': source });
+      const file = path.join(DIR, 'main.ts');
+      const [warning] = session.ours('main.ts');
+      expect(warning.code).to.equal(99103);
+      expect(session.service.getSupportedCodeFixes(file)).to.include('99103');
+      const fixes = session.service.getCodeFixesAtPosition(file, warning.start!, warning.start! + warning.length!, [warning.code],
+        ts.getDefaultFormatCodeSettings('\n'), {});
+      const ours = fixes.filter((f) => f.fixName === 'autographAddDirective');
+      expect(ours).to.have.length(1);
+      const [change] = ours[0].changes;
+      expect(change.fileName).to.equal(file);
+      const text = applyChanges(source, change.textChanges);
+      session.edit('main.ts', text);
+      return { text, after: session.ours('main.ts'), description: ours[0].description };
+    };
+
+    it('inserts the directive as the first statement of the enclosing function; the warning goes away', () => {
+      const { text, after, description } = fixed(sources.unconvertedCondition);
+      expect(description).to.equal("Add 'use autograph'");
+      expect(text).to.equal(`import * as tf from '@tensorflow/tfjs';
+export function k(n: tf.Scalar) {
+  'use autograph';
+  while (n.greater(1)) n = n.sub(1);
+  return n;
+}`);
+      expect(after).to.deep.equal([]);
+    });
+
+    it('the innermost function: a method in a class, a nested function', () => {
+      const { text, after } = fixed(`import * as tf from '@tensorflow/tfjs';
+class Stopper {
+  check(loss: tf.Scalar) {
+    const helper = function (x: tf.Scalar) {
+      // a comment stays above
+      return x.less(0) ? 1 : 2;
+    };
+    return helper(loss);
+  }
+}`);
+      expect(text).to.contain(`    const helper = function (x: tf.Scalar) {
+      // a comment stays above
+      'use autograph';
+      return x.less(0) ? 1 : 2;`);
+      expect(after).to.deep.equal([]);
+    });
+
+    it('an arrow with an expression body becomes a block with a return', () => {
+      const { text, after } = fixed(`import * as tf from '@tensorflow/tfjs';
+export const sign = (x: tf.Scalar) => x.greater(0) ? x : x.neg();`);
+      expect(text).to.equal(`import * as tf from '@tensorflow/tfjs';
+export const sign = (x: tf.Scalar) => {
+    'use autograph';
+    return x.greater(0) ? x : x.neg();
+};`);
+      expect(after).to.deep.equal([]);
+    });
+
+    it('no fix for module-level code (no function to mark), and none for other codes', () => {
+      const session = editorSession({ 'main.ts': `import * as tf from '@tensorflow/tfjs';
+const t = tf.scalar(1);
+if (t) console.log(t);` });
+      const file = path.join(DIR, 'main.ts');
+      const [warning] = session.ours('main.ts');
+      expect(warning.code).to.equal(99103);
+      const fixes = session.service.getCodeFixesAtPosition(file, warning.start!, warning.start! + warning.length!, [warning.code],
+        ts.getDefaultFormatCodeSettings('\n'), {});
+      expect(fixes.filter((f) => f.fixName === 'autographAddDirective')).to.deep.equal([]);
+    });
   });
 
   it("keeps the service's own diagnostics and uses the transform entry's options", () => {

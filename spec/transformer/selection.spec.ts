@@ -4,14 +4,17 @@
  */
 import { expect } from 'chai';
 import * as ts from 'typescript';
+import { Diagnostics } from '../../transformer/diagnostics';
 import { compile, formatDiagnostics, load } from '../harness/compile';
 
 const tensorIf = (name: string) => `
 export function ${name}(x: tf.Scalar) { if (x.greater(0)) { x = x.neg(); } return x; }`;
 
+/** The emitted JS; no diagnostics but the warnings on functions left unconverted on purpose
+ * (AG99103, specced in diagnostics.spec.ts). */
 function emitted(files: Record<string, string>, config = {}, options: ts.CompilerOptions = {}): Record<string, string> {
   const result = compile(files, config, options);
-  expect(formatDiagnostics(result.diagnostics)).to.equal('');
+  expect(formatDiagnostics(result.diagnostics.filter((d) => d.code !== Diagnostics.UnconvertedTensorCondition.code))).to.equal('');
   return result.js;
 }
 
@@ -32,6 +35,13 @@ ${tensorIf('unmarked')}` })['main.ts'];
     expect(fn(js, 'marked')).to.contain('ag__.ifStmt');
     expect(fn(js, 'marked')).not.to.contain('use autograph');
     expect(fn(js, 'unmarked')).not.to.contain('ag__');
+  });
+
+  it('warns about the tensor condition of the unconverted sibling, naming it', () => {
+    const result = compile({ 'main.ts': `import * as tf from '@tensorflow/tfjs';
+export function marked(x: tf.Scalar) { 'use autograph'; if (x.greater(0)) { x = x.neg(); } return x; }
+${tensorIf('unmarked')}` });
+    expect(formatDiagnostics(result.diagnostics)).to.match(/^main\.ts:4:46 AG99103: .* first statement of 'unmarked'\.$/);
   });
 
   it('converts every function of a file that starts with the directive', () => {
@@ -94,6 +104,79 @@ export function f(x: tf.Scalar) { 'use autograph'; if (x.greater(ag__)) { x = x.
       { forceDynamic: true })['script.js'];
     expect(script).to.match(/^const ag__ = require\("/m);
     expect(script).not.to.contain('exports');
+  });
+});
+
+describe('methods called through a base type: every override is converted', () => {
+  // No directive in callbacks.ts: the overrides are converted because train() calls the base
+  // methods, and the call runs whichever override the object's class provides.
+  const files = {
+    'callbacks.ts': `import * as tf from '@tensorflow/tfjs';
+export class Callback {
+  stopTraining = false;
+  onEpochEnd(loss: tf.Scalar): void {}
+}
+export class EarlyStopping extends Callback {
+  best: tf.Scalar = tf.scalar(Infinity);
+  wait = 0;
+  constructor(private readonly patience: number) { super(); }
+  onEpochEnd(loss: tf.Scalar): void {
+    if (loss.less(this.best)) { this.best = loss; this.wait = 0; }
+    else { this.wait++; if (this.wait >= this.patience) this.stopTraining = true; }
+  }
+}
+export interface Logger { log(loss: tf.Scalar): void }
+export class ThresholdLogger implements Logger {
+  seen = 0;
+  log(loss: tf.Scalar): void { if (loss.greater(2.6)) this.seen++; }
+}
+export class Unrelated { onEpochEnd(loss: tf.Scalar): void { if (loss.less(0)) console.log(loss); } }`,
+    'main.ts': `import * as tf from '@tensorflow/tfjs';
+import { Callback, Logger } from './callbacks';
+export function train(losses: number[], callback: Callback, logger: Logger): number {
+  'use autograph';
+  let epochs = 0;
+  for (const l of losses) {
+    const loss = tf.scalar(l);
+    callback.onEpochEnd(loss);
+    logger.log(loss);
+    epochs++;
+    if (callback.stopTraining) break;
+  }
+  return epochs;
+}`,
+  };
+
+  it('converts the subclass override and the interface implementation, not a same-named unrelated method', () => {
+    const out = emitted(files);
+    const callbacks = out['callbacks.ts'];
+    expect(callbacks).to.contain('.ifStmt(loss.less(this.best)');
+    expect(callbacks).to.contain('.ifStmt(loss.greater(2.6)');
+    expect(callbacks).not.to.contain('ifStmt(loss.less(0)');
+    // ... and so Unrelated.onEpochEnd, not converted, has its condition reported.
+    expect(formatDiagnostics(compile(files).diagnostics)).to.match(/^callbacks\.ts:20:66 AG99103: .*'Unrelated\.onEpochEnd'\.$/);
+  });
+
+  it('eagerly, the override reads the tensor condition by value: training stops', () => {
+    const out = emitted(files);
+    // The emitted modules require each other by relative name.
+    const modules: Record<string, Record<string, any>> = {};
+    const loadWith = (js: string) => {
+      const module = { exports: {} as Record<string, any> };
+      new Function('require', 'module', 'exports', js)(
+        (id: string) => (id === './callbacks' ? modules.callbacks : require(id)), module, module.exports);
+      return module.exports;
+    };
+    modules.callbacks = loadWith(out['callbacks.ts']);
+    const main = loadWith(out['main.ts']);
+    const early = new modules.callbacks.EarlyStopping(2);
+    const logger = new modules.callbacks.ThresholdLogger();
+    // 3, 2 improve; 2.5, 2.8 do not: patience 2 runs out after 4 epochs (an always-true
+    // condition would run all 6).
+    expect(main.train([3, 2, 2.5, 2.8, 1, 0.5], early, logger)).to.equal(4);
+    expect(early.wait).to.equal(2);
+    expect(early.best.dataSync()[0]).to.equal(2);
+    expect(logger.seen).to.equal(2);
   });
 });
 
