@@ -18,7 +18,7 @@ import { verboseLog } from '../../runtime/verbosity';
 import { type CacheEntry, disposeEntry, relaxDims, unknownDimRead, type Watch } from './entry';
 import { RetraceLog } from './retracing';
 import { type CallSignature, checkInputSignature, describePattern, fitsPattern, type InputSpec, matchInputSignature,
-  signatureOf } from './signatures';
+  signatureOf, throwIfDisposed } from './signatures';
 import { trace } from './trace';
 
 export interface CacheOptions {
@@ -65,6 +65,7 @@ export class SignatureCache {
   /** The entry that serves this call, traced now if there is none. */
   lookup(thisArg: unknown, args: unknown[]): Lookup {
     const { options } = this;
+    throwIfDisposed(this.fn.name || 'the staged function', args, this.retraces.names);
     const call = signatureOf(thisArg, args);
     if (options.inputSignature !== undefined) matchInputSignature(options.inputSignature, this.inputPattern!, args, this.retraces.names);
     const family = this.families.get(call.family);
