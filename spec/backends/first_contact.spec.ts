@@ -4,6 +4,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { expect } from 'chai';
+import * as ag__ from '../../runtime/operators';
 import { stage } from '../../backends/stage';
 import { StagingError } from '../../backends/common/errors';
 import { onnxRuntimeAvailable } from '../../backends/engines/onnx/runtime';
@@ -44,4 +45,57 @@ describe('a disposed tensor argument is refused before any engine runs, naming t
       x.dispose();
     });
   }
+});
+
+describe('an error raised while tracing says so; an unbound method gets the bind hint', () => {
+  class Model {
+    k = 2;
+    forward(x: tf.Tensor): tf.Tensor {
+      return x.mul(this.k);
+    }
+    branchy(x: tf.Tensor): tf.Tensor {
+      let y = x;
+      ag__.ifStmt(x.greater(0), () => { y = x.mul(this.k); }, () => {}, () => [y], ([a]) => { y = a as tf.Tensor; }, ['y'], 1,
+        { origin: 'model.ts:3:5' });
+      return y;
+    }
+  }
+  let model: Model;
+  before(() => { model = new Model(); });
+  const hint = 'stage() traced forward with `this` undefined, and it uses `this`: a method passed unbound ' +
+    '(stage(obj.forward)) loses its object. Stage it bound: stage(obj.forward.bind(obj)), or ' +
+    'stage((...args) => obj.forward(...args)).';
+
+  for (const engine of engines()) {
+    it(`stage(m.forward) on engine '${engine}': raised while tracing, with the hint`, () => {
+      const forward = stage(model.forward, { engine });
+      const error = thrown(function callsForward() { return forward(tf.scalar(1)); });
+      expect(error).to.be.instanceOf(TypeError);
+      expect(error.message).to.equal(`Cannot read properties of undefined (reading 'k')\n\n${hint}`);
+      const frames = error.stack!.split('\n').filter((l) => /^\s+at /.test(l));
+      expect(frames[0]).to.match(/at forward \(.*first_contact\.spec\.ts:\d+:\d+\)/);
+      expect(frames[1]).to.equal('    at <stage() tracing forward> (raised while stage() traced it, not by a run of its graph)');
+      expect(frames[2]).to.match(/at callsForward \(.*first_contact\.spec\.ts:\d+:\d+\)/);
+      // Bound, it stages.
+      expect(stage(model.forward.bind(model), { engine })(tf.scalar(3)).dataSync()[0]).to.equal(6);
+    });
+  }
+
+  it('a branch that threw while traced is raised again when the graph takes it, and its stack says which', () => {
+    const branchy = stage(model.branchy, { engine: 'tfjs' });
+    expect(branchy(tf.scalar(-1)).dataSync()[0]).to.equal(-1); // the branch not taken: no error, as eagerly
+    const error = thrown(() => branchy(tf.scalar(1)));
+    expect(error).to.be.instanceOf(TypeError);
+    expect(error.message).to.equal(`Cannot read properties of undefined (reading 'k')\n\n${hint.replace(/forward/g, 'branchy')}`);
+    expect(error.stack).to.include('    at <staged graph> (thrown while stage() traced this branch, at the frames above; ' +
+      'raised again when the graph ran it)');
+    expect(error.stack).not.to.include('raised when the graph ran;');
+  });
+
+  it('no hint when `this` is given or fn does not use it; the tracing frame all the same', () => {
+    const f = stage(function reads(x: tf.Tensor, o: { k?: { k: tf.Tensor } }): tf.Tensor { return x.mul(o.k!.k); });
+    const error = thrown(function callsReads() { return f(tf.scalar(1), {}); });
+    expect(error.message).to.equal("Cannot read properties of undefined (reading 'k')");
+    expect(error.stack).to.include('    at <stage() tracing reads> (raised while stage() traced it, not by a run of its graph)');
+  });
 });
