@@ -30,6 +30,8 @@ export interface CacheOptions {
   inputSignature?: InputSpec[];
   /** Whether calls that differ only in dims may share a relaxed graph (not for engines of known dims only). */
   relaxDims: boolean;
+  /** A staged loop that runs more iterations than this throws (Program.maximumIterations). */
+  maximumIterations?: number;
 }
 
 /** The calls of one signature family (they differ only in dims). */
@@ -120,6 +122,7 @@ export class SignatureCache {
   /** Optimizes a traced entry (after any comparison: the raw trace is kept apart). */
   private finish(entry: CacheEntry): void {
     optimizeProgram(entry.program, this.options.optimize);
+    if (this.options.maximumIterations !== undefined) entry.program.maximumIterations = this.options.maximumIterations;
   }
 
   /** A new entry for this call, relaxed with its family's when the graph is the same up to dims. */

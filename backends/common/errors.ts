@@ -45,6 +45,13 @@ export function wasThrownInBranch(error: Error): boolean {
   return thrownInBranch.has(error);
 }
 
+/** A staged loop went past `stage(fn, { maximumIterations })`. */
+export function tooManyIterations(limit: number, origin: string | undefined): StagingError {
+  return new StagingError(`autograph-ts: the loop staged on a tensor condition${origin ? ` at ${origin}` : ''} did not end ` +
+    `within maximumIterations (${limit}): its condition still held after ${limit} iterations. A loop whose condition ` +
+    'never becomes false runs forever; raise maximumIterations if this one needs more.');
+}
+
 /** A value returned on one path of a tensor conditional only. */
 export function returnInOneBranch(opts: OperatorOptions | undefined): StagingError {
   return new StagingError(`autograph-ts: a value is returned in one branch of a conditional on a tensor but not in ` +

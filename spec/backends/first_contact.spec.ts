@@ -99,3 +99,56 @@ describe('an error raised while tracing says so; an unbound method gets the bind
     expect(error.stack).to.include('    at <stage() tracing reads> (raised while stage() traced it, not by a run of its graph)');
   });
 });
+
+describe('stage(fn, { maximumIterations }): a staged loop that does not end is a named error', () => {
+  /** `while (x.greater(0)) x = x.add(1)` as the transformer emits it, at 'forever.ts:3:3'. */
+  function forever(x: tf.Tensor): tf.Tensor {
+    ag__.whileStmt(() => x.greater(0), () => { x = x.add(1); }, () => [x], ([a]) => { x = a as tf.Tensor; }, ['x'],
+      { origin: 'forever.ts:3:3' });
+    return x;
+  }
+  /** `while (x.less(0)) x = x.add(1)`, at 'count_up.ts:2:3': ends. */
+  function countUp(x: tf.Tensor): tf.Tensor {
+    ag__.whileStmt(() => x.less(0), () => { x = x.add(1); }, () => [x], ([a]) => { x = a as tf.Tensor; }, ['x'],
+      { origin: 'count_up.ts:2:3' });
+    return x;
+  }
+  const message = 'autograph-ts: the loop staged on a tensor condition at forever.ts:3:3 did not end within ' +
+    'maximumIterations (100): its condition still held after 100 iterations. A loop whose condition never becomes ' +
+    'false runs forever; raise maximumIterations if this one needs more.';
+
+  for (const engine of ['tfjs', 'auto'] as const) {
+    it(`on engine '${engine}': throws naming the loop's line; a loop that ends within the limit is unaffected`, () => {
+      const staged = stage(forever, { engine, maximumIterations: 100 });
+      const error = thrown(() => staged(tf.scalar(1)));
+      expect(error).to.be.instanceOf(StagingError);
+      expect(error.message).to.equal(message);
+      expect(error.stack!.split('\n')[1]).to.equal('    at forever.ts:3:3');
+      // Loops that end: after zero iterations, 6, and exactly 100.
+      expect(staged(tf.scalar(-5)).dataSync()[0]).to.equal(-5);
+      const counted = stage(countUp, { engine, maximumIterations: 100 });
+      expect(counted(tf.scalar(-5.5)).dataSync()[0]).to.equal(0.5);
+      expect(counted(tf.scalar(-99.5)).dataSync()[0]).to.equal(0.5);
+      expect(thrown(() => stage(countUp, { engine, maximumIterations: 99 })(tf.scalar(-99.5))).message)
+        .to.include('at count_up.ts:2:3 did not end within maximumIterations (99)');
+      expect(staged.inspect(tf.scalar(1)).engine.engine).to.equal('tfjs');
+      if (engine === 'auto' && onnxRuntimeAvailable()) {
+        expect(staged.inspect(tf.scalar(1)).engine.reason).to.equal("engine 'auto' keeps the tfjs executor: maximumIterations " +
+          "(100) is checked by the tfjs executor only: ONNX Runtime's Loop cannot raise the error that names the loop");
+      }
+    });
+  }
+
+  it('under a gradient tape too (the program gradient keeps the limit)', () => {
+    const staged = stage(forever, { engine: 'tfjs', maximumIterations: 10 });
+    const error = thrown(() => tf.grad((x: tf.Tensor) => staged(x))(tf.scalar(1)));
+    expect(error.message).to.include('at forever.ts:3:3 did not end within maximumIterations (10)');
+  });
+
+  it("engine 'onnx' refuses it, saying why; a bad limit is a TypeError", function () {
+    if (!onnxRuntimeAvailable()) this.skip();
+    expect(() => stage(forever, { engine: 'onnx', maximumIterations: 100 })(tf.scalar(-3)))
+      .to.throw("engine 'onnx' cannot run forever: maximumIterations (100) is checked by the tfjs executor only");
+    expect(() => stage(forever, { maximumIterations: -1 })).to.throw(TypeError, 'maximumIterations must be a non-negative integer, got -1');
+  });
+});
