@@ -51,6 +51,12 @@ export interface StageOptions {
    * dims, to check that the graph does not depend on them); a call that does not match is an error.
    */
   inputSignature?: InputSpec[];
+  /**
+   * tf.while_loop's maximum_iterations: a loop staged on a tensor condition that would run more
+   * iterations than this (per run of the loop) throws a StagingError naming its line, instead of
+   * blocking forever. Checked by the tfjs executor: with it, 'auto' runs graphs with loops there.
+   */
+  maximumIterations?: number;
 }
 
 export interface StagedGraphInfo {
@@ -86,6 +92,10 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
   if (typeof fn !== 'function') throw new TypeError(`autograph-ts: stage() needs a function, got ${typeof fn}`);
   throwIfNotTraceable(fn);
   throwIfNotConverted(fn);
+  const limit = options.maximumIterations;
+  if (limit !== undefined && !(Number.isInteger(limit) && limit >= 0)) {
+    throw new TypeError(`autograph-ts: maximumIterations must be a non-negative integer, got ${String(limit)}`);
+  }
   const cache = new SignatureCache(fn, { ...options, relaxDims: options.engine !== 'onnx' });
   const engineOf = (entry: CacheEntry): EngineChoice =>
     (entry.engine ??= chooseEngine(entry.program, options.engine ?? 'auto', { graph: fn.name }, options.onnx));

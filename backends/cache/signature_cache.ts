@@ -18,7 +18,7 @@ import { verboseLog } from '../../runtime/verbosity';
 import { type CacheEntry, disposeEntry, relaxDims, unknownDimRead, type Watch } from './entry';
 import { RetraceLog } from './retracing';
 import { type CallSignature, checkInputSignature, describePattern, fitsPattern, type InputSpec, matchInputSignature,
-  signatureOf } from './signatures';
+  signatureOf, throwIfDisposed } from './signatures';
 import { trace } from './trace';
 
 export interface CacheOptions {
@@ -30,6 +30,8 @@ export interface CacheOptions {
   inputSignature?: InputSpec[];
   /** Whether calls that differ only in dims may share a relaxed graph (not for engines of known dims only). */
   relaxDims: boolean;
+  /** A staged loop that runs more iterations than this throws (Program.maximumIterations). */
+  maximumIterations?: number;
 }
 
 /** The calls of one signature family (they differ only in dims). */
@@ -65,6 +67,7 @@ export class SignatureCache {
   /** The entry that serves this call, traced now if there is none. */
   lookup(thisArg: unknown, args: unknown[]): Lookup {
     const { options } = this;
+    throwIfDisposed(this.fn.name || 'the staged function', args, this.retraces.names);
     const call = signatureOf(thisArg, args);
     if (options.inputSignature !== undefined) matchInputSignature(options.inputSignature, this.inputPattern!, args, this.retraces.names);
     const family = this.families.get(call.family);
@@ -119,6 +122,7 @@ export class SignatureCache {
   /** Optimizes a traced entry (after any comparison: the raw trace is kept apart). */
   private finish(entry: CacheEntry): void {
     optimizeProgram(entry.program, this.options.optimize);
+    if (this.options.maximumIterations !== undefined) entry.program.maximumIterations = this.options.maximumIterations;
   }
 
   /** A new entry for this call, relaxed with its family's when the graph is the same up to dims. */

@@ -73,6 +73,21 @@ export function signatureOf(thisArg: unknown, args: unknown[]): CallSignature {
   };
 }
 
+/**
+ * Throws, naming the argument, when a tensor argument was disposed: checked once per call before
+ * any engine (an engine would fail inside its kernels, or read freed memory and return a result).
+ */
+export function throwIfDisposed(fnName: string, args: unknown[], names: readonly string[]): void {
+  args.forEach((arg, i) => {
+    const leaves = arg instanceof tf.Tensor ? [arg] : flatten(arg).leaves;
+    if (!leaves.some((leaf) => leaf instanceof tf.Tensor && leaf.isDisposed)) return;
+    const what = leaves.length === 1 ? 'is a disposed tensor' : 'holds a disposed tensor';
+    throw new StagingError(`autograph-ts: argument ${i}${names[i] ? ` (${names[i]})` : ''} of ${fnName} ${what}: ` +
+      'it was disposed (t.dispose(), or a tf.tidy that ended) before this call. Pass a tensor that is still alive, ' +
+      'or keep it (tf.keep, or return it from the tidy).');
+  });
+}
+
 /** Whether every tensor fits the shape pattern of the same position (UNKNOWN_DIM: any size). */
 export function fitsPattern(pattern: readonly number[][], tensors: readonly tf.Tensor[]): boolean {
   return pattern.length === tensors.length && tensors.every((t, i) => fitsShape(pattern[i], t.shape));

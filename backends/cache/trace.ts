@@ -17,6 +17,7 @@ import { Tracer } from '../staging/tracer';
 import { promotionOf } from '../../runtime/promoted_values';
 import { type CacheEntry, disposeProgram, type Watch } from './entry';
 import { signatureOf } from './signatures';
+import { explainRecordedErrors, explainTraceError } from './trace_errors';
 
 /** A JS value of fn's result as compared between traces: primitives by value, objects by identity. */
 function jsValueKey(value: unknown): string {
@@ -50,8 +51,10 @@ function traceOutsideTape(fn: (...args: never[]) => unknown, thisArg: unknown, a
       throw new StagingError('autograph-ts: stage() needs a synchronous function; this one returned a Promise.');
     }
     ({ rebuild, resultKey } = bindResults(tracer, result));
+    explainRecordedErrors(tracer.program, fn, thisArg);
   } catch (error) {
     disposeProgram(tracer.program);
+    explainTraceError(error, fn, thisArg);
     throw error;
   } finally {
     tracer.unwatchDims();

@@ -30,6 +30,28 @@ export { isInternalFrame as isEngineFrame } from '../../runtime/user_frames';
 /** The first stack frame outside tfjs and autograph-ts, mapped to .ts: the user's line, best effort. */
 export const userFrame = currentUserLocation;
 
+const thrownInBranch = new WeakSet<object>();
+
+/**
+ * Marks an error that the JS of a branch of a tensor condition threw while it was traced: the graph
+ * records it (a Check) and raises it again when a run takes that branch. Its stack says so.
+ */
+export function markThrownInBranch<E extends Error>(error: E): E {
+  thrownInBranch.add(error);
+  return error;
+}
+
+export function wasThrownInBranch(error: Error): boolean {
+  return thrownInBranch.has(error);
+}
+
+/** A staged loop went past `stage(fn, { maximumIterations })`. */
+export function tooManyIterations(limit: number, origin: string | undefined): StagingError {
+  return new StagingError(`autograph-ts: the loop staged on a tensor condition${origin ? ` at ${origin}` : ''} did not end ` +
+    `within maximumIterations (${limit}): its condition still held after ${limit} iterations. A loop whose condition ` +
+    'never becomes false runs forever; raise maximumIterations if this one needs more.');
+}
+
 /** A value returned on one path of a tensor conditional only. */
 export function returnInOneBranch(opts: OperatorOptions | undefined): StagingError {
   return new StagingError(`autograph-ts: a value is returned in one branch of a conditional on a tensor but not in ` +

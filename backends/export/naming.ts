@@ -46,7 +46,12 @@ export function exportNames(staged: AnyStaged, args: unknown[]): ExportNames {
       if (index >= 0 && !variables.has(index)) variables.set(index, path);
     }
   });
-  return { name, info, inputs, outputs: unique(outputs.map((o) => o.name)), variables };
+  // One namespace for inputs, outputs and variables (ONNX requires it; the GraphModel's node names
+  // too): `{ x, steps }` returned by a function of `x` has outputs x_1 and steps.
+  const used = new Set(inputs);
+  const outputNames = unique(outputs.map((o) => o.name), used);
+  const variableNames = unique([...variables.values()], used);
+  return { name, info, inputs, outputs: outputNames, variables: new Map([...variables.keys()].map((k, i) => [k, variableNames[i]])) };
 }
 
 /** Names of the distinct tensor arguments, in the order stage() binds them as graph parameters. */
@@ -110,8 +115,11 @@ export function parameterNames(fn: (...a: unknown[]) => unknown): string[] {
   });
 }
 
-function unique(names: string[]): string[] {
-  const used = new Set<string>();
+/**
+ * The names made unique, in order: a name already used (in `used`, or earlier in `names`) gets the
+ * first free `_1`, `_2`, ... suffix; characters other than letters, digits and _ become _.
+ */
+export function unique(names: readonly string[], used = new Set<string>()): string[] {
   return names.map((n) => {
     const clean = n.replace(/[^A-Za-z0-9_]/g, '_');
     let name = clean;

@@ -157,14 +157,17 @@ function buildGradient(program: Program): ProgramGradient | null {
     if (s?.kind === 'intermediate' && !outputOf.has(s.index)) outputOf.set(s.index, forward.results.push(intermediates[s.index]) - 1);
   });
   const finalSources = sources.map((s) => (s?.kind === 'intermediate' ? { ...s, index: outputOf.get(s.index)! - results.length } : s));
-  const backward: Program = { graph: backwardGraph, constants: program.constants, variables: program.variables, errors: program.errors };
+  // (The loop limit too: the forward and backward loops run as many iterations as the program's.)
+  const backward: Program = { graph: backwardGraph, constants: program.constants, variables: program.variables, errors: program.errors,
+    maximumIterations: program.maximumIterations };
   eliminateDeadNodes(backward.graph);
   foldConstants(backward);
   eliminateCommonSubexpressions(backward);
   hoistLoopInvariants(backward.graph);
   eliminateDeadNodes(backward.graph);
   return {
-    forward: { graph: forward, constants: program.constants, variables: program.variables, errors: program.errors },
+    forward: { graph: forward, constants: program.constants, variables: program.variables, errors: program.errors,
+      maximumIterations: program.maximumIterations },
     backward, sources: finalSources, args: floatArgs, variables,
   };
 }

@@ -206,6 +206,11 @@ export interface Program {
   errors: Error[];
   /** Creation stacks of nodes (captured, not formatted: formatting happens only for an error). */
   sites?: object[];
+  /**
+   * `stage(fn, { maximumIterations })`: a While that would run more iterations than this (per
+   * run of the loop) throws a StagingError naming its line instead (the tfjs executor checks it).
+   */
+  maximumIterations?: number;
 }
 
 export function nodeInputs(node: Node): ValueRef[] {

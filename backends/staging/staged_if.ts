@@ -7,7 +7,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { OperatorOptions } from '../../runtime/options';
 import { capturedTensors, GraphBuilder, specOf, unifyCaptures } from '../graph/builder';
-import { at, returnInOneBranch, StagingError, StructureChange } from '../common/errors';
+import { at, markThrownInBranch, returnInOneBranch, StagingError, StructureChange } from '../common/errors';
 import { mergeShapes, sameShape } from '../graph/graph';
 import { flatten } from '../common/nest';
 import { describeList, relaxedShape, TracedList } from './staged_lists';
@@ -192,7 +192,7 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
     tracer.inSubgraph(trace.builder, () => {
       if (trace.error !== undefined) {
         const never = tracer.makeConstant([false], [], 'bool');
-        tracer.recordCheck(tracer.resolve(never), asError(trace.error), opts?.origin);
+        tracer.recordCheck(tracer.resolve(never), markThrownInBranch(asError(trace.error)), opts?.origin);
       }
       trace.builder.graph.results = outputs.map((o) => {
         const t = pick(o);

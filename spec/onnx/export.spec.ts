@@ -8,6 +8,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { expect } from 'chai';
 import * as tf from '@tensorflow/tfjs';
+import * as ag__ from '../../runtime/operators';
 import { stage } from '../../backends/stage';
 import { exportOnnx } from '../../backends/export/onnx/export';
 import { parameterNames } from '../../backends/export/naming';
@@ -177,6 +178,22 @@ describeOnnx('onnx: exportOnnx', () => {
     expect(exported.variableOutputs.length).to.equal(2);
     // Exporting did not run the function: the model's weights are untouched.
     expect(model.getWeights().map((w: tf.Tensor) => w.dataSync()[0])).to.deep.equal([0, 0]);
+  });
+
+  it('an output named like an input gets the next free name: { x, steps } of a function of x has outputs x_1 and steps', async () => {
+    function countDown(x: tf.Tensor): { x: tf.Tensor; steps: tf.Tensor } {
+      let steps: tf.Tensor = tf.scalar(0);
+      ag__.whileStmt(() => x.greater(0), () => { x = x.sub(1); steps = steps.add(1); }, () => [x, steps],
+        ([a, b]) => { x = a as tf.Tensor; steps = b as tf.Tensor; }, ['x', 'steps'], { origin: 'count.ts:3:3' });
+      return { x, steps };
+    }
+    const file = path.join(dir, 'count_down.onnx');
+    const { model } = exportOnnx(stage(countDown), [tf.scalar(3)], file);
+    expect(model.inputs.map((i) => i.name)).to.deep.equal(['x']);
+    expect(model.outputs.map((o) => o.name)).to.deep.equal(['x_1', 'steps']);
+    const out = await runExported(file, { x: tf.scalar(4.5) });
+    expectSameTensor(out.x_1, tf.scalar(-0.5));
+    expectSameTensor(out.steps, tf.scalar(5));
   });
 
   it('parameter names from function sources', () => {

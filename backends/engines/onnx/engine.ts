@@ -7,7 +7,7 @@
  * active backend, and variables assigned in the graph get their new values after the run.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import type { DataType, Graph, Program } from '../../graph/graph';
+import { type DataType, type Graph, graphStats, type Program } from '../../graph/graph';
 import type { LoweredModel, LoweringNames, LoweringProblem } from '../../onnx_model/lower';
 import { describeProblems, lowerProgram } from '../../onnx_model/lower';
 import type { Engine, Refusal, Runner } from '../engine';
@@ -215,7 +215,16 @@ function lightBranchingLoop(graph: Graph): boolean {
 }
 
 /** Why 'auto' keeps `program` off ONNX Runtime although it may lower (see the constants above). */
+/** Why a program with loops and `stage(fn, { maximumIterations })` does not run here. */
+function loopLimitRefusal(program: Program): string | undefined {
+  if (program.maximumIterations === undefined || graphStats(program.graph).whiles === 0) return undefined;
+  return `maximumIterations (${program.maximumIterations}) is checked by the tfjs executor only: ONNX Runtime's ` +
+    'Loop cannot raise the error that names the loop';
+}
+
 function declinesAuto(program: Program): string | undefined {
+  const limited = loopLimitRefusal(program);
+  if (limited !== undefined) return `engine 'auto' keeps the tfjs executor: ${limited}`;
   if (!AUTO_BACKENDS.has(tf.getBackend())) {
     return `engine 'auto' keeps the tfjs executor on backend '${tf.getBackend()}' (ONNX Runtime is preferred on ${[...AUTO_BACKENDS].join(', ')})`;
   }
@@ -248,6 +257,8 @@ export const onnxEngine: Engine<'onnx'> = {
   name: 'onnx',
   declinesAuto,
   prepare: (program, context) => {
+    const limited = loopLimitRefusal(program);
+    if (limited !== undefined) return { refused: limited };
     const prepared = prepareOnnx(program, context.names, context.onnx);
     if ('refused' in prepared) tellOnceRuntimeMissing();
     return prepared;

@@ -16,6 +16,7 @@ import type { KernelStep, ListStep, Plan, Step, WhileStep } from './execution_pl
 import { compile } from './execution_plan';
 import { callRandomOp } from '../../kernels/random_ops';
 import { formatPrint, rebuildError } from './host_callbacks';
+import { tooManyIterations } from '../../common/errors';
 import { locateError, siteLocation } from '../../../runtime/user_frames';
 
 /** Where the user's code made the node a failed step ran: its captured site, or the origin of an
@@ -33,6 +34,14 @@ import { engineInternals } from '../../kernels/engine_internals';
 import { countListElement, ListValue, releaseList } from './tensor_lists';
 
 type Value = tf.TensorInfo;
+
+/** `stage(fn, { maximumIterations })` exceeded: the error names the loop's line, its first frame too. */
+function loopLimitError(limit: number, step: WhileStep): Error {
+  const origin = step.node?.kind === 'While' ? step.node.origin : undefined;
+  const error = tooManyIterations(limit, origin);
+  locateError(error, origin === undefined ? undefined : { location: origin }, 'the staged loop');
+  return error;
+}
 
 /** Read once: tf.* goes through a module getter on every access (hot path). */
 const Tensor = tf.Tensor;
@@ -317,13 +326,15 @@ class DirectRun {
     for (let i = n; i < ins.length; i++) params[i] = vals[ins[i]]!;
     const test: Value[] = [undefined as unknown as Value];
     const next: Value[] = new Array(n);
+    const limit = this.program.maximumIterations ?? Infinity;
     try {
-      for (;;) {
+      for (let iterations = 0; ; iterations++) {
         this.run(step.cond, params, test);
         const c = test[0];
         const go = Boolean(this.read(c));
         this.release(c);
         if (!go) break;
+        if (iterations >= limit) throw loopLimitError(limit, step);
         this.run(step.body, params, next);
         for (let i = 0; i < n; i++) {
           this.release(params[i]);
@@ -460,11 +471,13 @@ class EngineRun {
         const n = step.loopVars;
         let current = step.ins.slice(0, n).map((s) => (vals[s] instanceof ListValue ? vals[s]! : tf.clone(vals[s]!)));
         const invariants = step.ins.slice(n).map((s) => vals[s]!);
-        for (;;) {
+        const limit = this.program.maximumIterations ?? Infinity;
+        for (let iterations = 0; ; iterations++) {
           const [c] = this.run(step.cond, [...current, ...invariants]);
           const go = Boolean(c.dataSync()[0]);
           c.dispose();
           if (!go) break;
+          if (iterations >= limit) throw loopLimitError(limit, step);
           const next = this.run(step.body, [...current, ...invariants]);
           // Keep the previous values alive: the tape may still refer to them for the backward pass.
           current = next;

@@ -3,7 +3,7 @@
  * helpers turn them back into console output and errors at run time.
  */
 import type * as tf from '@tensorflow/tfjs-core';
-import { isEngineFrame } from '../../common/errors';
+import { isEngineFrame, wasThrownInBranch } from '../../common/errors';
 import type { PrintPart } from '../../graph/graph';
 
 /** console.log arguments: text as recorded, tensors formatted like tfjs's t.print(). */
@@ -37,7 +37,10 @@ export function rebuildError(template: Error): Error {
 function withUserFrames(error: Error, template: Error): void {
   const userFrames = (template.stack ?? '').split('\n').slice(1).filter((line) => /^\s+at /.test(line) && !isEngineFrame(line));
   if (userFrames.length === 0 || error.stack === undefined) return;
-  const [, ...callFrames] = error.stack.split('\n');
-  error.stack = [`${error.name}: ${error.message}`, ...userFrames, '    at <staged graph> (raised when the graph ran; frames above are where it was traced)',
+  const callFrames = error.stack.split('\n').filter((line) => /^\s+at /.test(line)); // (a message may span lines)
+  const label = wasThrownInBranch(template)
+    ? '    at <staged graph> (thrown while stage() traced this branch, at the frames above; raised again when the graph ran it)'
+    : '    at <staged graph> (raised when the graph ran; frames above are where it was traced)';
+  error.stack = [`${error.name}: ${error.message}`, ...userFrames, label,
     ...callFrames.filter((line) => !isEngineFrame(line))].join('\n');
 }
