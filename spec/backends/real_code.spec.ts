@@ -85,6 +85,11 @@ describe('real code as it is written: eager == staged, values and JS types, on b
       { state: { best: 3, seen: true }, above: 2 }, { state: { best: 0, seen: false }, above: 0 }]);
   });
 
+  it('counts kept in a JS array (counts[0]++, counts[1] += 1) under tensor conditions and in a staged loop', () => {
+    expect(agree('tally', () => [tf.tensor1d([1, -1, 2, 3])], () => [tf.tensor1d([-1, -2])])).to.deep.equal([[3, 1], [0, 2]]);
+    expect(agree('tallyWhile', () => [tf.scalar(3)], () => [tf.scalar(0)])).to.deep.equal([[6, 2], [0, 5]]);
+  });
+
   it('a switch on a JS string inside a tensor if, a ?: of JS numbers', () => {
     agree('switchInTensorIf', () => [tf.tensor([1, 2]), 'double'], () => [tf.tensor([-1, -2]), 'half'], () => [tf.tensor([1]), 'x']);
     expect(agree('ternaryNumber', () => [tf.tensor([1])], () => [tf.tensor([-1])])).to.deep.equal([6, 8]);

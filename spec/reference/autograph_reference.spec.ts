@@ -104,6 +104,8 @@ const CASES: Record<string, [Args, unknown?][]> = {
   returnInTryWithFinally: [[() => [I(1)], 1], [() => [I(-1)], 0]],
   ifBasicList: [[() => [I(1)], [1, 1]], [() => [I(-1)], [-1, -1]]],
   whileBasicDict: [[() => [I(2), 3, 0], { a: 5, b: 0 }], [() => [I(0), 3, 0], { a: 3, b: 0 }]],
+  whileBasicList: [[() => [I(2), 3, 0], [5, 0]], [() => [I(0), 3, 0], [3, 0]]],
+  forStateOnlyList: [[() => [I(2), 1, 1], [3, 1]], [() => [I(0), 1, 1], [1, 1]]],
   // early_return
   returnWithDefault: [[() => [I(0)], 0], [() => [I(3)], 3], [() => [I(-2)], 4]],
   returnDependentOnLocal: [[() => [B(true)], 1], [() => [B(false)], 2]],
@@ -189,11 +191,8 @@ const REFUSED: [string, Args, RegExp][] = [
   ['forOneVar', () => [V([1, 2])], /'i' is the JS number 0 that the loop changes to a float32 tensor/],
   ['forTwoVars', () => [V([1, 2])], /'s' is the JS number 0 that the loop changes to a float32 tensor/],
   ['ifBasicDict', () => [I(1)], /'x\.b' is the JS number 1 in the if branch and the JS number -1/],
-  // `y[0] += 1` on an element the staged loop carries as a tensor: JS arithmetic on it is refused.
-  ['whileBasicList', () => [I(2), 3, 0], /'y' is an int32 tensor here .*changes in a loop staged on a tensor condition/],
   // `y.a = tf.add(y.a, i) as unknown as number`: a Tensor eagerly once the loop runs, a number if it does not.
   ['forBasicDict', () => [I(2), 1, 1, 1], /'y\.a' is the JS number 1 that the loop changes to a float32 tensor/],
-  ['forStateOnlyList', () => [I(2), 1, 1], /'y' is an int32 tensor here .*changes in a loop staged on a tensor condition/],
   ['whileCreatesNestedVarStaticShape', () => [I(2)], /'v' changes structure in a loop staged on a tensor condition/],
   ['whileCreatesNestedVarGrowing', () => [I(2)], /'v' changes structure in a loop staged on a tensor condition/],
   ['whileCreatesVarGrowing', () => [I(3)], /cannot be staged with unknown dims/],

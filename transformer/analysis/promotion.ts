@@ -24,6 +24,7 @@ import type { Classifier } from '../classify';
 import { ts } from '../typescript';
 import { isLoop } from './loops';
 import { qualifiedName, visitReferences } from './references';
+import { compositeTargetsOf } from './activity';
 import { PROMOTED_MATH } from '../../runtime/names';
 
 export interface PromotionPlan {
@@ -88,6 +89,7 @@ export function isMaybePromoted(expr: TS.Expression, names: ReadonlySet<string>)
     if (ts.isIdentifier(e)) return names.has(e.text);
     if (isListLength(e)) return names.has(listLengthName(e));
     if (ts.isPropertyAccessExpression(e)) return isPromotedField(e, names);
+    if (ts.isElementAccessExpression(e)) return isPromotedElement(e, names);
     if (ts.isCallExpression(e)) return promotedCalls.has(ts.getOriginalNode(e)) || (isMathCall(e) && e.arguments.some(maybe));
     if (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isNonNullExpression(e) ||
         ts.isSatisfiesExpression(e) || ts.isTypeAssertionExpression(e)) return maybe(e.expression);
@@ -104,7 +106,8 @@ export function isMaybePromoted(expr: TS.Expression, names: ReadonlySet<string>)
       if (op === ts.SyntaxKind.CommaToken) return maybe(e.right);
       if (ARITHMETIC.has(op) || isLogical(op)) return maybe(e.left) || maybe(e.right);
       if (op === ts.SyntaxKind.EqualsToken || COMPOUND_ASSIGNMENT.has(op)) {
-        return (ts.isIdentifier(e.left) && names.has(e.left.text)) || (ts.isPropertyAccessExpression(e.left) && isPromotedField(e.left, names));
+        return (ts.isIdentifier(e.left) && names.has(e.left.text)) || (ts.isPropertyAccessExpression(e.left) && isPromotedField(e.left, names)) ||
+          (ts.isElementAccessExpression(e.left) && isPromotedElement(e.left, names));
       }
       if (op === ts.SyntaxKind.AmpersandAmpersandEqualsToken || op === ts.SyntaxKind.BarBarEqualsToken ||
           op === ts.SyntaxKind.QuestionQuestionEqualsToken) return maybe(e.left) || maybe(e.right);
@@ -145,6 +148,14 @@ export function isMathCall(e: TS.Node): e is TS.CallExpression {
   return ts.isCallExpression(e) && ts.isPropertyAccessExpression(e.expression) && ts.isIdentifier(e.expression.expression) &&
     e.expression.expression.text === 'Math' && ts.isIdentifier(e.expression.name) &&
     (PROMOTED_MATH as readonly string[]).includes(e.expression.name.text) && !e.arguments.some(ts.isSpreadElement);
+}
+
+/** The promotable name that stands for every element of the array `name` (`counts[]`). */
+export const elementsName = (name: string): string => `${name}[]`;
+
+/** An element of an array whose elements are promotable (`counts[c]`). */
+export function isPromotedElement(e: TS.ElementAccessExpression, names: ReadonlySet<string>): boolean {
+  return ts.isIdentifier(e.expression) && names.has(elementsName(e.expression.text));
 }
 
 /** A promotable field (`this.wait`), by its qualified name. */
@@ -207,6 +218,17 @@ export function promotableNames(body: TS.Node, converted: ReadonlySet<TS.Node>, 
     ts.forEachChild(node, fields);
   };
   fields(body);
+  // Arrays of numbers or booleans that a converted statement changes in place (`counts[c]++`):
+  // their elements are carried promoted, so every element read goes through the operators too.
+  const arrays = new Set<string>();
+  for (const node of converted) for (const name of compositeTargetsOf(new Set(), () => true, node)) arrays.add(name);
+  const elements = (node: TS.Node): void => {
+    if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
+    if (ts.isElementAccessExpression(node) && ts.isIdentifier(node.expression) && arrays.has(node.expression.text) &&
+        classifier.isPromotableArray(node.expression)) names.add(elementsName(node.expression.text));
+    ts.forEachChild(node, elements);
+  };
+  if (arrays.size > 0) elements(body);
   let calls = false;
   const findCalls = (node: TS.Node): void => {
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
@@ -283,6 +305,7 @@ function assignment(node: TS.Node): { target: TS.Expression; value: TS.Expressio
 function mentions(node: TS.Node, names: ReadonlySet<string>): boolean {
   if (ts.isIdentifier(node)) return names.has(node.text);
   if (ts.isPropertyAccessExpression(node) && isPromotedField(node, names)) return true;
+  if (ts.isElementAccessExpression(node) && isPromotedElement(node, names)) return true;
   if (isListLength(node) && names.has(listLengthName(node))) return true;
   if (promotedCalls.has(node)) return true;
   if (ts.isFunctionLike(node) || ts.isClassLike(node)) return false;
@@ -380,7 +403,8 @@ function consumed(node: TS.Expression, names: ReadonlySet<string>, classifier: C
     if (op === ts.SyntaxKind.CommaToken && parent.left === node) return true;
     if (parent.right === node && assignedName(parent) !== undefined) {
       const toPromotable = (ts.isIdentifier(parent.left) && names.has(parent.left.text)) ||
-        (ts.isPropertyAccessExpression(parent.left) && isPromotedField(parent.left, names));
+        (ts.isPropertyAccessExpression(parent.left) && isPromotedField(parent.left, names)) ||
+        (ts.isElementAccessExpression(parent.left) && isPromotedElement(parent.left, names));
       if (op === ts.SyntaxKind.EqualsToken && !toPromotable) return classifier.mayHoldTensor(parent.left);
       return toPromotable && (op === ts.SyntaxKind.EqualsToken || COMPOUND_ASSIGNMENT.has(op));
     }

@@ -13,7 +13,7 @@
  * `this.wait = ag__.unaryOp('++', this.wait)` (its object is read twice: a `this` or a variable).
  */
 import type * as TS from 'typescript';
-import { COMPOUND_ASSIGNMENT, isArithmetic, isListItem, isMathCall, isMaybePromoted, PromotionPlan } from '../analysis/promotion';
+import { COMPOUND_ASSIGNMENT, isArithmetic, isListItem, isMathCall, isMaybePromoted, isPromotedElement, PromotionPlan } from '../analysis/promotion';
 import { qualifiedName } from '../analysis/references';
 import { closure, EmitContext, id, operatorCall, param, withOrigin } from '../emit';
 import { ts } from '../typescript';
@@ -26,10 +26,16 @@ export function convertPromoted(node: TS.Node, promotion: PromotionPlan, visit: 
     const name = ts.isIdentifier(e) || ts.isPropertyAccessExpression(e) ? qualifiedName(e) : undefined;
     return name !== undefined && names.has(name) ? name : undefined;
   };
+  // An element of a promotable array (`counts[c]`) with an index that reads nothing twice wrongly.
+  const element = (e: TS.Expression): TS.ElementAccessExpression | undefined =>
+    (ts.isElementAccessExpression(e) && isPromotedElement(e, names) && pureIndex(e.argumentExpression) ? e : undefined);
   const binary = (op: TS.SyntaxKind, left: TS.Expression, right: TS.Expression): TS.Expression =>
     operatorCall(emit, 'binaryOp', [ts.factory.createStringLiteral(ts.tokenToString(op)!), left, right]);
-  const update = (target: string, op: TS.SyntaxKind, value: TS.Expression): TS.Expression =>
-    ts.factory.createAssignment(reference(target), binary(op, reference(target), value));
+  // A new reference to the target, each time it is read or written.
+  const targetRef = (target: string | TS.ElementAccessExpression): TS.Expression => (typeof target === 'string' ? reference(target)
+    : ts.factory.createElementAccessExpression(id((target.expression as TS.Identifier).text), visit(target.argumentExpression)));
+  const update = (target: string | TS.ElementAccessExpression, op: TS.SyntaxKind, value: TS.Expression): TS.Expression =>
+    ts.factory.createAssignment(targetRef(target), binary(op, targetRef(target), value));
 
   if (ts.isBinaryExpression(node)) {
     const op = node.operatorToken.kind;
@@ -37,7 +43,7 @@ export function convertPromoted(node: TS.Node, promotion: PromotionPlan, visit: 
       return binary(op, visit(node.left), visit(node.right));
     }
     const arithmetic = COMPOUND_ASSIGNMENT.get(op);
-    const target = arithmetic === undefined ? undefined : promotable(node.left);
+    const target = arithmetic === undefined ? undefined : promotable(node.left) ?? element(node.left);
     if (target !== undefined) return update(target, arithmetic!, visit(node.right));
     return undefined;
   }
@@ -50,16 +56,18 @@ export function convertPromoted(node: TS.Node, promotion: PromotionPlan, visit: 
   }
   if (ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)) {
     const op = node.operator;
-    const target = op === ts.SyntaxKind.PlusPlusToken || op === ts.SyntaxKind.MinusMinusToken ? promotable(node.operand) : undefined;
+    const target = op === ts.SyntaxKind.PlusPlusToken || op === ts.SyntaxKind.MinusMinusToken
+      ? promotable(node.operand) ?? element(node.operand) : undefined;
     if (target !== undefined && (ts.isPrefixUnaryExpression(node) || valueUnused(node))) {
       // Not `t + 1`: `++t` converts a string to a number first.
-      return ts.factory.createAssignment(reference(target),
-        operatorCall(emit, 'unaryOp', [ts.factory.createStringLiteral(ts.tokenToString(op)!), reference(target)]));
+      return ts.factory.createAssignment(targetRef(target),
+        operatorCall(emit, 'unaryOp', [ts.factory.createStringLiteral(ts.tokenToString(op)!), targetRef(target)]));
     }
     if (target !== undefined) {
-      const next = emit.fresh(`${target.slice(target.lastIndexOf('.') + 1)}_next`);
-      return operatorCall(emit, 'postfixOp', [ts.factory.createStringLiteral(ts.tokenToString(op)!), reference(target),
-        closure(ts.factory.createAssignment(reference(target), id(next)), [param(next)])]);
+      const base = typeof target === 'string' ? target.slice(target.lastIndexOf('.') + 1) : (target.expression as TS.Identifier).text;
+      const next = emit.fresh(`${base}_next`);
+      return operatorCall(emit, 'postfixOp', [ts.factory.createStringLiteral(ts.tokenToString(op)!), targetRef(target),
+        closure(ts.factory.createAssignment(targetRef(target), id(next)), [param(next)])]);
     }
     if (ts.isPrefixUnaryExpression(node) && (op === ts.SyntaxKind.MinusToken || op === ts.SyntaxKind.PlusToken) &&
         isMaybePromoted(node.operand, names)) {
@@ -67,6 +75,11 @@ export function convertPromoted(node: TS.Node, promotion: PromotionPlan, visit: 
     }
   }
   return undefined;
+}
+
+/** An index that can be read twice: a name, a literal, a property chain (`counts[c]`, `counts[0]`, `xs[this.k]`). */
+function pureIndex(e: TS.Expression): boolean {
+  return ts.isIdentifier(e) || ts.isNumericLiteral(e) || ts.isStringLiteral(e) || qualifiedName(e) !== undefined;
 }
 
 /** A new reference to a qualified name: `t`, `this.wait`, `state.best` (a field is read and written again). */
