@@ -5,8 +5,9 @@
  * conditions, static JS loops around and inside them, break / continue / early return, `&&` /
  * `||` / `!` / truthiness in conditions, conditional expressions, and plain aliasing assignments
  * (`v0 = v1`). Values stay small integers, exact in float32.
- * JS state as real code keeps it (issue 17): a number `n0`, a plain object's field `st.c` and a
- * helper object's field `ctr.n` (bumped by its converted method) change under tensor conditions
+ * JS state as real code keeps it (issue 17): a number `n0`, a plain object's field `st.c`, a
+ * helper object's field `ctr.n` (bumped by its converted method) and an array's elements `ar[0]`,
+ * `ar[1]` change under tensor conditions
  * and in staged loops, feed tfjs ops (`v0.add(n0)`, `tf.scalar(st.c)`) and conditions (`n0 > 1`),
  * and are returned: the staged call must give them back as the JS numbers eager code returns.
  */
@@ -23,8 +24,9 @@ interface Scope {
 
 const VARS = ['v0', 'v1', 'v2'];
 /** The tensors stacked, then the JS numbers (each checked to come back as a number). */
-const RETURN: Dual = ['return [tf.stack([v0, v1, v2]), n0, st.c, ctr.n];', 'return [[v0, v1, v2], n0, st.c, ctr.n];'];
-const NUMBERS = ['n0', 'st.c', 'ctr.n'];
+const RETURN: Dual = ['return [tf.stack([v0, v1, v2]), n0, st.c, ctr.n, ar[0], ar[1]];',
+  'return [[v0, v1, v2], n0, st.c, ctr.n, ar[0], ar[1]];'];
+const NUMBERS = ['n0', 'st.c', 'ctr.n', 'ar[0]', 'ar[1]'];
 
 export class TensorGenerator extends ProgramGenerator<Scope> {
 
@@ -44,6 +46,7 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
         { name: 'n0', text: 'let n0 = 0;' },
         { name: 'st', text: 'const st = { c: 0 };' },
         { name: 'ctr', text: 'const ctr = new Ctr();' },
+        { name: 'ar', text: 'const ar = [0, 0];' },
       ],
       body: this.block({ loops: 0, locals: [], depth: 0 }, 2 + this.random.int(3)),
       result: RETURN,
@@ -126,7 +129,7 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
     const r = this.random;
     const n = r.pick(NUMBERS.filter((v) => v !== 'ctr.n'));
     switch (r.int(6)) {
-      case 0: return [`${n} = ${n} + 1;`, `${n} = ${n} + 1;`];
+      case 0: return r.chance(0.5) ? [`${n} = ${n} + 1;`, `${n} = ${n} + 1;`] : [`${n} += 2;`, `${n} += 2;`];
       case 1: { const k = r.int(3); return [`${n} = ${k};`, `${n} = ${k};`]; }
       case 2: return ['ctr.bump();', 'ctr.bump();'];
       case 3: { const v = r.pick(VARS); const m = r.pick(NUMBERS); return [`${v} = ${v}.add(${m});`, `${v} = ${v} + ${m};`]; }
