@@ -83,6 +83,10 @@ export class StagedControlFlow implements StagingHooks {
       return this.forOverRange(iterable, extraTest, body, getState, setState, symbolNames, opts);
     }
     const list = stagedArrayState(iterable);
+    // A list whose element is not known yet has had nothing pushed on any path the trace took: the
+    // empty list it started as (zero iterations, as eagerly), or a loop variable on its loop's first
+    // trace, which is traced again once the body's push teaches the element (staged_loop.ts).
+    if (list?.isList && list.list!.element === undefined) return;
     if (list?.isList) {
       // A list whose length is known only when the graph runs: a While over an index, reading the
       // list (and its length) where the loop is, since the body may push to it as JS allows.

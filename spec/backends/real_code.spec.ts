@@ -51,6 +51,15 @@ describe('real code as it is written: eager == staged, values and JS types, on b
     expect(count(kept)).to.equal(2);
   });
 
+  it('NMS keeping a list of selected boxes that each box is compared with (read before its first push)', () => {
+    const boxes = () => tf.tensor2d([[0, 0, 2, 2], [0.1, 0.1, 2, 2], [3, 3, 4, 4], [0, 0, 1, 1], [3.1, 3, 4, 4]]);
+    const scores = () => tf.tensor1d([0.9, 0.8, 0.7, 0.2, 0.6]);
+    const [kept] = agree('nmsSelected', () => [boxes(), scores(), 0.5]) as { tensor: number[][] }[];
+    expect(kept.tensor).to.deep.equal([[0, 0, 2, 2], [3, 3, 4, 4]]);
+    const counts = agree('nmsSelectedWhile', ...[5, 2, 1].map((n) => () => [boxes(), tf.scalar(n, 'int32'), 0.5]));
+    expect(counts.map((c) => (c as { tensor: number[][] }).tensor.length)).to.deep.equal([3, 1, 1]);
+  });
+
   it('an early-stopping callback keeping wait / best / stopTraining on this, in a loop with a break', () => {
     const runs = [[3, 2, 2.5, 2.6, 2.7], [5, 4, 3, 2, 1], [1, 1, 1]];
     for (const losses of runs) {
