@@ -67,8 +67,10 @@ export class SignatureCache {
   /** The entry that serves this call, traced now if there is none. */
   lookup(thisArg: unknown, args: unknown[]): Lookup {
     const { options } = this;
-    throwIfDisposed(this.fn.name || 'the staged function', args, this.retraces.names);
     const call = signatureOf(thisArg, args);
+    // (The signature reads only ids, dtypes and shapes; which argument holds a disposed tensor is
+    // looked for only when one does.)
+    if (call.tensors.some((t) => t.isDisposed)) throwIfDisposed(this.fn.name || 'the staged function', args, this.retraces.names);
     if (options.inputSignature !== undefined) matchInputSignature(options.inputSignature, this.inputPattern!, args, this.retraces.names);
     const family = this.families.get(call.family);
     let entry = options.alwaysRetrace ? undefined : this.entries.get(call.signature);

@@ -76,6 +76,7 @@ export function signatureOf(thisArg: unknown, args: unknown[]): CallSignature {
 /**
  * Throws, naming the argument, when a tensor argument was disposed: checked once per call before
  * any engine (an engine would fail inside its kernels, or read freed memory and return a result).
+ * The cache calls it only when a tensor of the call's signature is disposed.
  */
 export function throwIfDisposed(fnName: string, args: unknown[], names: readonly string[]): void {
   args.forEach((arg, i) => {
