@@ -14,7 +14,7 @@ import { describeList, relaxedShape, TracedList } from './staged_lists';
 import type { Tracer } from './tracer';
 import { markPromoted, promotionOf } from '../../runtime/promoted_values';
 import {
-  conditionTensor, describeValue, isReturnSentinel, isUndefinedValue, MaybeUndefined, placeholderLike, zerosOf,
+  conditionTensor, describeValue, isInt32, isReturnSentinel, promotedDtypeOf, isUndefinedValue, MaybeUndefined, placeholderLike, zerosOf,
 } from './staged_values';
 
 export interface ConditionalSpec {
@@ -285,7 +285,7 @@ function mergePlainValues(tracer: Tracer, a: unknown, b: unknown, ctx: PairConte
   const returnedNumber = isFlag && typeof a === 'number';
   if ((isPromoted || isValue || returnedNumber) && typeof a === typeof b && (typeof a === 'number' || typeof a === 'boolean')) {
     // int32 for integers (a counter), float32 for other numbers, bool for flags.
-    const dtype = typeof a === 'boolean' ? 'bool' : isInt32(a) && isInt32(b) ? 'int32' : 'float32';
+    const dtype = promotedDtypeOf(a, b);
     const constant = (v: unknown): tf.Tensor => markPromoted(
       tracer.makeConstant([v] as number[] | boolean[], [], dtype), name, opts?.origin);
     return { pair: [constant(a), constant(b)] as const, promoted: true };
@@ -294,7 +294,7 @@ function mergePlainValues(tracer: Tracer, a: unknown, b: unknown, ctx: PairConte
   // (its return flag says whether the value is defined), read back if it is the result.
   if (isFlag && isReturnSentinel(a) !== isReturnSentinel(b) && promotableJs(isReturnSentinel(a) ? b : a)) {
     const v = isReturnSentinel(a) ? b : a;
-    const dtype = typeof v === 'boolean' ? 'bool' : isInt32(v) ? 'int32' : 'float32';
+    const dtype = promotedDtypeOf(v);
     const value = markPromoted(tracer.makeConstant([v] as number[] | boolean[], [], dtype), 'the return value', opts?.origin);
     const placeholder = placeholderLike(tracer, specOf(value));
     tracer.facts.unset.add(placeholder);
@@ -424,7 +424,6 @@ function sameListType(a: unknown, b: unknown, name: string, opts: OperatorOption
   return [a as unknown as tf.Tensor, b as unknown as tf.Tensor] as const;
 }
 
-const isInt32 = (n: unknown): boolean => typeof n === 'number' && Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31;
 
 function asError(error: unknown): Error {
   return error instanceof Error ? error : Object.assign(new Error(String(error)), { thrown: error });

@@ -15,7 +15,7 @@ import type { Tracer } from './tracer';
 import { markPromoted, promotionOf } from '../../runtime/promoted_values';
 import { UndefinedReturnValue } from '../../runtime/undefined_values';
 import {
-  conditionTensor, describeValue, isReturnSentinel, isUndefinedValue, MaybeUndefined, placeholderLike, zerosOf,
+  conditionTensor, describeValue, isInt32, isReturnSentinel, promotedDtypeOf, isUndefinedValue, MaybeUndefined, placeholderLike, zerosOf,
 } from './staged_values';
 
 export interface LoopSpec {
@@ -249,7 +249,6 @@ function promote(tracer: Tracer, leaf: Leaf, dtype: PromotedDtype, opts: Operato
   return markPromoted(value, leaf.name, promotionOf(leaf.value)?.origin ?? opts?.origin);
 }
 
-const isInt32 = (n: unknown): boolean => typeof n === 'number' && Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31;
 
 /**
  * The dtype a changing JS value is promoted to, from its value before the loop and after one
@@ -405,7 +404,7 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
           spec.flags.includes(l.name) && (outLeaves[j] === true ||
             (outLeaves[j] instanceof tf.Tensor && tracer.facts.knownTrue.has(outLeaves[j] as tf.Tensor))))?.name;
         retry.set(k, out instanceof tf.Tensor ? { spec: specOf(out), flag, promotion: promotionOf(out) } : {
-          spec: { shape: [], dtype: typeof out === 'boolean' ? 'bool' : isInt32(out) ? 'int32' : 'float32' }, flag,
+          spec: { shape: [], dtype: promotedDtypeOf(out) }, flag,
           promotion: { name: 'the return value', origin: opts?.origin },
         });
         return;

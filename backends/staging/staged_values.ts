@@ -75,6 +75,14 @@ export function conditionTensor(facts: TraceFacts, cond: tf.Tensor, opts: Operat
   return cond.dtype === 'int32' ? tf.notEqual(cond, 0) : tf.logicalAnd(tf.notEqual(cond, 0), tf.equal(cond, cond));
 }
 
+/** Whether a JS value is an integral number that an int32 holds exactly. */
+export const isInt32 = (n: unknown): boolean => typeof n === 'number' && Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31;
+
+/** The dtype JS values are promoted to together: bool for booleans, int32 if all are int32s, else float32. */
+export function promotedDtypeOf(...values: unknown[]): 'bool' | 'int32' | 'float32' {
+  return typeof values[0] === 'boolean' ? 'bool' : values.every(isInt32) ? 'int32' : 'float32';
+}
+
 export function zerosOf(spec: TensorSpec): number[] | boolean[] | string[] {
   const size = spec.shape.reduce((a, b) => a * b, 1);
   if (spec.dtype === 'string') return new Array<string>(size).fill('');
