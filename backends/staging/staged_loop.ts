@@ -75,8 +75,10 @@ type PromotedDtype = 'bool' | 'int32' | 'float32';
 const MAX_ATTEMPTS = 4;
 
 /**
- * The body returns a structure (`return [a, n]`) where the loop started with no return value:
- * the loop is staged again from a value of that structure whose leaves are "not returned".
+ * The body returns a structure (`return [a, n]`) where the loop started with no return value, or
+ * assigns one (`v = { a, b }`) to a variable that had none before the loop: the loop is staged
+ * again from a value of that structure whose leaves are "not returned" or undefined — each leaf
+ * then is a value the loop creates (see Placeholder).
  */
 class ReturnStructure {
   constructor(readonly index: number, readonly template: unknown) {}
@@ -88,7 +90,7 @@ export function stageLoop(tracer: Tracer, spec: LoopSpec): void {
     try {
       return stageLoopOnce(tracer, spec);
     } catch (error) {
-      if (!(error instanceof ReturnStructure) || !isReturnSentinel(initial[error.index])) throw error;
+      if (!(error instanceof ReturnStructure) || !(isReturnSentinel(initial[error.index]) || isUndefinedValue(initial[error.index]))) throw error;
       initial[error.index] = error.template;
       spec.setState(initial);
     }
@@ -141,7 +143,7 @@ function stageLoopOnce(tracer: Tracer, spec: LoopSpec): void {
     }).map((leaf, k) => withDims(k, changing, leaf));
     try {
       traceWhile(tracer, spec, current, stateOf);
-      const created = [...placeholders].filter(([, p]) => p.created).map(([k]) => leaves[k].name);
+      const created = [...new Set([...placeholders].filter(([, p]) => p.created).map(([k]) => leaves[k].name))];
       if (created.length > 0) checkLoopRan(tracer, spec, stateOf(current.map((l) => l.value)), created);
       return;
     } catch (error) {
@@ -161,6 +163,16 @@ function stageLoopOnce(tracer: Tracer, spec: LoopSpec): void {
       error.promoted.forEach((d, k) => promoted.set(k, d));
     }
   }
+}
+
+/**
+ * The placeholder spec of a value the loop creates: its spec in the body, or, where loop variables
+ * change dims (the body's dims then differ between trace variants, and the graph does not say which
+ * dims derive from the changing ones), empty in every dim: the placeholder is never read, an empty
+ * dim is the same in every variant, and the dims the body gives are then found changing (unknown).
+ */
+function createdSpec(tracer: Tracer, out: tf.Tensor): TensorSpec {
+  return { shape: tracer.changingDims ? out.shape.map(() => 0) : [...out.shape], dtype: out.dtype };
 }
 
 /** A leaf with the dims the body changes (as the last retry found them). */
@@ -322,11 +334,17 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
     spec.body();
     const after = spec.getState().map(flatten);
     const outLeaves: unknown[] = [];
-    const beforeStructures = stateOf(leaves.map((l) => l.value)).map((v) => flatten(v).structure);
+    const entering = stateOf(leaves.map((l) => l.value));
+    const beforeStructures = entering.map((v) => flatten(v).structure);
     after.forEach((f, i) => {
       const before = { structure: beforeStructures[i] };
-      if (f.structure !== before.structure && spec.flags.includes(spec.names[i]) && isReturnSentinel(stateOf(leaves.map((l) => l.value))[i])) {
+      if (f.structure !== before.structure && spec.flags.includes(spec.names[i]) && isReturnSentinel(entering[i])) {
         throw new ReturnStructure(i, f.rebuild(f.leaves.map(() => UndefinedReturnValue.instance)));
+      }
+      // A structure first assigned in the body (`let v; while (...) v = { a, b }`): its leaves are created by the loop.
+      if (f.structure !== before.structure && !spec.flags.includes(spec.names[i]) && isUndefinedValue(entering[i]) &&
+          f.leaves.length > 0) {
+        throw new ReturnStructure(i, f.rebuild(f.leaves.map(() => undefined)));
       }
       if (f.structure !== before.structure) {
         throw new StructureChange(spec.names[i], `autograph-ts: '${spec.names[i]}' changes structure in a loop staged on a tensor ` +
@@ -410,7 +428,7 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
         return;
       }
       if (out instanceof tf.Tensor && isUndefinedValue(leaf.value) && !spec.flags.includes(leaf.name)) {
-        retry.set(k, { spec: specOf(out), created: true });
+        retry.set(k, { spec: createdSpec(tracer, out), created: true });
         return;
       }
       if (out instanceof tf.Tensor && leaf.value instanceof tf.Variable) {
