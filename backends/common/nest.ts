@@ -9,16 +9,30 @@ export interface Flat {
   rebuild(leaves: readonly unknown[]): unknown;
 }
 
+/**
+ * Answered `true` by values that look like arrays but are one leaf: an array a staged loop made a
+ * list value of the graph (staging/staged_lists.ts), whose elements only the graph knows.
+ */
+export const OPAQUE_LEAF = Symbol.for('autograph-ts.opaqueLeaf');
+
+export function isOpaqueLeaf(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && (value as { [OPAQUE_LEAF]?: unknown })[OPAQUE_LEAF] === true;
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object') return false;
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
 
-export function flatten(value: unknown): Flat {
+/**
+ * `keepWhole`: arrays it accepts are leaves too (a function's return value keeps the user's arrays
+ * themselves: see staging/staged_lists.ts keepReturnedArray).
+ */
+export function flatten(value: unknown, keepWhole?: (array: unknown[]) => boolean): Flat {
   const leaves: unknown[] = [];
   const build = (v: unknown): { structure: string; make: (next: () => unknown) => unknown } => {
-    if (Array.isArray(v)) {
+    if (Array.isArray(v) && !isOpaqueLeaf(v) && !keepWhole?.(v)) {
       const items = v.map(build);
       return {
         structure: `[${items.map((i) => i.structure).join(',')}]`,

@@ -12,7 +12,7 @@ import { logicalNot } from '../../runtime/tensors';
 import { at, StagingError, StructureChange } from '../common/errors';
 import { stageConditional } from './staged_if';
 import { stageLoop } from './staged_loop';
-import { stagedArray, stagedArrayState } from './staged_lists';
+import { stagedArray, stagedArrayState, TracedList } from './staged_lists';
 import { flatten } from '../common/nest';
 import { conditionTensor } from './staged_values';
 import { type Field, FieldWatch } from './observed_fields';
@@ -355,10 +355,15 @@ function withComposites(getState: GetState, setState: SetState, names: string[],
     setState: (values) => {
       setState([...values.slice(0, nouts), ...values.slice(nouts + k)]);
       targets.forEach(([, target], i) => {
-        // A list value (a StagedArray in list mode) is one leaf: the list the graph holds now.
+        // A list value (a StagedArray in list mode) is one leaf: the list the graph holds now. A
+        // state from before a nested statement made it a list (a loop traced again) is an array.
         const staged = stagedArrayState(target);
-        if (staged?.isList) staged.list = values[nouts + i] as typeof staged.list;
-        else writeInPlace(target, values[nouts + i]);
+        const value = values[nouts + i];
+        if (staged !== undefined && value instanceof TracedList) staged.list = value;
+        else {
+          if (staged !== undefined) staged.list = undefined;
+          writeInPlace(target, value);
+        }
       });
       fields.forEach((f, i) => (f.object[f.key] = values[nouts + targets.length + i]));
     },

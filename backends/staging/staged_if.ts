@@ -10,7 +10,7 @@ import { capturedTensors, GraphBuilder, specOf, unifyCaptures } from '../graph/b
 import { at, markThrownInBranch, returnInOneBranch, StagingError, StructureChange } from '../common/errors';
 import { mergeShapes, sameShape } from '../graph/graph';
 import { flatten } from '../common/nest';
-import { describeList, relaxedShape, TracedList } from './staged_lists';
+import { describeList, keepReturnedArray, notReturned, relaxedShape, TracedList } from './staged_lists';
 import type { Tracer } from './tracer';
 import { markPromoted, promotionOf } from '../../runtime/promoted_values';
 import {
@@ -109,8 +109,8 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
     const isPromoted = !spec.isExpression && (opts?.promote?.includes(name) ?? false);
     // A value returned (`return [a, n]`, `return { x, steps }`) on one path and not yet on the
     // other: the other path's value is "not returned" in every leaf of that structure.
-    const t = flatten(isFlag ? unreturnedLike(thenValues[i], elseValues[i]) : thenValues[i]);
-    const e = flatten(isFlag ? unreturnedLike(elseValues[i], thenValues[i]) : elseValues[i]);
+    const t = flatten(isFlag ? unreturnedLike(thenValues[i], elseValues[i]) : thenValues[i], isFlag ? keepReturnedArray : undefined);
+    const e = flatten(isFlag ? unreturnedLike(elseValues[i], thenValues[i]) : elseValues[i], isFlag ? keepReturnedArray : undefined);
     if (t.structure !== e.structure) {
       throw new StructureChange(name, `autograph-ts: '${name}' has a different structure in the two branches of a tensor ` +
         `conditional${at(opts)}: ${t.structure} vs ${e.structure}.`);
@@ -328,9 +328,10 @@ const promotableJs = (v: unknown): boolean => typeof v === 'boolean' || (typeof 
 /** `value`, or, where it is "not returned yet" and `other` is a returned structure, that structure with every leaf not returned. */
 function unreturnedLike(value: unknown, other: unknown): unknown {
   if (!isReturnSentinel(value) || isReturnSentinel(other)) return value;
-  const flat = flatten(other);
-  return flat.leaves.length === 1 && flat.structure === flatten(value).structure ? value : flat.rebuild(flat.leaves.map(() => value));
+  const flat = flatten(other, keepReturnedArray);
+  return flat.leaves.length === 1 && flat.structure === flatten(value).structure ? value : flat.rebuild(flat.leaves.map((leaf) => notReturned(leaf, value)));
 }
+
 
 /**
  * A promoted value (a JS number or boolean eagerly) on one path and a tensor that is not one on

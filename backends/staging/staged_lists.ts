@@ -14,6 +14,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { OperatorOptions } from '../../runtime/options';
 import { at, StagingError, userFrame } from '../common/errors';
+import { OPAQUE_LEAF } from '../common/nest';
 import type { ListNode, ListOp, TensorSpec, ValueRef } from '../graph/graph';
 import { describeValue, zerosOf } from './staged_values';
 import { isTapeOn } from './tape';
@@ -362,6 +363,8 @@ export class StagedArrayState {
         };
       case 'at':
         return (index: number | tf.Tensor): tf.Tensor => this.lists.getItem(this.list!, index, this.name);
+      case OPAQUE_LEAF:
+        return true; // one leaf of a structure (common/nest.ts): `return [n, tokens]` keeps the list whole
       case Symbol.iterator:
         throw this.misuse('iterating (a for...of that is not converted, a spread, Array.from)');
       default:
@@ -431,4 +434,23 @@ export function withListsStacked(result: unknown, lists: ListRecorder): unknown 
     return value;
   };
   return visit(result);
+}
+
+/**
+ * Whether a return value keeps `array` whole (`flatten(retval, keepReturnedArray)`): an array the
+ * converted code made (ag__.newList), in array or list mode, is returned as itself, as eagerly —
+ * `return [n, tokens]` on one path and `return [m, tokens]` on another give the same array.
+ */
+export function keepReturnedArray(array: unknown[]): boolean {
+  return stagedArrayState(array) !== undefined;
+}
+
+/**
+ * A leaf of a structure returned on another path, on a path that has not returned: "not returned"
+ * (`sentinel`), but an array the code made (see keepReturnedArray) stays itself. Its contents are
+ * state of the statements that change it, and once a path returns the statements after it are
+ * guarded by the return flag: at the end it holds what it held when it was returned, on every path.
+ */
+export function notReturned(leaf: unknown, sentinel: unknown): unknown {
+  return stagedArrayState(leaf) !== undefined ? leaf : sentinel;
 }

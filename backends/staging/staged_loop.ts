@@ -10,7 +10,7 @@ import { capturedTensors, GraphBuilder, specOf, unifyCaptures } from '../graph/b
 import { at, StagingError, StructureChange } from '../common/errors';
 import { mergeShapes, sameShape, type TensorSpec, UNKNOWN_DIM } from '../graph/graph';
 import { flatten } from '../common/nest';
-import { describeList, relaxedShape, TracedList } from './staged_lists';
+import { describeList, keepReturnedArray, notReturned, relaxedShape, TracedList } from './staged_lists';
 import type { Tracer } from './tracer';
 import { markPromoted, promotionOf } from '../../runtime/promoted_values';
 import { UndefinedReturnValue } from '../../runtime/undefined_values';
@@ -84,6 +84,11 @@ class ReturnStructure {
   constructor(readonly index: number, readonly template: unknown) {}
 }
 
+/** A loop variable's leaves; the return value (a flag) keeps the arrays the code made whole. */
+function flattenState(spec: LoopSpec, i: number, value: unknown): ReturnType<typeof flatten> {
+  return flatten(value, spec.flags.includes(spec.names[i]) ? keepReturnedArray : undefined);
+}
+
 export function stageLoop(tracer: Tracer, spec: LoopSpec): void {
   const initial = spec.getState();
   for (;;) {
@@ -101,7 +106,7 @@ function stageLoopOnce(tracer: Tracer, spec: LoopSpec): void {
   const { names, flags, opts } = spec;
   const { maybeUndefined } = tracer.facts;
   const initial = spec.getState();
-  const flats = initial.map(flatten);
+  const flats = initial.map((v, i) => flattenState(spec, i, v));
   const leaves: Leaf[] = [];
   flats.forEach((f, i) => f.leaves.forEach((value) => {
     const name = names[i];
@@ -316,7 +321,7 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
     const t = spec.test();
     // The While's condition yields only a bool: an assignment in the test would be lost for the
     // body and after the loop (and the loop would run forever on `(x = x.add(1)).less(n)`).
-    const tested = spec.getState().flatMap((v) => flatten(v).leaves);
+    const tested = spec.getState().flatMap((v, i) => flattenState(spec, i, v).leaves);
     const changed = leaves.findIndex((leaf, k) => !Object.is(tested[k], entered[k]));
     if (changed >= 0) {
       throw new StagingError(`autograph-ts: the condition of a loop staged on a tensor condition${at(opts)} assigns ` +
@@ -332,14 +337,14 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
   tracer.inSubgraph(bodyBuilder, () => {
     enter(bodyBuilder);
     spec.body();
-    const after = spec.getState().map(flatten);
+    const after = spec.getState().map((v, i) => flattenState(spec, i, v));
     const outLeaves: unknown[] = [];
     const entering = stateOf(leaves.map((l) => l.value));
-    const beforeStructures = entering.map((v) => flatten(v).structure);
+    const beforeStructures = entering.map((v, i) => flattenState(spec, i, v).structure);
     after.forEach((f, i) => {
       const before = { structure: beforeStructures[i] };
       if (f.structure !== before.structure && spec.flags.includes(spec.names[i]) && isReturnSentinel(entering[i])) {
-        throw new ReturnStructure(i, f.rebuild(f.leaves.map(() => UndefinedReturnValue.instance)));
+        throw new ReturnStructure(i, f.rebuild(f.leaves.map((leaf) => notReturned(leaf, UndefinedReturnValue.instance))));
       }
       // A structure first assigned in the body (`let v; while (...) v = { a, b }`): its leaves are created by the loop.
       if (f.structure !== before.structure && !spec.flags.includes(spec.names[i]) && isUndefinedValue(entering[i]) &&

@@ -10,6 +10,7 @@ import type { OperatorOptions } from '../../runtime/options';
 import { conditionProblem } from '../../runtime/tensors';
 import type { TensorSpec } from '../graph/graph';
 import { at, StagingError } from '../common/errors';
+import { isOpaqueLeaf } from '../common/nest';
 
 /**
  * A tensor that holds a return value on some paths and a zeros placeholder on the others. Its
@@ -31,7 +32,7 @@ export function isReturnSentinel(value: unknown): boolean {
 
 export function describeValue(value: unknown): string {
   if (value instanceof tf.Tensor) return `a ${value.dtype} tensor of shape [${value.shape.join(', ')}]`;
-  if (typeof value === 'object' && value !== null && 'listSpec' in value) return 'a list of tensors';
+  if (isOpaqueLeaf(value) || (typeof value === 'object' && value !== null && 'listSpec' in value)) return 'a list of tensors';
   if (value === undefined || value instanceof Undefined) return 'undefined';
   if (isReturnSentinel(value)) return 'no return value';
   if (value === null) return 'null';

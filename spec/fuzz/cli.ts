@@ -1,6 +1,6 @@
 /**
  * The differential fuzzer's command line:
- *   npm run fuzz -- --n 2000 --seed 7 [--mode plain|tensor|both] [--shrink] [--batch 200] [--show 3]
+ *   npm run fuzz -- --n 2000 --seed 7 [--mode plain|tensor|stress|both] [--shrink] [--batch 200] [--show 3]
  * Prints one summary line per mode (programs, ok, and each failure category), then every failure
  * (or, with --show K, the first K of each category) with its seed and index — `--n 1 --seed S
  * --from I` regenerates program I alone — and, with --shrink, its shrunk reproduction.
@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   await tf.setBackend(process.env.AUTOGRAPH_BACKEND ?? 'wasm');
   await tf.ready();
   let failed = false;
-  for (const m of mode === 'both' ? ['plain', 'tensor'] as const : [mode]) {
+  for (const m of mode === 'both' ? ['plain', 'tensor', 'stress'] as const : [mode]) {
     const summary = fuzz({ mode: m, n, seed, from, batch, shrink, shrinkPerCategory: show });
     report(summary, show, (line) => console.log(line));
     const indices = new Map<string, number[]>();

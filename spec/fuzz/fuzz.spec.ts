@@ -10,6 +10,7 @@ import { describeFailure, fuzz, Mode } from './fuzz';
 const BATCHES: { mode: Mode; n: number; seed: number }[] = [
   { mode: 'plain', n: 300, seed: 20261123 },
   { mode: 'tensor', n: 60, seed: 20261123 },
+  { mode: 'stress', n: 40, seed: 20261126 },
 ];
 
 describe('differential fuzzer (fixed batch)', () => {

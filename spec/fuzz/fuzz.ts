@@ -3,13 +3,13 @@
  * and shrink the failures on request. Used by the command line (cli.ts) and the CI spec.
  */
 import { generatePlain } from './generate_plain';
-import { generateTensor } from './generate_tensor';
+import { generateStress, generateTensor } from './generate_tensor';
 import { printProgram, Program, programSeed } from './program';
 import { runPlainBatch, Verdict } from './runner';
 import { shrink } from './shrink';
 import { printTensorProgram, runTensorBatch } from './tensor';
 
-export type Mode = 'plain' | 'tensor';
+export type Mode = 'plain' | 'tensor' | 'stress';
 
 export interface Failure extends Verdict {
   mode: Mode;
@@ -48,6 +48,7 @@ export const MODES: Record<Mode, {
 }> = {
   plain: { generate: generatePlain, run: runPlainBatch, print: (p) => printProgram(p) },
   tensor: { generate: generateTensor, run: runTensorBatch, print: printTensorProgram },
+  stress: { generate: generateStress, run: runTensorBatch, print: printTensorProgram },
 };
 
 export function fuzz(options: FuzzOptions): Summary {

@@ -10,6 +10,11 @@
  * `ar[1]` change under tensor conditions
  * and in staged loops, feed tfjs ops (`v0.add(n0)`, `tf.scalar(st.c)`) and conditions (`n0 > 1`),
  * and are returned: the staged call must give them back as the JS numbers eager code returns.
+ * Stress mode (`--mode stress`) adds what real programs keep besides: a list `ls` pushed under
+ * tensor conditions and in staged loops, its `length` read in conditions and returned, the list
+ * itself returned (a JS array of tensors, as eagerly); values a loop creates — a `const` of the
+ * body, and a variable with no value before the loop that the body assigns first (read after a
+ * do-while, which runs at least once); and an object a loop body builds (`{ a, n }`).
  */
 import { Compound, Program, ProgramGenerator, Random, Stmt, Text } from './program';
 
@@ -27,8 +32,18 @@ const VARS = ['v0', 'v1', 'v2'];
 const RETURN: Dual = ['return [tf.stack([v0, v1, v2]), n0, st.c, ctr.n, ar[0], ar[1]];',
   'return [[v0, v1, v2], n0, st.c, ctr.n, ar[0], ar[1]];'];
 const NUMBERS = ['n0', 'st.c', 'ctr.n', 'ar[0]', 'ar[1]'];
+/** Stress mode returns the list's length and the list too (a JS array of tensors / of numbers). */
+const STRESS_RETURN: Dual = ['return [tf.stack([v0, v1, v2]), n0, st.c, ctr.n, ar[0], ar[1], ls.length, ls];',
+  'return [[v0, v1, v2], n0, st.c, ctr.n, ar[0], ar[1], ls.length, ls];'];
 
 export class TensorGenerator extends ProgramGenerator<Scope> {
+  constructor(random: Random, private readonly stress = false) {
+    super(random);
+  }
+
+  private get result(): Dual {
+    return this.stress ? STRESS_RETURN : RETURN;
+  }
 
   program(): Program {
     this.budget = 6 + this.random.int(10);
@@ -47,9 +62,10 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
         { name: 'st', text: 'const st = { c: 0 };' },
         { name: 'ctr', text: 'const ctr = new Ctr();' },
         { name: 'ar', text: 'const ar = [0, 0];' },
+        { name: 'ls', text: ['const ls: tf.Tensor[] = [];', 'const ls: number[] = [];'] },
       ],
       body: this.block({ loops: 0, locals: [], depth: 0 }, 2 + this.random.int(3)),
-      result: RETURN,
+      result: this.result,
     };
   }
 
@@ -57,6 +73,7 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
     this.budget--;
     const r = this.random;
     const choice = r.int(scope.depth < 3 ? 12 : 5);
+    if (choice < 3 && this.stress && r.chance(0.35)) return [line(this.listStatement(scope))];
     if (choice < 3) return [line(r.chance(0.35) ? this.jsState(scope) : this.assignment(scope))];
     if (choice < 5) return scope.loops > 0 || r.chance(0.3) ? [this.jumpOrReturn(scope)] : [line(this.assignment(scope))];
     if (choice < 8) return [this.ifChain(scope)];
@@ -101,7 +118,11 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
     const b = this.rightOperand(scope);
     switch (r.int(depth > 0 ? 5 : 9)) {
       case 0: case 1: return [`${a}.greater(${b})`, `(${a} > ${b})`];
-      case 4: { const n = r.pick(NUMBERS); const k = r.int(3); return [`(${n} > ${k})`, `(${n} > ${k})`]; }
+      case 4: {
+        const n = this.stress && r.chance(0.3) ? 'ls.length' : r.pick(NUMBERS);
+        const k = r.int(3);
+        return [`(${n} > ${k})`, `(${n} > ${k})`];
+      }
       case 2: return [`${a}.less(${b})`, `(${a} < ${b})`];
       case 3: return [`${a}.equal(${b})`, `(${a} === ${b})`];
       case 5: return [`${a}.add(0)`, `(${a} + 0)`];
@@ -141,9 +162,20 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
     }
   }
 
+  /** Stress mode: a push onto the list, or a tensor computed from its length. */
+  private listStatement(scope: Scope): Dual {
+    const r = this.random;
+    if (r.chance(0.75)) {
+      const e = this.expression(scope);
+      return [`ls.push(${e[0]});`, `ls.push(${e[1]});`];
+    }
+    const v = r.pick(VARS);
+    return [`${v} = ${v}.add(ls.length);`, `${v} = ${v} + ls.length;`];
+  }
+
   private jumpOrReturn(scope: Scope): Stmt {
     const r = this.random;
-    const text: Text = scope.loops > 0 && r.chance(0.85) ? r.pick(['break;', 'continue;']) : RETURN;
+    const text: Text = scope.loops > 0 && r.chance(0.85) ? r.pick(['break;', 'continue;']) : this.result;
     if (r.chance(0.2)) return line(text);
     return { kind: 'compound', type: 'if', parts: [{ head: 'if (%c)', cond: this.condition(scope), body: [line(text)] }] };
   }
@@ -157,13 +189,45 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
     return { kind: 'compound', type: 'if', parts };
   }
 
+  /**
+   * Stress mode: values the loop body creates — a `const` of the body used by a later statement, a
+   * variable `w` declared before the loop with no value and assigned first in the body, or an object
+   * built in the body (`o = { a, n }`). Returns the statements before the loop, the body's first
+   * statements, and what reads them after the loop (only after a do-while: it runs at least once).
+   */
+  private created(scope: Scope, id: number, doWhile: boolean): { before: Stmt[]; first: Stmt[]; after: Stmt[] } {
+    const r = this.random;
+    const v = r.pick(VARS);
+    const e = this.expression(scope);
+    switch (r.int(3)) {
+      case 0: return { before: [], first: [line([`const t${id} = ${e[0]};`, `const t${id} = ${e[1]};`]), line([`${v} = ${v}.add(t${id});`, `${v} = ${v} + t${id};`])], after: [] };
+      case 1: return {
+        before: [line([`let w${id}: tf.Tensor | undefined;`, `let w${id}: number | undefined;`])],
+        first: [line([`w${id} = ${e[0]};`, `w${id} = ${e[1]};`])],
+        after: doWhile ? [line([`${v} = w${id}!;`, `${v} = w${id}!;`])] : [],
+      };
+      default: {
+        const n = r.pick(NUMBERS);
+        return {
+          before: [line([`let o${id}: { a: tf.Tensor; n: number } | undefined;`, `let o${id}: { a: number; n: number } | undefined;`])],
+          first: [line([`o${id} = { a: ${e[0]}, n: ${n} };`, `o${id} = { a: ${e[1]}, n: ${n} };`])],
+          after: doWhile ? [line([`${v} = o${id}!.a.add(o${id}!.n);`, `${v} = o${id}!.a + o${id}!.n;`])] : [],
+        };
+      }
+    }
+  }
+
   private loop(scope: Scope): Stmt[] {
     const r = this.random;
     const id = this.id();
     const trips = 1 + r.int(3);
+    const kind = r.int(4);
     const inner = (local?: { name: string; tensor: boolean }): Scope => ({
       loops: scope.loops + 1, depth: scope.depth + 1, locals: local ? [...scope.locals, local] : scope.locals,
     });
+    const local = kind === 2 ? { name: `i${id}`, tensor: true } : kind === 3 ? { name: `j${id}`, tensor: false } : undefined;
+    const made = this.stress && r.chance(0.4) ? this.created(inner(local), id, kind === 1) : { before: [], first: [], after: [] };
+    const body = (): Stmt[] => [...made.first, ...this.block(inner(local), 1 + r.int(3))];
     const k = `k${id}`;
     const counter: Stmt = line([`let ${k}: tf.Tensor = tf.scalar(0);`, `let ${k}: number = 0;`]);
     const step = line([`${k} = ${k}.add(1);`, `${k} = ${k} + 1;`]);
@@ -173,20 +237,21 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
       const c = this.condition(scope);
       return [`${more[0]} && (${c[0]})`, `${more[1]} && (${c[1]})`];
     };
-    switch (r.int(4)) {
-      case 0: return [counter, { kind: 'compound', type: 'while', parts: [{ head: 'while (%c)', cond: test(), body: [step, ...this.block(inner(), 1 + r.int(3))] }] }];
-      case 1: return [counter, { kind: 'compound', type: 'do', tail: 'while (%c);', parts: [{ head: 'do', cond: test(), body: [step, ...this.block(inner(), 1 + r.int(3))] }] }];
-      case 2: {
-        const i = `i${id}`;
-        const head: Text = [`for (const ${i} of range(tf.scalar(${trips})))`, `for (const ${i} of range(${trips}))`];
-        return [{ kind: 'compound', type: 'for', parts: [{ head, body: this.block(inner({ name: i, tensor: true }), 1 + r.int(3)) }] }];
+    const loop = ((): Stmt[] => {
+      switch (kind) {
+        case 0: return [counter, { kind: 'compound', type: 'while', parts: [{ head: 'while (%c)', cond: test(), body: [step, ...body()] }] }];
+        case 1: return [counter, { kind: 'compound', type: 'do', tail: 'while (%c);', parts: [{ head: 'do', cond: test(), body: [step, ...body()] }] }];
+        case 2: {
+          const head: Text = [`for (const i${id} of range(tf.scalar(${trips})))`, `for (const i${id} of range(${trips}))`];
+          return [{ kind: 'compound', type: 'for', parts: [{ head, body: body() }] }];
+        }
+        default: {
+          const head = `for (let j${id} = 0; j${id} < ${trips}; j${id}++)`;
+          return [{ kind: 'compound', type: 'for', parts: [{ head, body: body() }] }];
+        }
       }
-      default: {
-        const j = `j${id}`;
-        const head = `for (let ${j} = 0; ${j} < ${trips}; ${j}++)`;
-        return [{ kind: 'compound', type: 'for', parts: [{ head, body: this.block(inner({ name: j, tensor: false }), 1 + r.int(3)) }] }];
-      }
-    }
+    })();
+    return [...made.before, ...loop, ...made.after];
   }
 }
 
@@ -196,4 +261,8 @@ function line(text: Text): Stmt {
 
 export function generateTensor(seed: number): Program {
   return new TensorGenerator(new Random(seed)).program();
+}
+
+export function generateStress(seed: number): Program {
+  return new TensorGenerator(new Random(seed), true).program();
 }

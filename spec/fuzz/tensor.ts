@@ -46,15 +46,30 @@ function runOnTensors(fn: (x: tf.Tensor, y: tf.Tensor) => unknown[], [a, b]: [nu
     const [stacked, ...numbers] = guarded(() => tf.tidy(() => fn(tf.scalar(a), tf.scalar(b)) as tf.TensorContainer)) as unknown[];
     const values = Array.from((stacked as tf.Tensor).dataSync());
     (stacked as tf.Tensor).dispose();
-    const types = numbers.map((n) => (n instanceof tf.Tensor ? `a ${n.dtype} Tensor` : typeof n));
-    if (types.some((t) => t !== 'number')) {
+    const types = numbers.map((n) => (n instanceof tf.Tensor ? `a ${n.dtype} Tensor` : Array.isArray(n) ? listType(n) : typeof n));
+    const lists = numbers.filter((n): n is unknown[] => Array.isArray(n));
+    const listValues = lists.flatMap((list) => [list.length, ...list.flatMap((t) => (t instanceof tf.Tensor ? Array.from(t.dataSync()) : []))]);
+    tf.dispose(lists.flat().filter((t): t is tf.Tensor => t instanceof tf.Tensor));
+    if (types.some((t) => t !== 'number' && t !== 'Tensor[]')) {
       numbers.forEach((n) => n instanceof tf.Tensor && n.dispose());
-      return `JS types ${types.join(', ')} where eager code returns numbers`;
+      return `JS types ${types.join(', ')} where eager code returns numbers and arrays of tensors`;
     }
-    return [...values, ...(numbers as number[])];
+    return [...values, ...(numbers.filter((n) => !Array.isArray(n)) as number[]), ...listValues];
   } catch (error) {
     return (error instanceof StagingError ? 'StagingError ' : '') + describeThrown(error);
   }
+}
+
+/** 'Tensor[]' for a JS array of tensors (what a returned list must be), else what it holds. */
+function listType(list: unknown[]): string {
+  const bad = list.find((t) => !(t instanceof tf.Tensor));
+  return bad === undefined ? 'Tensor[]' : `an array holding ${typeof bad}`;
+}
+
+/** The reference's values in runOnTensors' order: the stacked values, the numbers, each list's length and elements. */
+function referenceValues([vs, ...rest]: [number[], ...(number | number[])[]]): number[] {
+  const lists = rest.filter((n): n is number[] => Array.isArray(n));
+  return [...vs, ...(rest.filter((n) => !Array.isArray(n)) as number[]), ...lists.flatMap((l) => [l.length, ...l])];
 }
 
 export function runTensorBatch(programs: readonly Program[]): Verdict[] {
@@ -75,8 +90,8 @@ export function runTensorBatch(programs: readonly Program[]): Verdict[] {
     } catch (error) {
       return { category: 'invalid', detail: `${describeThrown(error)}\n--- emitted ---\n${converted.js[file]}` };
     }
-    const reference = load(plainJs(numberFiles[file])).run as (x: number, y: number) => [number[], ...number[]];
-    const expected = (x: number, y: number): number[] => { const [vs, ...ns] = reference(x, y); return [...vs, ...ns]; };
+    const reference = load(plainJs(numberFiles[file])).run as (x: number, y: number) => [number[], ...(number | number[])[]];
+    const expected = (x: number, y: number): number[] => referenceValues(reference(x, y));
     const before = tf.memory().numTensors;
     const staged = stage(run);
     let verdict: Verdict | undefined;
