@@ -145,7 +145,7 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
     };
     // A condition that may hold a promoted counter or flag (`t < n`, `found`) is a tensor
     // condition in a trace: its statement or expression is converted (analysis/promotion.ts).
-    const grownLists = [...newLists(body, converted, classifier)].map((d) => (d.name as TS.Identifier).text);
+    const grownLists = [...newLists(body, withGuarded(converted, guarded), classifier)].map((d) => (d.name as TS.Identifier).text);
     promoted = promotableNames(body, converted, classifier, [...grownLists, ...listParameters], expressions);
     for (const { node } of controls) {
       const tested = classifier.statement(node);
@@ -262,7 +262,7 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
   const promotion = active ? { active, names: promoted, plainReads: reads } : noPromotion;
   return { converted, loweredJumps, jumpTargets, lowerReturns, expressions, switchExits, loweredSwitches, promotion,
     warnings: [...booleanTypedTensors(expressions, classifier), ...optionalTensorConditions(controls, converted, classifier)],
-    asserts: assertKinds(expressions, classifier), switchDiscriminants, newLists: newLists(body, converted, classifier),
+    asserts: assertKinds(expressions, classifier), switchDiscriminants, newLists: newLists(body, withGuarded(converted, guarded), classifier),
     mayBeArray: (receiver) => classifier.mayBeArray(receiver), mayHaveFields: (name) => classifier.mayHaveFields(name) };
 }
 
@@ -288,6 +288,12 @@ function listParametersOf(body: TS.Node, classifier: Classifier): string[] {
   ts.forEachChild(body, visit);
   return fn.parameters.filter((p) => ts.isIdentifier(p.name) && lengthsRead.has(p.name.text) &&
     classifier.mayHoldTensors(p.name)).map((p) => (p.name as TS.Identifier).text);
+}
+
+/** The statements that run in a closure: the converted ones, and those a lowered jump guards (a
+ * converted `if` too: `ls.push(x)` after a loop that may return is staged on the return flag). */
+function withGuarded(converted: Set<TS.Node>, guarded: Set<TS.Node>): Set<TS.Node> {
+  return guarded.size === 0 ? converted : new Set([...converted, ...guarded]);
 }
 
 /** See ConversionPlan.newLists. */
