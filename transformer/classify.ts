@@ -154,22 +154,25 @@ export class Classifier {
   }
 
   /**
-   * Whether `name` is a variable declared inside `fn` (a parameter or a local) whose declared type
-   * is number or boolean: a value a staged loop may promote to a tensor (analysis/promotion.ts).
-   */
-  /**
    * Whether `name` is an array of numbers or of booleans (`number[]`, `boolean[]`, a tuple of
-   * them) that a staged statement may carry element by element (promoted, backends' composites).
+   * them, or `any[]`) that a staged statement may carry element by element (promoted, backends' composites).
    */
   isPromotableArray(name: TS.Identifier): boolean {
     if (name.pos < 0 || name.parent === undefined || this.tensorType() === undefined) return false;
     const type = this.checker.getTypeAtLocation(name);
     const element = this.checker.getIndexInfoOfType(type, ts.IndexKind.Number)?.type;
     if (element === undefined || type.getCallSignatures().length > 0) return false;
+    // `new Array(k).fill(0)` is an any[]: its elements may be numbers, so they are treated as such
+    // (the operators are exact on whatever else they hold; "any → dynamic").
+    if ((element.flags & ts.TypeFlags.Any) !== 0) return true;
     const parts = element.isUnion() ? element.types : [element];
     return parts.every((t) => (t.flags & ts.TypeFlags.NumberLike) !== 0) || parts.every((t) => (t.flags & ts.TypeFlags.BooleanLike) !== 0);
   }
 
+  /**
+   * Whether `name` is a variable declared inside `fn` (a parameter or a local) whose declared type
+   * is number or boolean: a value a staged loop may promote to a tensor (analysis/promotion.ts).
+   */
   isPromotableVariable(name: TS.Identifier, fn: TS.Node): boolean {
     const symbol = this.checker.getSymbolAtLocation(name);
     const decl = symbol?.valueDeclaration;
