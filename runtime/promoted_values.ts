@@ -276,6 +276,7 @@ function tensorBinary(op: BinaryOperator, left: unknown, right: unknown): tf.Ten
       return op === '/' ? tf.div(x, y) : tf.pow(x, y);
     }
     case '%': {
+      if (isIntegerRemainder(a, b)) return intRemainder(...numericPair(a, b, false));
       // JS's remainder takes the sign of the dividend: x - y * trunc(x / y); x % ±Infinity is x.
       const [x, y] = numericPair(a, b, true);
       const q = tf.div(x, y);
@@ -287,6 +288,23 @@ function tensorBinary(op: BinaryOperator, left: unknown, right: unknown): tf.Ten
       throw userError(new StagingError(`autograph-ts: the bitwise operator \`${op}\` on a tensor cannot be staged${where()}; ` +
         'use tfjs ops.'));
   }
+}
+
+/**
+ * An integer counter modulo a nonzero JS integer (`this.pos % n`): an integer, as JS gives it (an
+ * index eagerly), so int32 — the float formula would make it float32, which tfjs refuses as an index.
+ * (A zero or tensor divisor may give NaN: float32.)
+ */
+function isIntegerRemainder(a: Operand, b: Operand): boolean {
+  const intTensor = (o: Operand): boolean => 'tensor' in o && (o.tensor.dtype === 'int32' || o.tensor.dtype === 'bool');
+  return intTensor(a) && 'number' in b && isInt32(b.number) && b.number !== 0;
+}
+
+/** JS's remainder of int32 tensors: tf.mod's (the divisor's sign) moved to the dividend's sign. */
+function intRemainder(x: tf.Tensor, y: tf.Tensor): tf.Tensor {
+  const r = tf.mod(x, y);
+  const otherSign = tf.logicalAnd(tf.notEqual(r, tf.scalar(0, 'int32')), tf.notEqual(tf.less(r, tf.scalar(0, 'int32')), tf.less(x, tf.scalar(0, 'int32'))));
+  return tf.where(otherSign, tf.sub(r, y), r);
 }
 
 function asBool(o: Operand): tf.Tensor {
