@@ -24,7 +24,7 @@ import { SignatureCache } from './cache/signature_cache';
 import type { CacheEntry } from './cache/entry';
 import type { InputSpec } from './cache/signatures';
 import type { EngineChoice } from './engines/engine';
-import { chooseEngine, type EngineOption, runOn } from './engines/choice';
+import { chooseEngine, type EngineOption, runOn, runOnAsync } from './engines/choice';
 import type { SessionOptions } from './engines/onnx/runtime';
 import { graphToDot } from './graph/dot';
 import { dumpGraph, graphStats, type GraphStats, type Program } from './graph/graph';
@@ -76,6 +76,13 @@ export interface StagedGraphInfo {
 }
 
 export type Staged<F extends (...args: never[]) => unknown> = F & {
+  /**
+   * `staged(...args)` as a Promise of the same result, on every engine: the way to reach engines
+   * that only run asynchronously (onnxruntime-web), and tfjs webgl / webgpu without synchronous
+   * readbacks (loop tests and branch conditions are awaited). Tracing, when needed, happens
+   * before the Promise is returned, as in a synchronous call.
+   */
+  run(...args: Parameters<F>): Promise<Awaited<ReturnType<F>>>;
   /** Traces for these arguments if needed (without running the graph) and describes the graph. */
   inspect(...args: Parameters<F>): StagedGraphInfo;
   /** Drops all cached graphs: the next call traces again. */
@@ -112,7 +119,24 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
     }
   } as unknown as Staged<F>;
 
+  const runAsync = async function (this: unknown, ...args: unknown[]): Promise<unknown> {
+    if (activeTracer() !== undefined) {
+      throw new Error(`autograph-ts: ${fn.name || 'a staged function'}.run() was called while tracing: call it as a plain function inside a staged function (it is inlined)`);
+    }
+    try {
+      // `staged.run(...)` has the staged function as `this`: the plain call `staged(...)`.
+      const { entry, tensors } = cache.lookup(this === staged ? undefined : this, args);
+      const results = await runOnAsync(engineOf(entry), entry.program, tensors);
+      await readPromotedAsync(results, entry.promoted);
+      return entry.rebuild(results);
+    } catch (error) {
+      rewriteStack(error);
+      throw error;
+    }
+  };
+
   Object.defineProperties(staged, {
+    run: { value: runAsync },
     inspect: {
       value: function (this: unknown, ...args: unknown[]): StagedGraphInfo {
         // `staged.inspect(...)` has the staged function as `this`: describe the plain call `staged(...)`.
@@ -127,6 +151,15 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
     name: { value: `staged ${fn.name}` },
   });
   return staged;
+}
+
+/**
+ * Promoted numbers and booleans among a call's results are read back by rebuild() (dataSync):
+ * read them asynchronously first, so that the read there finds the data already on the host.
+ */
+async function readPromotedAsync(results: tf.Tensor[], promoted: boolean[] | undefined): Promise<void> {
+  if (promoted === undefined) return;
+  await Promise.all(results.filter((_, i) => promoted[i]).map((t) => t.data()));
 }
 
 function describeEntry(entry: CacheEntry, signature: string, name: string, choice: EngineChoice): StagedGraphInfo {

@@ -43,6 +43,7 @@ function traceOutsideTape(fn: (...args: never[]) => unknown, thisArg: unknown, a
                           tracer: Tracer): CacheEntry {
   tf.engine().startScope('autograph-ts trace');
   let rebuild: CacheEntry['rebuild'] = () => undefined;
+  let promoted: boolean[] = [];
   let resultKey = '';
   try {
     const result = runTrace(tracer, () => (fn as unknown as (...a: unknown[]) => unknown).apply(thisArg, args),
@@ -50,7 +51,7 @@ function traceOutsideTape(fn: (...args: never[]) => unknown, thisArg: unknown, a
     if (result instanceof Promise) {
       throw new StagingError('autograph-ts: stage() needs a synchronous function; this one returned a Promise.');
     }
-    ({ rebuild, resultKey } = bindResults(tracer, result));
+    ({ rebuild, resultKey, promoted } = bindResults(tracer, result));
     explainRecordedErrors(tracer.program, fn, thisArg);
   } catch (error) {
     disposeProgram(tracer.program);
@@ -64,7 +65,7 @@ function traceOutsideTape(fn: (...args: never[]) => unknown, thisArg: unknown, a
     markDisposedByTrace(made, fn.name);
   }
   return {
-    program: tracer.program, rebuild, raw: rawTraceOf(tracer.program, resultKey), pattern: tensors.map((t) => [...t.shape]),
+    program: tracer.program, rebuild, promoted, raw: rawTraceOf(tracer.program, resultKey), pattern: tensors.map((t) => [...t.shape]),
     changingDims: tracer.changingDims, dimReads: tracer.dimReads, audit: tracer.audit,
   };
 }
@@ -75,7 +76,7 @@ function traceOutsideTape(fn: (...args: never[]) => unknown, thisArg: unknown, a
  * (a counter a staged loop carried as a tensor, runtime/promoted_values.ts) comes back as the JS
  * value eager code returns: its scalar is read once at the end of the call.
  */
-function bindResults(tracer: Tracer, result: unknown): { rebuild: CacheEntry['rebuild']; resultKey: string } {
+function bindResults(tracer: Tracer, result: unknown): { rebuild: CacheEntry['rebuild']; resultKey: string; promoted: boolean[] } {
   const flat = flatten(withListsStacked(result, tracer.lists));
   const positions: number[] = [];
   tracer.root.graph.results = flat.leaves.flatMap((leaf, i) => {
@@ -102,7 +103,7 @@ function bindResults(tracer: Tracer, result: unknown): { rebuild: CacheEntry['re
     });
     return flat.rebuild(values);
   };
-  return { rebuild, resultKey };
+  return { rebuild, resultKey, promoted };
 }
 
 /** A returned list's elements, as the JS array eager code returns (the padding element dropped); frees the rest. */

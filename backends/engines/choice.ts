@@ -11,10 +11,10 @@ import type * as tf from '@tensorflow/tfjs-core';
 import type { Program } from '../graph/graph';
 import type { LoweringNames } from '../onnx_model/lower';
 import { isTapeOn } from '../staging/tape';
-import { type Engine, type EngineChoice, isRefusal, type Refusal } from './engine';
+import { type Engine, type EngineChoice, isRefusal, type Refusal, type Runner } from './engine';
 import { onnxEngine } from './onnx/engine';
 import type { SessionOptions } from './onnx/runtime';
-import { runOnTfjs, tfjsEngine } from './tfjs/engine';
+import { runOnTfjs, runOnTfjsAsync, tfjsEngine } from './tfjs/engine';
 
 /** The engines, in the order 'auto' tries them. The last runs every program: the fallback. */
 const ENGINES = [onnxEngine, tfjsEngine] as const;
@@ -31,7 +31,7 @@ export function chooseEngine(program: Program, option: EngineOption, names: Lowe
     if (engine === undefined) throw new Error(`autograph-ts: no engine '${option}' (engines: ${ENGINES.map((e) => e.name).join(', ')}, auto)`);
     const prepared = engine.prepare(program, context);
     if (isRefusal(prepared)) throw new Error(`autograph-ts: engine '${option}' cannot run ${names.graph || 'this function'}: ${prepared.refused}`);
-    return { engine: engine.name, runner: prepared, ...(engine === ENGINES[0] ? {} : { reason: `engine '${option}' was asked for` }) };
+    return { engine: engine.name, runner: prepared, asked: true, ...(engine === ENGINES[0] ? {} : { reason: `engine '${option}' was asked for` }) };
   }
   let first: Refusal | undefined;
   for (const engine of ENGINES) {
@@ -49,21 +49,45 @@ export function chooseEngine(program: Program, option: EngineOption, names: Lowe
 export function runOn(choice: EngineChoice | undefined, program: Program, args: tf.Tensor[]): tf.Tensor[] {
   const runner = choice?.runner;
   if (runner === undefined || isTapeOn()) return runOnTfjs(program, args);
+  if (runner.run === undefined) {
+    if (choice!.asked === true) {
+      throw new Error(`autograph-ts: engine '${choice!.engine}' runs only asynchronously: call \`staged.run(...)\` (a Promise) instead of \`staged(...)\``);
+    }
+    return runOnTfjs(program, args);   // 'auto' chose an async-only engine: synchronous calls run here
+  }
   if (choice!.engine === FALLBACK.name || runner.failedRunChangesNothing !== true) return runner.run(program, args);
   try {
     return runner.run(program, args);
   } catch (error) {
-    const unusable = runner.unusableAfter?.(error);
-    if (unusable !== undefined) {
-      // The program stays on the fallback engine from now on, and inspect() says why.
-      runner.dispose();
-      Object.assign(choice!, { engine: FALLBACK.name, runner: FALLBACK.prepare(program, { names: {}, onnx: {} }), reason: unusable });
-    }
-    // A failed run changed nothing (Runner.failedRunChangesNothing), so the tfjs executor runs the
-    // same program on the same inputs: its error is the one eager code gives ("index 3 is out of
-    // range of a list of length 2", "Pass at least one tensor to tf.stack") at the user's line,
-    // where ORT's names an ONNX node. Should the executor succeed, the engine failed on something
-    // it cannot do, and the executor's result is the program's.
+    fallBackAfter(choice!, runner, program, error);
     return runOnTfjs(program, args);
   }
+}
+
+/** runOn() as a Promise: `staged.run(...)`, on every engine (Runner.runAsync). */
+export async function runOnAsync(choice: EngineChoice | undefined, program: Program, args: tf.Tensor[]): Promise<tf.Tensor[]> {
+  const runner = choice?.runner;
+  if (runner === undefined || isTapeOn()) return runOnTfjsAsync(program, args);
+  if (choice!.engine === FALLBACK.name || runner.failedRunChangesNothing !== true) return runner.runAsync(program, args);
+  try {
+    return await runner.runAsync(program, args);
+  } catch (error) {
+    fallBackAfter(choice!, runner, program, error);
+    return runOnTfjsAsync(program, args);
+  }
+}
+
+/**
+ * A failed run changed nothing (Runner.failedRunChangesNothing), so the tfjs executor runs the
+ * same program on the same inputs: its error is the one eager code gives ("index 3 is out of
+ * range of a list of length 2", "Pass at least one tensor to tf.stack") at the user's line,
+ * where ORT's names an ONNX node. Should the executor succeed, the engine failed on something
+ * it cannot do, and the executor's result is the program's.
+ */
+function fallBackAfter(choice: EngineChoice, runner: Runner, program: Program, error: unknown): void {
+  const unusable = runner.unusableAfter?.(error);
+  if (unusable === undefined) return;
+  // The program stays on the fallback engine from now on, and inspect() says why.
+  runner.dispose();
+  Object.assign(choice, { engine: FALLBACK.name, runner: FALLBACK.prepare(program, { names: {}, onnx: {} }), reason: unusable });
 }
