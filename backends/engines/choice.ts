@@ -13,11 +13,12 @@ import type { LoweringNames } from '../onnx_model/lower';
 import { isTapeOn } from '../staging/tape';
 import { type Engine, type EngineChoice, isRefusal, type Refusal, type Runner } from './engine';
 import { onnxEngine } from './onnx/engine';
+import { onnxWebEngine } from './onnx_web/engine';
 import type { SessionOptions } from './onnx/runtime';
 import { runOnTfjs, runOnTfjsAsync, tfjsEngine } from './tfjs/engine';
 
 /** The engines, in the order 'auto' tries them. The last runs every program: the fallback. */
-const ENGINES = [onnxEngine, tfjsEngine] as const;
+const ENGINES = [onnxEngine, onnxWebEngine, tfjsEngine] as const;
 const FALLBACK: Engine = ENGINES[ENGINES.length - 1];
 
 export type EngineName = (typeof ENGINES)[number]['name'];
