@@ -93,6 +93,8 @@ export type Staged<F extends (...args: never[]) => unknown> = F & {
   readonly traceCount: number;
   /** The function that was staged. */
   readonly original: F;
+  /** `stage(fn, { inputSignature })`, if given (exporters name inputs after it). */
+  readonly inputSignature?: readonly InputSpec[];
 };
 
 export function stage<F extends (...args: never[]) => unknown>(fn: F, options: StageOptions = {}): Staged<F> {
@@ -148,6 +150,7 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
     dispose: { value: (): void => cache.clear() },
     traceCount: { get: () => cache.traceCount },
     original: { value: fn },
+    inputSignature: { value: options.inputSignature },
     name: { value: `staged ${fn.name}` },
   });
   return staged;

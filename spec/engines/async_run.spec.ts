@@ -1,0 +1,161 @@
+/**
+ * `staged.run(...)`: a Promise of what `staged(...)` returns, equal to eager, on every engine (the
+ * tfjs executor's async run, onnxruntime-node's public API, onnxruntime-web); counted loops read
+ * nothing back per iteration; no tensor leaks.
+ */
+import { expect } from 'chai';
+import * as tf from '@tensorflow/tfjs';
+import { stage } from '../../backends/stage';
+import { executorReadbacks } from '../../backends/engines/tfjs/executor';
+import { onnxRuntimeAvailable } from '../../backends/engines/onnx/runtime';
+import { compile, formatDiagnostics, load } from '../harness/compile';
+import { expectSameTensor, loadSample } from '../onnx/support';
+
+const DECODE = `
+import * as tf from '@tensorflow/tfjs';
+/** A greedy decode: push + a JS counter + a tensor break, in a loop over a JS bound. */
+export function decode(start: tf.Tensor, table: tf.Tensor, maxLen: number): { tokens: tf.Tensor; count: number } {
+  'use autograph';
+  const tokens: tf.Tensor[] = [];
+  let tok = start;
+  let count = 0;
+  for (let t = 0; t < maxLen; t++) {
+    tok = tf.gather(table, tok);
+    tokens.push(tok);
+    count++;
+    if (tok.equal(0)) break;
+  }
+  return { tokens: tf.stack(tokens), count };
+}
+/** A counted loop over range(n) with a tensor n. */
+export function powers(x: tf.Tensor, n: tf.Tensor): tf.Tensor {
+  'use autograph';
+  let y = tf.onesLike(x);
+  for (const _ of range(n)) y = y.mul(x);
+  return y;
+}
+import { range } from 'autograph-ts';
+`;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Fn = (...args: any[]) => any;
+
+describe('engines: staged.run (async) and counted loops', () => {
+  let rnn: Fn, collatzSteps: Fn, decode: Fn, powers: Fn;
+  let w: Record<string, tf.Tensor>;
+  before(() => {
+    ({ rnn } = loadSample('rnn/src/rnn.ts'));
+    ({ collatzSteps } = loadSample('collatz/src/collatz.ts'));
+    const result = compile({ 'main.ts': DECODE });
+    if (result.diagnostics.length) throw new Error(formatDiagnostics(result.diagnostics));
+    ({ decode, powers } = load(result.js['main.ts']) as Record<string, Fn>);
+    w = loadSample('rnn/src/rnn.ts').fixedWeights(4, 8, 6);
+  });
+
+  const programs = (): { name: string; fn: Fn; args: unknown[] }[] => [
+    { name: 'collatz', fn: collatzSteps, args: [tf.scalar(27)] },
+    { name: 'rnn over for...of', fn: rnn, args: [tf.sin(tf.range(0, 40).mul(0.3)).reshape([5, 2, 4]), tf.zeros([2, 8]), w] },
+    { name: 'greedy decode (push, JS counter, tensor break)', fn: decode, args: [tf.scalar(1, 'int32'), tf.tensor1d([0, 3, 5, 2, 1, 4], 'int32'), 10] },
+  ];
+
+  /** Structures of tensors and JS values: equal (tensors within `tol`). */
+  function expectSame(actual: unknown, expected: unknown, tol: number, what: string): void {
+    if (expected instanceof tf.Tensor) return expectSameTensor(actual as tf.Tensor, expected, tol, what);
+    if (expected !== null && typeof expected === 'object') {
+      for (const [k, v] of Object.entries(expected)) expectSame((actual as Record<string, unknown>)[k], v, tol, `${what}.${k}`);
+      return;
+    }
+    expect(actual, what).to.equal(expected);
+  }
+
+  const engines = ['tfjs', 'onnx', 'onnx-web'] as const;
+  for (const engine of engines) {
+    describe(`engine '${engine}'`, () => {
+      before(function () {
+        if (engine === 'onnx' && !onnxRuntimeAvailable()) this.skip();
+      });
+
+      it('staged.run == staged() == eager: collatz, an RNN over for...of, a greedy decode', async () => {
+        for (const { name, fn, args } of programs()) {
+          const staged = stage(fn, { engine });
+          const eager = fn(...args);
+          const tol = engine === 'tfjs' ? 0 : 1e-5;
+          const asynchronous = await staged.run(...args);
+          expectSame(asynchronous, eager, tol, `${name} staged.run`);
+          expect(staged.inspect(...args).engine.engine, `${name}: ${staged.inspect(...args).engine.reason}`).to.equal(engine);
+          if (engine === 'onnx-web') {
+            // onnxruntime-web runs only asynchronously: a synchronous call on it, asked for by name, says so.
+            expect(() => staged(...args)).to.throw(/runs only asynchronously: call `staged.run/);
+          } else {
+            expectSame(staged(...args), eager, tol, `${name} staged()`);
+          }
+        }
+      });
+
+      it('leaks no tensors across repeated staged.run calls', async () => {
+        for (const { name, fn, args } of programs()) {
+          const staged = stage(fn, { engine });
+          tf.dispose(await staged.run(...args));
+          const before = tf.memory().numTensors;
+          for (let k = 0; k < 3; k++) {
+            const out = await staged.run(...args);
+            tf.dispose(Object.values(out instanceof tf.Tensor ? { out } : out).filter((v) => v instanceof tf.Tensor) as tf.Tensor[]);
+          }
+          expect(tf.memory().numTensors, name).to.equal(before);
+        }
+      });
+    });
+  }
+
+  it("engine 'auto' in Node keeps onnxruntime-node (or the tfjs executor), not onnxruntime-web", () => {
+    const { args } = programs()[1];
+    const choice = stage(rnn).inspect(...args).engine;
+    expect(choice.engine).to.equal(onnxRuntimeAvailable() ? 'onnx' : 'tfjs');
+  });
+
+  describe('counted loops on the tfjs executor', () => {
+    const readbacksOf = async (call: () => unknown): Promise<number> => {
+      const before = executorReadbacks();
+      const out = await call();
+      const n = executorReadbacks() - before;
+      tf.dispose(out as tf.Tensor);
+      return n;
+    };
+
+    it('an RNN over for...of reads nothing back per iteration, sync or async (eager reads nothing either)', async () => {
+      const staged = stage(rnn, { engine: 'tfjs' });
+      for (const steps of [5, 40]) {
+        const xs = tf.sin(tf.range(0, steps * 8).mul(0.3)).reshape([steps, 2, 4]);
+        const h0 = tf.zeros([2, 8]);
+        tf.dispose(staged(xs, h0, w));   // first call: the loop's constant start, bound and step are read once
+        expect(await readbacksOf(() => staged(xs, h0, w)), `${steps} steps, sync`).to.be.at.most(1);
+        expect(await readbacksOf(() => staged.run(xs, h0, w)), `${steps} steps, async`).to.be.at.most(1);
+        expectSameTensor(await staged.run(xs, h0, w), rnn(xs, h0, w), 0, `${steps} steps`);
+      }
+    });
+
+    it('range(n) with a tensor n: one read per call (the bound), whatever n', async () => {
+      const staged = stage(powers, { engine: 'tfjs' });
+      const x = tf.tensor1d([1.5, -2, 0.5]);
+      for (const n of [0, 3, 12]) {
+        const count = tf.scalar(n, 'int32');
+        tf.dispose(staged(x, count));
+        expect(await readbacksOf(() => staged(x, count)), `n = ${n}`).to.equal(1);
+        expect(await readbacksOf(() => staged.run(x, count)), `n = ${n}, async`).to.equal(1);
+        expectSameTensor(staged(x, count), powers(x, count), 0, `n = ${n}`);
+      }
+    });
+
+    it('a data-dependent loop (collatz) still tests every iteration: the count is not a guess', async () => {
+      const staged = stage(collatzSteps, { engine: 'tfjs' });
+      tf.dispose(staged(tf.scalar(27)));
+      expect(await readbacksOf(() => staged(tf.scalar(27)))).to.be.greaterThan(111);
+    });
+
+    it('maximumIterations still stops a counted loop past its limit, with its error', () => {
+      const staged = stage(rnn, { engine: 'tfjs', maximumIterations: 3 });
+      const { args } = programs()[1];
+      expect(() => staged(...args)).to.throw(/maximumIterations|more than 3/);
+    });
+  });
+});
