@@ -107,6 +107,24 @@ describe('engines: staged.run (async) and counted loops', () => {
     });
   }
 
+  it('concurrent staged.run calls of one staged function each get their own result', async () => {
+    for (const engine of engines) {
+      if (engine === 'onnx' && !onnxRuntimeAvailable()) continue;
+      const staged = stage(collatzSteps, { engine });
+      const ns = [27, 6, 97, 1];
+      const results = await Promise.all(ns.map((n) => staged.run(tf.scalar(n))));
+      results.forEach((r, i) => expectSameTensor(r, collatzSteps(tf.scalar(ns[i])), 0, `${engine} collatz(${ns[i]})`));
+    }
+  });
+
+  it('under a gradient tape (the taped executor), the gradient through a counted loop equals eager', async () => {
+    const { args } = programs()[1];
+    const [xs, h0] = args as tf.Tensor[];
+    const staged = stage(rnn, { engine: 'tfjs' });
+    const loss = (f: Fn) => (h: tf.Tensor): tf.Scalar => (f(xs, h, w) as tf.Tensor).square().sum() as tf.Scalar;
+    expectSameTensor(tf.grad(loss(staged))(h0), tf.grad(loss(rnn))(h0), 1e-6, 'gradient');
+  });
+
   it("engine 'auto' in Node keeps onnxruntime-node (or the tfjs executor), not onnxruntime-web", () => {
     const { args } = programs()[1];
     const choice = stage(rnn).inspect(...args).engine;

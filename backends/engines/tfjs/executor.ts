@@ -642,6 +642,16 @@ class EngineRun {
     });
   }
 
+  /** A counted loop's trip count (counted_loops.ts), read once when the loop starts. */
+  private trips(step: WhileStep, vals: (tf.Tensor | undefined)[]): number | undefined {
+    const loop = step.counted;
+    if (loop === undefined) return undefined;
+    const constants = this.program.constants;
+    const bound = 'input' in loop.bound ? vals[step.ins[loop.bound.input]]! : constants[loop.bound.constant];
+    const [start, end, by] = [vals[step.ins[loop.counter]]!, bound, constants[loop.step]].map((t) => t.dataSync()[0] as number);
+    return tripCount(loop, start, end, by);
+  }
+
   private step(step: Step, vals: (tf.Tensor | undefined)[]): void {
     switch (step.kind) {
       case 'Row':
@@ -676,11 +686,14 @@ class EngineRun {
         let current = step.ins.slice(0, n).map((s) => (vals[s] instanceof ListValue ? vals[s]! : tf.clone(vals[s]!)));
         const invariants = step.ins.slice(n).map((s) => vals[s]!);
         const limit = this.program.maximumIterations ?? Infinity;
-        for (let iterations = 0; ; iterations++) {
-          const [c] = this.run(step.cond, [...current, ...invariants]);
-          const go = Boolean(c.dataSync()[0]);
-          c.dispose();
-          if (!go) break;
+        const trips = this.trips(step, vals);
+        for (let iterations = 0; trips === undefined || iterations < trips; iterations++) {
+          if (trips === undefined) {
+            const [c] = this.run(step.cond, [...current, ...invariants]);
+            const go = Boolean(c.dataSync()[0]);
+            c.dispose();
+            if (!go) break;
+          }
           if (iterations >= limit) throw loopLimitError(limit, step);
           const next = this.run(step.body, [...current, ...invariants]);
           // Keep the previous values alive: the tape may still refer to them for the backward pass.
