@@ -22,6 +22,7 @@ import type * as tf from '@tensorflow/tfjs-core';
 import { throwIfNotConverted, throwIfNotTraceable } from './cache/retracing';
 import { SignatureCache } from './cache/signature_cache';
 import type { CacheEntry } from './cache/entry';
+import { promotedValue } from './cache/trace';
 import type { InputSpec } from './cache/signatures';
 import type { EngineChoice } from './engines/engine';
 import { chooseEngine, type EngineOption, runOn, runOnAsync } from './engines/choice';
@@ -129,8 +130,7 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
       // `staged.run(...)` has the staged function as `this`: the plain call `staged(...)`.
       const { entry, tensors } = cache.lookup(this === staged ? undefined : this, args);
       const results = await runOnAsync(engineOf(entry), entry.program, tensors);
-      await readPromotedAsync(results, entry.promoted);
-      return entry.rebuild(results);
+      return entry.rebuild(await readPromotedAsync(results, entry.promoted));
     } catch (error) {
       rewriteStack(error);
       throw error;
@@ -157,12 +157,16 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
 }
 
 /**
- * Promoted numbers and booleans among a call's results are read back by rebuild() (dataSync):
- * read them asynchronously first, so that the read there finds the data already on the host.
+ * The call's results with its promoted numbers and booleans read asynchronously (rebuild() would
+ * read them with dataSync): their JS values in place of their tensors, which are freed.
  */
-async function readPromotedAsync(results: tf.Tensor[], promoted: boolean[] | undefined): Promise<void> {
-  if (promoted === undefined) return;
-  await Promise.all(results.filter((_, i) => promoted[i]).map((t) => t.data()));
+function readPromotedAsync(results: tf.Tensor[], promoted: boolean[] | undefined): Promise<tf.Tensor[]> {
+  return Promise.all(results.map(async (t, i) => {
+    if (promoted?.[i] !== true) return t;
+    const value = (await t.data())[0] as number;
+    t.dispose();
+    return promotedValue(t.dtype, value) as unknown as tf.Tensor;
+  }));
 }
 
 function describeEntry(entry: CacheEntry, signature: string, name: string, choice: EngineChoice): StagedGraphInfo {

@@ -74,7 +74,8 @@ function traceOutsideTape(fn: (...args: never[]) => unknown, thisArg: unknown, a
  * Makes the tensors of fn's result the graph's results; returns how to rebuild the result from
  * them and the key that compares it between traces. A promoted JS number or boolean in the result
  * (a counter a staged loop carried as a tensor, runtime/promoted_values.ts) comes back as the JS
- * value eager code returns: its scalar is read once at the end of the call.
+ * value eager code returns: its scalar is read once at the end of the call (given read already,
+ * as a JS value in place of the tensor, by staged.run).
  */
 function bindResults(tracer: Tracer, result: unknown): { rebuild: CacheEntry['rebuild']; resultKey: string; promoted: boolean[] } {
   const flat = flatten(withListsStacked(result, tracer.lists));
@@ -118,5 +119,8 @@ function unstackList(stacked: tf.Tensor): tf.Tensor[] {
 function readPromoted(t: tf.Tensor): number | boolean {
   const value = t.dataSync()[0] as number;
   t.dispose();
-  return t.dtype === 'bool' ? value !== 0 : value;
+  return promotedValue(t.dtype, value);
 }
+
+/** The JS value of a promoted scalar of `dtype` whose element is `value`. */
+export const promotedValue = (dtype: tf.DataType, value: number): number | boolean => (dtype === 'bool' ? value !== 0 : value);

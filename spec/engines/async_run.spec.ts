@@ -177,3 +177,90 @@ describe('engines: staged.run (async) and counted loops', () => {
     });
   });
 });
+
+/**
+ * A device backend stand-in: tfjs-cpu's kernels under another name, whose synchronous reads
+ * outside kernels (readSync, which dataSync calls) throw while `syncReadsForbidden` is set, as a
+ * WebGPU device that must not be read synchronously. The executor's async path must not need them.
+ */
+describe('engines: staged.run reads nothing synchronously on a device backend', () => {
+  const NAME = 'autograph-test-device';
+  let previous: string;
+  let syncReadsForbidden = false;
+  let kernelDepth = 0;
+  let asyncReads = 0;
+  let rnn: Fn, collatzSteps: Fn, decode: Fn, w: Record<string, tf.Tensor>;
+
+  before(async () => {
+    previous = tf.getBackend();
+    ({ decode } = load(compile({ 'main.ts': DECODE }).js['main.ts']) as Record<string, Fn>);
+    const sample = loadSample('rnn/src/rnn.ts');
+    rnn = sample.rnn;
+    w = sample.fixedWeights(4, 8, 6);
+    ({ collatzSteps } = loadSample('collatz/src/collatz.ts'));
+    if (tf.findBackendFactory(NAME) === null) {
+      tf.registerBackend(NAME, () => {
+        const backend = tf.findBackendFactory('cpu')!() as tf.KernelBackend;
+        // (tfjs-cpu's read() calls readSync: the device's asynchronous read reads the original.)
+        const readSync = backend.readSync.bind(backend);
+        backend.readSync = (dataId: object) => {
+          if (syncReadsForbidden && kernelDepth === 0) throw new Error('a synchronous read on the device backend');
+          return readSync(dataId);
+        };
+        backend.read = async (dataId: object) => {
+          asyncReads++;
+          return readSync(dataId);
+        };
+        return backend as tf.KernelBackend;
+      });
+      // tfjs-cpu's kernels read their inputs with readSync (a device's kernels read on the device): allowed.
+      for (const kernel of tf.getKernelsForBackend('cpu')) {
+        const kernelFunc: tf.KernelFunc = (args) => {
+          kernelDepth++;
+          try {
+            return kernel.kernelFunc(args);
+          } finally {
+            kernelDepth--;
+          }
+        };
+        tf.registerKernel({ ...kernel, backendName: NAME, kernelFunc });
+      }
+    }
+    await tf.setBackend(NAME);
+  });
+  after(async () => {
+    syncReadsForbidden = false;
+    await tf.setBackend(previous);
+  });
+
+  it('collatz (an If and a test per iteration), the RNN (a counted loop), the decode (list, JS counter, break): staged.run awaits its reads and equals eager', async () => {
+    // The RNN's loop is counted: once its constants are read (by the first, async, call), even the
+    // synchronous call reads nothing.
+    const cases: [string, Fn, unknown[], boolean][] = [
+      ['collatz', collatzSteps, [tf.scalar(27)], true],
+      ['rnn', rnn, [tf.sin(tf.range(0, 40).mul(0.3)).reshape([5, 2, 4]), tf.zeros([2, 8]), w], false],
+      ['decode', decode, [tf.scalar(1, 'int32'), tf.tensor1d([0, 3, 5, 2, 1, 4], 'int32'), 10], true],
+    ];
+    for (const [name, fn, args, syncReads] of cases) {
+      const staged = stage(fn, { engine: 'tfjs' });
+      const eager = fn(...args) as tf.Tensor | { tokens: tf.Tensor; count: number };
+      const tensorOf = (r: typeof eager): tf.Tensor => (r instanceof tf.Tensor ? r : r.tokens);
+      const eagerValues = Array.from(tensorOf(eager).dataSync());
+      staged.inspect(...args);   // traced before reads are forbidden (tracing reads nothing, but eager above did)
+      syncReadsForbidden = true;
+      let result: typeof eager;
+      const before = asyncReads;
+      try {
+        result = await staged.run(...args) as typeof eager;
+        if (syncReads) expect(() => staged(...args), `${name}: the synchronous call reads synchronously`).to.throw(/synchronous read/);
+        else tf.dispose(staged(...args) as tf.Tensor);
+      } finally {
+        syncReadsForbidden = false;
+      }
+      expect(Array.from(await tensorOf(result).data()), name).to.deep.equal(eagerValues);
+      if (!(eager instanceof tf.Tensor)) expect((result as { count: number }).count, `${name}: the JS counter`).to.equal(eager.count);
+      if (name === 'collatz') expect(asyncReads - before, 'collatz reads each test asynchronously').to.be.greaterThan(111);
+      tf.dispose(tensorOf(result));
+    }
+  });
+});
