@@ -27,6 +27,19 @@ export function decode(start: tf.Tensor, table: tf.Tensor, maxLen: number): { to
   }
   return { tokens: tf.stack(tokens), count };
 }
+/** Host nodes between ONNX segments: prints, a check, a variable update. */
+export function guarded(x: tf.Tensor, v: tf.Variable): tf.Tensor {
+  'use autograph';
+  const y = x.mul(2);
+  y.print();
+  if (y.sum().less(0)) {
+    throw new RangeError('guarded: negative sum');
+  }
+  v.assign(v.add(y));
+  const z = v.mul(y).add(1);
+  z.print();
+  return z;
+}
 /** A counted loop over range(n) with a tensor n. */
 export function powers(x: tf.Tensor, n: tf.Tensor): tf.Tensor {
   'use autograph';
@@ -123,6 +136,37 @@ describe('engines: staged.run (async) and counted loops', () => {
     const staged = stage(rnn, { engine: 'tfjs' });
     const loss = (f: Fn) => (h: tf.Tensor): tf.Scalar => (f(xs, h, w) as tf.Tensor).square().sum() as tf.Scalar;
     expectSameTensor(tf.grad(loss(staged))(h0), tf.grad(loss(rnn))(h0), 1e-6, 'gradient');
+  });
+
+  it('host nodes between ONNX segments (prints, a check, a variable update) run in order under staged.run on every engine', async () => {
+    const { guarded } = load(compile({ 'main.ts': DECODE }).js['main.ts']) as Record<string, Fn>;
+    const capture = async <T>(body: () => T | Promise<T>): Promise<{ lines: string[]; result: T }> => {
+      const lines: string[] = [];
+      const log = console.log;
+      console.log = (...parts: unknown[]) => { lines.push(parts.map(String).join(' ')); };
+      try {
+        return { lines, result: await body() };
+      } finally {
+        console.log = log;
+      }
+    };
+    const x = tf.tensor1d([1, 2, 3]);
+    const eagerV = tf.variable(tf.tensor1d([0.5, 0.5, 0.5]));
+    const eager = await capture(() => guarded(x, eagerV));
+    for (const engine of engines) {
+      if (engine === 'onnx' && !onnxRuntimeAvailable()) continue;
+      const v = tf.variable(tf.tensor1d([0.5, 0.5, 0.5]));
+      const staged = stage(guarded, { engine });
+      staged.inspect(x, v);   // traced (trace-time prints are not the run's)
+      const run = await capture(() => staged.run(x, v));
+      expect(run.lines, `${engine} printed`).to.deep.equal(eager.lines);
+      expectSameTensor(run.result as tf.Tensor, eager.result as tf.Tensor, 1e-6, `${engine} result`);
+      expectSameTensor(v, eagerV, 1e-6, `${engine} variable`);
+      let error: unknown;
+      await capture(() => staged.run(tf.tensor1d([-1, -2, -3]), v)).catch((e: unknown) => { error = e; });
+      expect(error, `${engine} check`).to.be.instanceOf(RangeError);
+      expectSameTensor(v, eagerV, 1e-6, `${engine} variable after the failed check`);
+    }
   });
 
   it("engine 'auto' in Node keeps onnxruntime-node (or the tfjs executor), not onnxruntime-web", () => {

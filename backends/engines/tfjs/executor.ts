@@ -12,7 +12,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { Program } from '../../graph/graph';
-import type { CheckStep, IfStep, KernelStep, ListStep, Plan, Step, WhileStep } from './execution_plan';
+import type { CheckStep, IfStep, KernelStep, ListStep, Plan, PrintStep, Step, WhileStep } from './execution_plan';
 import { tripCount } from './counted_loops';
 import { compile } from './execution_plan';
 import { callRandomOp } from '../../kernels/random_ops';
@@ -117,7 +117,7 @@ const planReads = new WeakMap<Plan, boolean>();
 function readsBack(plan: Plan): boolean {
   let reads = planReads.get(plan);
   if (reads === undefined) {
-    reads = plan.steps.some((s) => s.kind === 'If' || s.kind === 'While' || s.kind === 'Check' ||
+    reads = plan.steps.some((s) => s.kind === 'If' || s.kind === 'While' || s.kind === 'Check' || s.kind === 'Print' ||
       (s.kind === 'List' && s.op === 'TensorListGetItem'));
     planReads.set(plan, reads);
   }
@@ -256,7 +256,9 @@ class DirectRun {
       for (; i < steps.length; i++) {
         const step = steps[i];
         if (step.kind === 'Kernel') this.kernel(step, frame);
-        else if (step.kind === 'If' || step.kind === 'While' || step.kind === 'Check' || step.kind === 'List') await this.stepAsync(step, frame);
+        else if (step.kind === 'If' || step.kind === 'While' || step.kind === 'Check' || step.kind === 'List' || step.kind === 'Print') {
+          await this.stepAsync(step, frame);
+        }
         else this.step(step, frame);
         for (const slot of step.free) {
           this.release(frame[slot]!);
@@ -426,8 +428,20 @@ class DirectRun {
   }
 
   /** The steps that read a value back, with that read awaited. */
-  private async stepAsync(step: IfStep | WhileStep | CheckStep | ListStep, vals: (Value | undefined)[]): Promise<void> {
+  private async stepAsync(step: IfStep | WhileStep | CheckStep | ListStep | PrintStep, vals: (Value | undefined)[]): Promise<void> {
     switch (step.kind) {
+      case 'Print': {
+        // The printed tensors read asynchronously first: webgl and webgpu keep what read() fetched
+        // on the host, so the formatting's own synchronous read finds it there.
+        const tensors = step.ins.map((s) => this.tensorOf(vals[s]!));
+        try {
+          await Promise.all(tensors.map((t) => t.data()));
+          console.log(...formatPrint(step.parts, tensors));
+        } finally {
+          tensors.forEach((t, i) => t !== vals[step.ins[i]] && t.dispose());
+        }
+        return;
+      }
       case 'If': {
         const branch = Boolean(await this.testAsync(vals[step.cond]!)) ? step.then : step.else;
         const outs = await this.runAsync(branch, step.ins.map((slot) => vals[slot]!));
