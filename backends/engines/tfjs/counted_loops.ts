@@ -62,6 +62,9 @@ export function countedLoop(node: WhileNode): CountedLoop | undefined {
   const counter = operand(cond, test.inputs[0]);
   const bound = operand(cond, test.inputs[1]);
   if (counter === undefined || !('input' in counter) || counter.input >= loopVars || bound === undefined) return undefined;
+  // Scalars: a counter of another shape (broadcast, or changing dims) is tested as written.
+  const scalar = (ref: ValueRef): boolean => nodeOf(cond, ref).outputs[ref.output].shape.length === 0;
+  if (!test.inputs.every(scalar)) return undefined;
   const dtype = nodeOf(cond, test.inputs[0]).outputs[test.inputs[0].output].dtype;
   if (dtype !== 'int32' && dtype !== 'float32') return undefined;
   if ('input' in bound && (bound.input === counter.input || (bound.input < loopVars && !unchanged(body, bound.input)))) return undefined;
