@@ -1,11 +1,12 @@
 /**
  * `stage(fn, { engine })`: which engine runs a traced program.
- * - an engine's name ('tfjs', 'onnx'): that engine; an error naming why when it cannot run the
- *   program (ONNX: onnxruntime-node missing, or the nodes that do not lower and why).
+ * - an engine's name ('tfjs', 'onnx', 'onnx-web'): that engine; an error naming why when it cannot
+ *   run the program (ONNX: onnxruntime-node missing, or the nodes that do not lower and why).
  * - 'auto' (the default): the first engine of ENGINES that does not decline the program
  *   (Engine.declinesAuto: a cost judgement) and can prepare it; `inspect()` says which and why.
  * Under a gradient tape (tf.grad around a staged call) the tfjs engine always runs: autodiff
- * needs tfjs kernels.
+ * needs tfjs kernels. `staged(...)` runs Runner.run, `staged.run(...)` Runner.runAsync; a runner
+ * with no run (async-only: onnx-web) leaves synchronous calls to the fallback under 'auto'.
  */
 import type * as tf from '@tensorflow/tfjs-core';
 import type { Program } from '../graph/graph';
