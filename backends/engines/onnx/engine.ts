@@ -19,7 +19,10 @@ function nodeFlavor(): OrtFlavor {
   const open = async (model: Uint8Array, options: SessionOptions): Promise<AsyncOrtSession> => {
     const ort = publicOrt();
     const session = await ort.InferenceSession.create(model, sessionOptions(options));
+    const threads = options.intraOpNumThreads ?? 1;
     return {
+      threads: `staged.run: the public API's session, ${threads} thread${threads === 1 ? '' : 's'} per operator` +
+        `${options.intraOpNumThreads === undefined ? ' (not measured: set intraOpNumThreads)' : ' (intraOpNumThreads)'}`,
       run: (feeds, outputNames) => session.run(feeds, outputNames),
       tensor: (type, data, dims) => new ort.Tensor(type, data, dims),
       dispose: () => void session.release(),

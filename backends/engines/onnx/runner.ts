@@ -129,8 +129,11 @@ export class OnnxRunner implements Runner {
   /** Variables are assigned after a run, and a single session has no host nodes. */
   readonly failedRunChangesNothing = true;
 
+  /** The async session's description (its runtime's threads or providers), once it is open. */
+  private asyncThreads: string | undefined;
+
   get threads(): string[] {
-    return this.session === undefined ? [] : [this.session.threads];
+    return [...(this.session === undefined ? [] : [this.session.threads]), ...(this.asyncThreads === undefined ? [] : [this.asyncThreads])];
   }
 
   private names(): string[] {
@@ -164,6 +167,7 @@ export class OnnxRunner implements Runner {
     this.opened ??= this.flavor.open(this.model.bytes, this.options);
     const session = await this.opened;
     this.loaded = true;
+    this.asyncThreads = session.threads;
     const values = await data;
     const feeds: Record<string, OrtTensor> = {};
     [...inputs, ...variableInputs].forEach((io, i) => (feeds[io.name] = session.tensor(types[i], values[i], dims[i])));
