@@ -22,9 +22,10 @@ import type * as tf from '@tensorflow/tfjs-core';
 import { throwIfNotConverted, throwIfNotTraceable } from './cache/retracing';
 import { SignatureCache } from './cache/signature_cache';
 import type { CacheEntry } from './cache/entry';
+import { promotedValue } from './cache/trace';
 import type { InputSpec } from './cache/signatures';
 import type { EngineChoice } from './engines/engine';
-import { chooseEngine, type EngineOption, runOn } from './engines/choice';
+import { chooseEngine, type EngineOption, runOn, runOnAsync } from './engines/choice';
 import type { SessionOptions } from './engines/onnx/runtime';
 import { graphToDot } from './graph/dot';
 import { dumpGraph, graphStats, type GraphStats, type Program } from './graph/graph';
@@ -76,6 +77,13 @@ export interface StagedGraphInfo {
 }
 
 export type Staged<F extends (...args: never[]) => unknown> = F & {
+  /**
+   * `staged(...args)` as a Promise of the same result, on every engine: the way to reach engines
+   * that only run asynchronously (onnxruntime-web), and tfjs webgl / webgpu without synchronous
+   * readbacks (loop tests and branch conditions are awaited). Tracing, when needed, happens
+   * before the Promise is returned, as in a synchronous call.
+   */
+  run(...args: Parameters<F>): Promise<Awaited<ReturnType<F>>>;
   /** Traces for these arguments if needed (without running the graph) and describes the graph. */
   inspect(...args: Parameters<F>): StagedGraphInfo;
   /** Drops all cached graphs: the next call traces again. */
@@ -86,6 +94,8 @@ export type Staged<F extends (...args: never[]) => unknown> = F & {
   readonly traceCount: number;
   /** The function that was staged. */
   readonly original: F;
+  /** `stage(fn, { inputSignature })`, if given (exporters name inputs after it). */
+  readonly inputSignature?: readonly InputSpec[];
 };
 
 export function stage<F extends (...args: never[]) => unknown>(fn: F, options: StageOptions = {}): Staged<F> {
@@ -112,7 +122,23 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
     }
   } as unknown as Staged<F>;
 
+  const runAsync = async function (this: unknown, ...args: unknown[]): Promise<unknown> {
+    if (activeTracer() !== undefined) {
+      throw new Error(`autograph-ts: ${fn.name || 'a staged function'}.run() was called while tracing: call it as a plain function inside a staged function (it is inlined)`);
+    }
+    try {
+      // `staged.run(...)` has the staged function as `this`: the plain call `staged(...)`.
+      const { entry, tensors } = cache.lookup(this === staged ? undefined : this, args);
+      const results = await runOnAsync(engineOf(entry), entry.program, tensors);
+      return entry.rebuild(await readPromotedAsync(results, entry.promoted));
+    } catch (error) {
+      rewriteStack(error);
+      throw error;
+    }
+  };
+
   Object.defineProperties(staged, {
+    run: { value: runAsync },
     inspect: {
       value: function (this: unknown, ...args: unknown[]): StagedGraphInfo {
         // `staged.inspect(...)` has the staged function as `this`: describe the plain call `staged(...)`.
@@ -124,9 +150,23 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
     dispose: { value: (): void => cache.clear() },
     traceCount: { get: () => cache.traceCount },
     original: { value: fn },
+    inputSignature: { value: options.inputSignature },
     name: { value: `staged ${fn.name}` },
   });
   return staged;
+}
+
+/**
+ * The call's results with its promoted numbers and booleans read asynchronously (rebuild() would
+ * read them with dataSync): their JS values in place of their tensors, which are freed.
+ */
+function readPromotedAsync(results: tf.Tensor[], promoted: boolean[] | undefined): Promise<tf.Tensor[]> {
+  return Promise.all(results.map(async (t, i) => {
+    if (promoted?.[i] !== true) return t;
+    const value = (await t.data())[0] as number;
+    t.dispose();
+    return promotedValue(t.dtype, value) as unknown as tf.Tensor;
+  }));
 }
 
 function describeEntry(entry: CacheEntry, signature: string, name: string, choice: EngineChoice): StagedGraphInfo {

@@ -12,6 +12,8 @@ import { mergeDims, type RawTrace, readOfUnknownDim } from '../staging/shape_rel
 export interface CacheEntry {
   program: Program;
   rebuild: (tensors: tf.Tensor[]) => unknown;
+  /** Per result: a promoted JS number or boolean, which rebuild() reads back (staged.run reads it first, asynchronously). */
+  promoted?: boolean[];
   /** Chosen on the first run (or inspect) of the entry. */
   engine?: EngineChoice;
   /** The graph as traced, kept while a trace of other dims may be compared with it. */

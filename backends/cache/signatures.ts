@@ -13,6 +13,8 @@ import { flatten } from '../common/nest';
 export interface InputSpec {
   shape: (number | null)[];
   dtype?: DataType;
+  /** The argument's name in exported models (else the parameter's name in fn's source, which minifiers rename). */
+  name?: string;
 }
 
 export interface CallSignature {

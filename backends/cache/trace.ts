@@ -43,6 +43,7 @@ function traceOutsideTape(fn: (...args: never[]) => unknown, thisArg: unknown, a
                           tracer: Tracer): CacheEntry {
   tf.engine().startScope('autograph-ts trace');
   let rebuild: CacheEntry['rebuild'] = () => undefined;
+  let promoted: boolean[] = [];
   let resultKey = '';
   try {
     const result = runTrace(tracer, () => (fn as unknown as (...a: unknown[]) => unknown).apply(thisArg, args),
@@ -50,7 +51,7 @@ function traceOutsideTape(fn: (...args: never[]) => unknown, thisArg: unknown, a
     if (result instanceof Promise) {
       throw new StagingError('autograph-ts: stage() needs a synchronous function; this one returned a Promise.');
     }
-    ({ rebuild, resultKey } = bindResults(tracer, result));
+    ({ rebuild, resultKey, promoted } = bindResults(tracer, result));
     explainRecordedErrors(tracer.program, fn, thisArg);
   } catch (error) {
     disposeProgram(tracer.program);
@@ -64,7 +65,7 @@ function traceOutsideTape(fn: (...args: never[]) => unknown, thisArg: unknown, a
     markDisposedByTrace(made, fn.name);
   }
   return {
-    program: tracer.program, rebuild, raw: rawTraceOf(tracer.program, resultKey), pattern: tensors.map((t) => [...t.shape]),
+    program: tracer.program, rebuild, promoted, raw: rawTraceOf(tracer.program, resultKey), pattern: tensors.map((t) => [...t.shape]),
     changingDims: tracer.changingDims, dimReads: tracer.dimReads, audit: tracer.audit,
   };
 }
@@ -73,9 +74,10 @@ function traceOutsideTape(fn: (...args: never[]) => unknown, thisArg: unknown, a
  * Makes the tensors of fn's result the graph's results; returns how to rebuild the result from
  * them and the key that compares it between traces. A promoted JS number or boolean in the result
  * (a counter a staged loop carried as a tensor, runtime/promoted_values.ts) comes back as the JS
- * value eager code returns: its scalar is read once at the end of the call.
+ * value eager code returns: its scalar is read once at the end of the call (given read already,
+ * as a JS value in place of the tensor, by staged.run).
  */
-function bindResults(tracer: Tracer, result: unknown): { rebuild: CacheEntry['rebuild']; resultKey: string } {
+function bindResults(tracer: Tracer, result: unknown): { rebuild: CacheEntry['rebuild']; resultKey: string; promoted: boolean[] } {
   const flat = flatten(withListsStacked(result, tracer.lists));
   const positions: number[] = [];
   tracer.root.graph.results = flat.leaves.flatMap((leaf, i) => {
@@ -102,7 +104,7 @@ function bindResults(tracer: Tracer, result: unknown): { rebuild: CacheEntry['re
     });
     return flat.rebuild(values);
   };
-  return { rebuild, resultKey };
+  return { rebuild, resultKey, promoted };
 }
 
 /** A returned list's elements, as the JS array eager code returns (the padding element dropped); frees the rest. */
@@ -117,5 +119,8 @@ function unstackList(stacked: tf.Tensor): tf.Tensor[] {
 function readPromoted(t: tf.Tensor): number | boolean {
   const value = t.dataSync()[0] as number;
   t.dispose();
-  return t.dtype === 'bool' ? value !== 0 : value;
+  return promotedValue(t.dtype, value);
 }
+
+/** The JS value of a promoted scalar of `dtype` whose element is `value`. */
+export const promotedValue = (dtype: tf.DataType, value: number): number | boolean => (dtype === 'bool' ? value !== 0 : value);

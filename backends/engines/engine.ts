@@ -21,9 +21,13 @@ export interface PrepareContext {
 
 /** A prepared program: runs it, synchronously or not, until disposed. */
 export interface Runner {
-  /** Runs on `args` (one per root parameter); returns new tensors owned by the caller. */
-  run(program: Program, args: tf.Tensor[]): tf.Tensor[];
-  /** The same, as a Promise (engines that can only run asynchronously implement only this well). */
+  /**
+   * Runs on `args` (one per root parameter); returns new tensors owned by the caller. Absent on
+   * engines that can only run asynchronously (onnxruntime-web): a synchronous call of a program
+   * they run is the fallback engine's (choice.ts).
+   */
+  run?(program: Program, args: tf.Tensor[]): tf.Tensor[];
+  /** The same, as a Promise (`staged.run(...)`): every engine has it. */
   runAsync(program: Program, args: tf.Tensor[]): Promise<tf.Tensor[]>;
   /** For inspect(): ORT sessions' threads per operator and how they were chosen (engines that have threads). */
   readonly threads?: string[];
@@ -64,6 +68,8 @@ export interface EngineChoice {
   engine: string;
   /** Why a preferred engine is not used (lowering problems, onnxruntime-node missing, 'auto' judged it too light). */
   reason?: string;
+  /** `stage(fn, { engine })` named this engine (a synchronous call it cannot make is then an error, not the fallback's). */
+  asked?: boolean;
   /** Nodes that do not lower to ONNX, with the reason for each. */
   unsupported?: LoweringProblem[];
   runner?: Runner;

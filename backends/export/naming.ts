@@ -26,13 +26,18 @@ export interface ExportNames {
  * function's, its parameters' and its returned structure's (built around markers: the function
  * does not run). Shared by every exporter.
  */
-export function exportNames(staged: AnyStaged, args: unknown[]): ExportNames {
+export function exportNames(staged: AnyStaged, args: unknown[], inputNames?: string[]): ExportNames {
   const info = staged.inspect(...(args as never[]));
   const fn = staged.original as (...a: unknown[]) => unknown;
   const name = fn.name || 'staged';
-  const inputs = argumentNames(fn, args);
-  if (inputs.length !== info.program.graph.numParams) {
-    throw new Error(`autograph-ts internal: ${inputs.length} tensor arguments named, the graph has ${info.program.graph.numParams}`);
+  const numParams = info.program.graph.numParams;
+  const given = inputNames ?? signatureNames(staged.inputSignature);
+  if (given !== undefined && given.length !== numParams) {
+    throw new Error(`autograph-ts: ${given.length} input names given for ${name}, its graph has ${numParams} tensor inputs`);
+  }
+  const inputs = given !== undefined ? unique(given) : argumentNames(fn, args);
+  if (inputs.length !== numParams) {
+    throw new Error(`autograph-ts internal: ${inputs.length} tensor arguments named, the graph has ${numParams}`);
   }
   const markers = info.program.graph.results.map(() => new ResultMarker());
   const outputs = leafPaths(info.rebuild(markers), 'output', (v) => v instanceof ResultMarker);
@@ -52,6 +57,12 @@ export function exportNames(staged: AnyStaged, args: unknown[]): ExportNames {
   const outputNames = unique(outputs.map((o) => o.name), used);
   const variableNames = unique([...variables.values()], used);
   return { name, info, inputs, outputs: outputNames, variables: new Map([...variables.keys()].map((k, i) => [k, variableNames[i]])) };
+}
+
+/** The input signature's names, when it names every argument (one tensor per argument). */
+function signatureNames(signature: readonly { name?: string }[] | undefined): string[] | undefined {
+  if (signature === undefined || signature.length === 0 || signature.some((s) => s.name === undefined)) return undefined;
+  return signature.map((s) => s.name!);
 }
 
 /** Names of the distinct tensor arguments, in the order stage() binds them as graph parameters. */

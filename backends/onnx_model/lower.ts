@@ -29,7 +29,7 @@ import { hasSideEffects, nodeInputs } from '../graph/graph';
 import { kernelLowerings } from './kernels';
 import { listLowerings } from './kernels/lists';
 import { where as selectValues } from './kernels/elementwise';
-import { edgeSemantics, GraphScope, ModelContext, onnxType, Unsupported, Value } from './model_builder';
+import { edgeSemantics, float32Semantics, GraphScope, ModelContext, onnxType, Unsupported, Value } from './model_builder';
 import type { GraphProto } from './onnx_proto';
 import { encodeModel, OnnxType } from './onnx_proto';
 
@@ -81,6 +81,12 @@ export interface LoweringNames {
   doc?: string;
   /** The tfjs backend whose edge-value behaviour to reproduce (default: the active one). */
   backend?: string;
+  /**
+   * 'float64' (the default): computes what the backend computes in float64 in float64 too (exact,
+   * tfjs-cpu); 'float32': no float64 arithmetic (model_builder.ts float32Semantics), for runtimes
+   * without double kernels (onnxruntime-web).
+   */
+  precision?: 'float32' | 'float64';
 }
 
 export function lowerProgram(program: Program, names: LoweringNames = {}): LoweringResult {
@@ -110,7 +116,8 @@ class Lowering {
   private readonly nodeKernels = new Map<string, { op: string; site?: number }>();
 
   constructor(private readonly program: Program, private readonly names: LoweringNames) {
-    this.model = new ModelContext(edgeSemantics(names.backend ?? tf.getBackend()));
+    const backend = names.backend ?? tf.getBackend();
+    this.model = new ModelContext(names.precision === 'float32' ? float32Semantics(backend) : edgeSemantics(backend));
     this.root = new GraphScope(this.model, names.graph || 'staged');
   }
 

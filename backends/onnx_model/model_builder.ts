@@ -144,6 +144,18 @@ export function edgeSemantics(backendName: string): EdgeSemantics {
       xnnpackNaN: 'nan', maxPoolNaN: 'skip', batchNorm: 'float64', floatMath: 'float64' };
 }
 
+/**
+ * `backendName`'s semantics without float64 arithmetic where that backend computes in float64
+ * (tfjs-cpu's sums, transcendental functions, int32 products and divisions, ...): the model then
+ * computes in float32 as tfjs-wasm and WebGL do, and loads in runtimes without double kernels
+ * (onnxruntime-web). Values may differ from a cpu run in the last bits (and int32 products past
+ * 2^53, divisions past 2^24). The other edge behaviours (NaN, division by zero) stay the backend's.
+ */
+export function float32Semantics(backendName: string): EdgeSemantics {
+  return { ...edgeSemantics(backendName), intDivision: 'float32', intMultiply: 'wrap', int32Unary: 'float32', floatSum: 'float32',
+    leakyRelu: 'float32', batchNorm: 'mixed', floatMath: 'float32' };
+}
+
 /** State shared by every graph of one model. */
 export class ModelContext {
   constructor(readonly semantics: EdgeSemantics = edgeSemantics('cpu')) {}

@@ -1,180 +1,45 @@
 /**
- * The ONNX engine: runs a staged Program as one ONNX Runtime session.
- *
- * A Program is lowered once (lower.ts) and its session created on first use; inputs are read from
- * their tfjs tensors (a tensor's data never changes, so its ORT copy is kept while the tensor
- * lives: weights passed on every call are copied once), outputs become new tfjs tensors on the
- * active backend, and variables assigned in the graph get their new values after the run.
+ * The ONNX engine: runs a staged Program as one onnxruntime-node session (runner.ts), lowered
+ * once (onnx_model/lower.ts), its session created on first use: a synchronous native session for
+ * `staged(...)` where onnxruntime-node has it, the public API for `staged.run(...)`.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { type DataType, type Graph, graphStats, type Program } from '../../graph/graph';
-import type { LoweredModel, LoweringNames, LoweringProblem } from '../../onnx_model/lower';
-import { describeProblems, lowerProgram } from '../../onnx_model/lower';
+import { type Graph, graphStats, type Program } from '../../graph/graph';
+import type { LoweringNames } from '../../onnx_model/lower';
 import type { Engine, Refusal, Runner } from '../engine';
-import type { Segment } from './segments';
-import { rootWhere, runSegments, splitAtHostNodes, splitsIntoSegments } from './segments';
-import type { OrtTensor, SessionOptions } from './runtime';
-import { onnxRuntimeMissing, ortTensor } from './runtime';
+import { type AsyncOrtSession, type OrtFlavor, prepareOrt } from './runner';
+import { splitsIntoSegments } from './segments';
+import type { SessionOptions } from './runtime';
+import { onnxRuntimeMissing, ortTensor, publicOrt, sessionOptions, syncSessionsMissing } from './runtime';
 import { TunedSession } from './threads';
-import { largestKernelWork, work } from './work';
-import { locateError, siteLocation } from '../../../runtime/user_frames';
-import { typedArrayFor, typedData } from '../../common/typed_data';
+import { work } from './work';
 
-/** ORT copies of tfjs tensor data, by the tensor's dataId (never reused for other data). */
-const ortCopies = new WeakMap<object, OrtTensor>();
-
-function toOrt(t: tf.Tensor): OrtTensor {
-  const view = wasmHeapView(t);
-  if (view !== undefined) return ortTensor(t.dtype as 'float32' | 'int32' | 'bool', view, t.shape);
-  let copy = ortCopies.get(t.dataId);
-  if (copy === undefined || copy.dims.length !== t.shape.length || copy.dims.some((d, i) => d !== t.shape[i])) {
-    copy = ortTensor(t.dtype as 'float32' | 'int32' | 'bool', typedData(t), t.shape);
-    ortCopies.set(t.dataId, copy);
-  }
-  return copy;
-}
-
-interface WasmBackendInternals {
-  dataIdMap?: { get(dataId: object): { memoryOffset?: number } | undefined };
-  wasm?: { HEAPU8?: Uint8Array };
-}
-
-/**
- * On tfjs-wasm, a view of `t`'s data where it lives, in the wasm heap: ORT reads it in place (a
- * copy out of the heap per call cost a training step's weights 0.5 MB each way). Valid until the
- * heap grows, which cannot happen during a synchronous ORT run; so made anew for each run and
- * never kept. (tfjs-backend-wasm's own fields, as of tfjs 4.22: anything missing, and the copy is
- * used.)
- */
-function wasmHeapView(t: tf.Tensor): ArrayBufferView | undefined {
-  if (t.size === 0 || tf.getBackend() !== 'wasm') return undefined;
-  const backend = tf.backend() as unknown as WasmBackendInternals;
-  const offset = backend.dataIdMap?.get(t.dataId)?.memoryOffset;
-  const heap = backend.wasm?.HEAPU8;
-  if (typeof offset !== 'number' || heap === undefined) return undefined;
-  const Typed = typedArrayFor(t.dtype);
-  if (Typed === undefined || offset % Typed.BYTES_PER_ELEMENT !== 0 || offset + t.size * Typed.BYTES_PER_ELEMENT > heap.byteLength) return undefined;
-  return new Typed(heap.buffer as ArrayBuffer, heap.byteOffset + offset, t.size);
-}
-
-/** A tfjs tensor of ORT's result: its dims are ORT's (a recorded dim may be unknown, -1). */
-function fromOrt(value: OrtTensor, dtype: DataType): tf.Tensor {
-  return tf.tensor(value.data as tf.TypedArray, [...value.dims], dtype);
-}
-
-export class OnnxRunner implements Runner {
-  private session: TunedSession | undefined;
-
-  /** `heaviestOperator`: work.ts largestKernelWork of the lowered program (for threads.ts). */
-  constructor(readonly model: LoweredModel, private readonly options: SessionOptions, private readonly heaviestOperator: number) {}
-
-  /** Variables are assigned after a run, and a single session has no host nodes. */
-  readonly failedRunChangesNothing = true;
-
-  get threads(): string[] {
-    return this.session === undefined ? [] : [this.session.threads];
-  }
-
-  /** Runs on `args` (one per root parameter); returns new tensors owned by the caller. */
-  run(program: Program, args: tf.Tensor[]): tf.Tensor[] {
-    this.session ??= new TunedSession(this.model.bytes, this.options, this.heaviestOperator);
-    const { inputs, variableInputs, outputs, variableOutputs } = this.model;
-    const feeds: Record<string, OrtTensor> = {};
-    inputs.forEach((io, i) => (feeds[io.name] = toOrt(args[i])));
-    for (const io of variableInputs) feeds[io.name] = toOrt(program.variables[io.variable]);
-    let results: Record<string, OrtTensor>;
-    try {
-      results = this.session.run(feeds, [...outputs.map((o) => o.name), ...variableOutputs.map((o) => o.name)]);
-    } catch (error) {
-      this.locate(error, program);
-      throw error;
-    }
-    const tensors = outputs.map((o) => fromOrt(results[o.name], o.dtype));
-    for (const o of variableOutputs) {
-      const value = fromOrt(results[o.name], o.dtype);
-      program.variables[o.variable].assign(value);
-      value.dispose();
-    }
-    return tensors;
-  }
-
-  /**
-   * An ORT run error names the nodes it failed in ("... Loop node. Name:'loop' Status Message: ...
-   * Gather node. Name:'GatherV2_3' ..."): the innermost one's kernel gives the user's line, as
-   * the tfjs executor gives it ("in user code: the staged GatherV2 at model.ts:9:5").
-   */
-  private locate(error: unknown, program: Program): void {
-    const message = error instanceof Error ? error.message : String(error);
-    const names = [...message.matchAll(/Name:'([^']*)'/g)].map((m) => m[1]);
-    const kernel = names.reverse().map((n) => this.model.nodeKernels.get(n)).find((k) => k !== undefined);
-    if (kernel === undefined) return;
-    const site = kernel.site === undefined ? undefined : program.sites?.[kernel.site];
-    locateError(error, site === undefined ? undefined : siteLocation(site), `the staged ${kernel.op}`);
-  }
-
-  async runAsync(program: Program, args: tf.Tensor[]): Promise<tf.Tensor[]> {
-    return this.run(program, args);
-  }
-
-  /** ORT could not load the lowered model (a lowering bug): the program stays on the tfjs executor. */
-  unusableAfter(error: unknown): string | undefined {
-    if (this.session?.loaded === true) return undefined;
-    return `onnxruntime could not load the lowered graph: ${error instanceof Error ? error.message : String(error)}`;
-  }
-
-  dispose(): void {
-    this.session?.dispose();
-    this.session = undefined;
-  }
-}
-
-/**
- * The segments of a program with host nodes at its top level (segments.ts): each ONNX segment a
- * session of its own, host nodes run by the tfjs executor in between.
- */
-class SegmentedRunner implements Runner {
-  constructor(private readonly segments: Segment[], private readonly runners: (OnnxRunner | undefined)[]) {}
-
-  run(program: Program, args: tf.Tensor[]): tf.Tensor[] {
-    return runSegments(program, this.segments, args, (k, ins) => this.runners[k]!.run(this.segments[k].program, ins));
-  }
-
-  async runAsync(program: Program, args: tf.Tensor[]): Promise<tf.Tensor[]> {
-    return this.run(program, args);
-  }
-
-  get threads(): string[] {
-    return this.runners.flatMap((r) => r?.threads ?? []);
-  }
-
-  dispose(): void {
-    this.runners.forEach((r) => r?.dispose());
-  }
+/** onnxruntime-node: synchronous native sessions where the package has them, the public API for async runs. */
+function nodeFlavor(): OrtFlavor {
+  const open = async (model: Uint8Array, options: SessionOptions): Promise<AsyncOrtSession> => {
+    const ort = publicOrt();
+    const session = await ort.InferenceSession.create(model, sessionOptions(options));
+    const threads = options.intraOpNumThreads ?? 1;
+    return {
+      threads: `staged.run: the public API's session, ${threads} thread${threads === 1 ? '' : 's'} per operator` +
+        `${options.intraOpNumThreads === undefined ? ' (not measured: set intraOpNumThreads)' : ' (intraOpNumThreads)'}`,
+      run: (feeds, outputNames) => session.run(feeds, outputNames),
+      tensor: (type, data, dims) => new ort.Tensor(type, data, dims),
+      dispose: () => void session.release(),
+    };
+  };
+  if (syncSessionsMissing() !== undefined) return { open };
+  return {
+    sync: { session: (model, options, heaviest) => new TunedSession(model, options, heaviest), tensor: ortTensor },
+    open,
+  };
 }
 
 /** Lowers `program` for the ONNX engine, or says why it cannot run there. */
 export function prepareOnnx(program: Program, names: LoweringNames = {}, options: SessionOptions = {}): Runner | Refusal {
   const missing = onnxRuntimeMissing();
   if (missing !== undefined) return { refused: missing };
-  const segments = splitAtHostNodes(program);
-  const parts = segments?.map((s) => s.program) ?? [program];
-  const problems: LoweringProblem[] = [];
-  const runners = parts.map((part, k) => {
-    if (segments !== undefined && segments[k].kind === 'host') return undefined;
-    const partNames = segments === undefined ? names : { ...names, graph: `${names.graph || 'staged'}_part${k}`, inputs: undefined, outputs: undefined };
-    const lowered = lowerProgram(part, partNames);
-    if (!lowered.ok) {
-      // Problems point into the program as the user staged it: a segment's node %i is the root's node %j.
-      problems.push(...lowered.problems.map((p) => ({ ...p, where: segments === undefined ? p.where : rootWhere(p.where, segments[k]) })));
-      return undefined;
-    }
-    return new OnnxRunner(lowered.model, options, largestKernelWork(part.graph));
-  });
-  if (problems.length > 0) {
-    runners.forEach((r) => r?.dispose());
-    return { refused: `the graph does not lower to ONNX: ${describeProblems(problems)}`, unsupported: problems };
-  }
-  return segments === undefined ? runners[0]! : new SegmentedRunner(segments, runners);
+  return prepareOrt(program, nodeFlavor(), names, options);
 }
 
 /**
@@ -214,15 +79,15 @@ function lightBranchingLoop(graph: Graph): boolean {
   });
 }
 
-/** Why 'auto' keeps `program` off ONNX Runtime although it may lower (see the constants above). */
 /** Why a program with loops and `stage(fn, { maximumIterations })` does not run here. */
-function loopLimitRefusal(program: Program): string | undefined {
+export function loopLimitRefusal(program: Program): string | undefined {
   if (program.maximumIterations === undefined || graphStats(program.graph).whiles === 0) return undefined;
   return `maximumIterations (${program.maximumIterations}) is checked by the tfjs executor only: ONNX Runtime's ` +
     'Loop cannot raise the error that names the loop';
 }
 
-function declinesAuto(program: Program): string | undefined {
+/** Why 'auto' keeps `program` off ONNX Runtime (node or web) although it may lower (see the constants above). */
+export function declinesAutoLike(program: Program): string | undefined {
   const limited = loopLimitRefusal(program);
   if (limited !== undefined) return `engine 'auto' keeps the tfjs executor: ${limited}`;
   if (!AUTO_BACKENDS.has(tf.getBackend())) {
@@ -238,6 +103,8 @@ function declinesAuto(program: Program): string | undefined {
   }
   return undefined;
 }
+
+const inNode = (): boolean => typeof process !== 'undefined' && typeof process.versions?.node === 'string';
 
 let toldRuntimeMissing = false;
 
@@ -255,7 +122,8 @@ function tellOnceRuntimeMissing(): void {
 /** ONNX Runtime (onnxruntime-node): the program lowered to an ONNX model, one session per model. */
 export const onnxEngine: Engine<'onnx'> = {
   name: 'onnx',
-  declinesAuto,
+  declinesAuto: (program) => (inNode() ? declinesAutoLike(program)
+    : "engine 'auto' outside Node leaves onnxruntime-node (a Node addon) to the 'onnx-web' engine"),
   prepare: (program, context) => {
     const limited = loopLimitRefusal(program);
     if (limited !== undefined) return { refused: limited };

@@ -2,11 +2,14 @@
  * onnxruntime-node, an optional dependency: loaded on first use, absent is not an error until an
  * ONNX session is asked for.
  *
- * Sessions run synchronously, so that `stage()`'s functions stay synchronous with either engine:
- * onnxruntime-node's public `InferenceSession.run` is a Promise around a synchronous native call
- * (it defers it with setImmediate). We call that native session (`onnxruntime-node/dist/binding`)
- * directly, as the package's own backend does: load the model from bytes, run with feeds and
- * fetches. Tested against onnxruntime-node 1.30 (the version range package.json allows).
+ * Two ways to run a session:
+ * - synchronously (`staged(...)`): onnxruntime-node's public `InferenceSession.run` is a Promise
+ *   around a synchronous native call (it defers it with setImmediate). Where the package has that
+ *   native session (`onnxruntime-node/dist/binding`, a package internal: tested against 1.30, the
+ *   version range package.json allows), we call it directly, as the package's own backend does:
+ *   load the model from bytes, run with feeds and fetches. Without it, synchronous calls run on
+ *   the tfjs executor.
+ * - asynchronously (`staged.run(...)`): the public API, `InferenceSession.create` + `session.run`.
  */
 
 export interface OrtTensor {
@@ -26,11 +29,22 @@ interface NativeSession {
   dispose(): void;
 }
 
+/** The part of onnxruntime-common's public InferenceSession used here (node and web share it). */
+export interface PublicSession {
+  run(feeds: Record<string, OrtTensor>, fetches: string[]): Promise<Record<string, OrtTensor>>;
+  release(): Promise<void>;
+}
+export interface PublicOrt {
+  Tensor: OrtTensorConstructor;
+  InferenceSession: { create(model: Uint8Array, options: object): Promise<PublicSession> };
+}
+
 interface OrtModules {
   Tensor: OrtTensorConstructor;
   version: string;
-  NativeSession: new () => NativeSession;
-  initOrt(): void;
+  ort: PublicOrt;
+  /** The native session and its initialisation, where this onnxruntime-node has them (undefined: the error). */
+  native: { NativeSession: new () => NativeSession; initOrt(): void } | Error;
 }
 
 let loaded: OrtModules | Error | undefined;
@@ -39,18 +53,44 @@ function load(): OrtModules | Error {
   if (loaded !== undefined) return loaded;
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const ort = require('onnxruntime-node') as { Tensor: OrtTensorConstructor; env: { versions?: { node?: string } } };
+    const ort = require('onnxruntime-node') as PublicOrt & { env: { versions?: { node?: string } } };
+    loaded = { Tensor: ort.Tensor, version: ort.env.versions?.node ?? 'unknown', ort, native: loadNative() };
+  } catch (error) {
+    loaded = error instanceof Error ? error : new Error(String(error));
+  }
+  return loaded;
+}
+
+function loadNative(): OrtModules['native'] {
+  try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const binding = require('onnxruntime-node/dist/binding') as {
       binding: { InferenceSession: new () => NativeSession };
       initOrt(): void;
     };
-    loaded = { Tensor: ort.Tensor, version: ort.env.versions?.node ?? 'unknown', NativeSession: binding.binding.InferenceSession,
-      initOrt: binding.initOrt };
+    if (typeof binding.binding?.InferenceSession !== 'function' || typeof binding.initOrt !== 'function') {
+      return new Error('onnxruntime-node/dist/binding has no InferenceSession');
+    }
+    return { NativeSession: binding.binding.InferenceSession, initOrt: binding.initOrt };
   } catch (error) {
-    loaded = error instanceof Error ? error : new Error(String(error));
+    return error instanceof Error ? error : new Error(String(error));
   }
-  return loaded;
+}
+
+/**
+ * Why synchronous ORT sessions cannot be made here (onnxruntime-node missing, or a version
+ * without the native session this package calls), or undefined.
+ */
+export function syncSessionsMissing(): string | undefined {
+  const m = load();
+  if (m instanceof Error) return onnxRuntimeMissing();
+  return m.native instanceof Error ? `onnxruntime-node ${m.version} has no native session this package can call synchronously ` +
+    `(${m.native.message.split('\n')[0]}): synchronous calls run on the tfjs executor, \`staged.run(...)\` on ONNX Runtime` : undefined;
+}
+
+/** onnxruntime-node's public API, for asynchronous sessions. */
+export function publicOrt(): PublicOrt {
+  return modules().ort;
 }
 
 /** Whether onnxruntime-node can be loaded here. */
@@ -84,23 +124,29 @@ export interface SessionOptions {
   intraOpNumThreads?: number;
 }
 
+/** ORT's options for a session of this package. */
+export function sessionOptions(options: SessionOptions, executionProviders = options.executionProviders ?? ['cpu']): object {
+  return {
+    executionProviders,
+    graphOptimizationLevel: 'all',
+    // Fatal only: ORT warns about renames it skips in sub-graphs (harmless), and a failing run
+    // (e.g. an index out of range) throws its message anyway.
+    logSeverityLevel: 4,
+    intraOpNumThreads: options.intraOpNumThreads ?? 1,
+  };
+}
+
 /** A synchronous ORT inference session over one model. */
 export class OrtSession {
   private session: NativeSession | undefined;
 
   constructor(model: Uint8Array, options: SessionOptions = {}) {
-    const m = modules();
-    m.initOrt();
-    const session = new m.NativeSession();
+    const { native } = modules();
+    if (native instanceof Error) throw new Error(`autograph-ts: ${syncSessionsMissing()}`);
+    native.initOrt();
+    const session = new native.NativeSession();
     const bytes = model.byteOffset === 0 && model.byteLength === model.buffer.byteLength ? model : model.slice();
-    session.loadModel(bytes.buffer as ArrayBuffer, 0, bytes.byteLength, {
-      executionProviders: options.executionProviders ?? ['cpu'],
-      graphOptimizationLevel: 'all',
-      // Fatal only: ORT warns about renames it skips in sub-graphs (harmless), and a failing run
-      // (e.g. an index out of range) throws its message anyway.
-      logSeverityLevel: 4,
-      intraOpNumThreads: options.intraOpNumThreads ?? 1,
-    });
+    session.loadModel(bytes.buffer as ArrayBuffer, 0, bytes.byteLength, sessionOptions(options));
     this.session = session;
   }
 

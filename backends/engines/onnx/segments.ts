@@ -11,7 +11,7 @@
  * copied into every segment that reads them.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { runOnTfjs } from '../tfjs/engine';
+import { runOnTfjs, runOnTfjsAsync } from '../tfjs/engine';
 import type { Graph, Node, Program, TensorSpec, ValueRef } from '../../graph/graph';
 import { hasSideEffects, nodeInputs } from '../../graph/graph';
 
@@ -119,9 +119,14 @@ function subProgram(program: Program, indices: number[], inputs: ValueRef[], out
   return { program: { ...program, graph: { numParams: inputs.length, nodes, results: outputs.map(remap) } }, rootNodes };
 }
 
-/** Runs split `segments` of `program` on `args`: ONNX segments with `runOnnx`, host ones with the tfjs executor. */
-export function runSegments(program: Program, segments: Segment[], args: tf.Tensor[],
-                            runOnnx: (segment: number, args: tf.Tensor[]) => tf.Tensor[]): tf.Tensor[] {
+/** A segment to run: its index and its inputs (borrowed); the reply is its outputs (owned by the run). */
+interface SegmentCall { segment: number; ins: tf.Tensor[] }
+
+/**
+ * Runs split `segments` of `program` on `args`: asks its driver (runSegments, runSegmentsAsync)
+ * to run each segment, ONNX ones on ORT, host ones on the tfjs executor.
+ */
+function* segmentRun(program: Program, segments: Segment[], args: tf.Tensor[]): Generator<SegmentCall, tf.Tensor[], tf.Tensor[]> {
   const { graph } = program;
   const values = new Map<string, tf.Tensor>();   // owned here until handed over or disposed
   const valueOf = (r: ValueRef): tf.Tensor => {
@@ -130,11 +135,10 @@ export function runSegments(program: Program, segments: Segment[], args: tf.Tens
     return values.get(key(r))!;
   };
   try {
-    segments.forEach((segment, k) => {
-      const ins = segment.inputs.map(valueOf);
-      const outs = segment.kind === 'onnx' ? runOnnx(k, ins) : runOnTfjs(segment.program, ins);
-      segment.outputs.forEach((r, i) => values.set(key(r), outs[i]));
-    });
+    for (let k = 0; k < segments.length; k++) {
+      const outs = yield { segment: k, ins: segments[k].inputs.map(valueOf) };
+      segments[k].outputs.forEach((r, i) => values.set(key(r), outs[i]));
+    }
     const handed = new Set<tf.Tensor>();
     const results = graph.results.map((r) => {
       const node = graph.nodes[r.node];
@@ -151,6 +155,45 @@ export function runSegments(program: Program, segments: Segment[], args: tf.Tens
     for (const v of values.values()) v.dispose();
     throw error;
   }
+}
+
+export type SegmentRunner<R> = (segment: number, args: tf.Tensor[]) => R;
+
+/** Runs split `segments` of `program` on `args`: ONNX segments with `runOnnx`, host ones with the tfjs executor. */
+export function runSegments(program: Program, segments: Segment[], args: tf.Tensor[], runOnnx: SegmentRunner<tf.Tensor[]>): tf.Tensor[] {
+  const run = segmentRun(program, segments, args);
+  let step = run.next();
+  while (!step.done) {
+    const { segment, ins } = step.value;
+    let outs: tf.Tensor[];
+    try {
+      outs = segments[segment].kind === 'onnx' ? runOnnx(segment, ins) : runOnTfjs(segments[segment].program, ins);
+    } catch (error) {
+      run.throw(error);   // frees what the run holds, and rethrows
+      throw error;
+    }
+    step = run.next(outs);
+  }
+  return step.value;
+}
+
+/** runSegments() with ONNX segments run by `runOnnx` asynchronously, host ones by the tfjs executor's async run. */
+export async function runSegmentsAsync(program: Program, segments: Segment[], args: tf.Tensor[],
+                                       runOnnx: SegmentRunner<Promise<tf.Tensor[]>>): Promise<tf.Tensor[]> {
+  const run = segmentRun(program, segments, args);
+  let step = run.next();
+  while (!step.done) {
+    const { segment, ins } = step.value;
+    let outs: tf.Tensor[];
+    try {
+      outs = await (segments[segment].kind === 'onnx' ? runOnnx(segment, ins) : runOnTfjsAsync(segments[segment].program, ins));
+    } catch (error) {
+      run.throw(error);
+      throw error;
+    }
+    step = run.next(outs);
+  }
+  return step.value;
 }
 
 /** A lowering problem's place in a segment ("node %3 While ... body, node %5") as a place in the root graph. */

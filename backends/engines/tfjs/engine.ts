@@ -9,7 +9,7 @@ import type { Program } from '../../graph/graph';
 import { executeWithGraphGradient, type ProgramExecution } from '../../gradients/program_gradient';
 import { isTapeOn } from '../../staging/tape';
 import type { Engine, Runner } from '../engine';
-import { disposeValue, execute } from './executor';
+import { disposeValue, execute, executeAsync } from './executor';
 
 const execution: ProgramExecution = { run: runOnTfjs, dispose: disposeValue };
 
@@ -22,9 +22,14 @@ export function runOnTfjs(program: Program, args: tf.Tensor[]): tf.Tensor[] {
   return execute(program, args);
 }
 
+/** runOnTfjs() as a Promise, with no synchronous readback of a loop test or branch condition. */
+export async function runOnTfjsAsync(program: Program, args: tf.Tensor[]): Promise<tf.Tensor[]> {
+  return isTapeOn() ? runOnTfjs(program, args) : executeAsync(program, args);
+}
+
 const tfjsRunner: Runner = {
   run: runOnTfjs,
-  runAsync: async (program, args) => runOnTfjs(program, args),
+  runAsync: runOnTfjsAsync,
   dispose: () => undefined,
 };
 

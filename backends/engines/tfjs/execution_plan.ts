@@ -11,6 +11,7 @@
  * what eager iteration (tf.unstack) does: a 'Row' step.
  */
 import * as tf from '@tensorflow/tfjs-core';
+import { type CountedLoop, countedLoop } from './counted_loops';
 import { fixedKernelFunc } from '../../kernels/kernel_fixes';
 import { ensureShapeKernel, SHAPE_KERNEL } from '../../kernels/shape_kernel';
 import { type Attrs, type Graph, hasUnknownDims, type KernelNode, type ListOp, type Node, type PrintPart, type RandomArg, type RandomOp } from '../../graph/graph';
@@ -65,6 +66,8 @@ export interface RandomStep extends StepBase { kind: 'Random'; op: RandomOp; ins
 export interface IfStep extends StepBase { kind: 'If'; cond: Slot; ins: Slot[]; then: Plan; else: Plan; outs: Slot[] }
 export interface WhileStep extends StepBase {
   kind: 'While'; ins: Slot[]; loopVars: number; cond: Plan; body: Plan; outs: Slot[];
+  /** A loop whose trip count is known when it starts (counted_loops.ts): its test is not run per iteration. */
+  counted?: CountedLoop;
 }
 export interface ListStep extends StepBase {
   kind: 'List'; op: ListOp; ins: Slot[]; outs: Slot[];
@@ -180,7 +183,7 @@ export function compile(graph: Graph, backendName: string | undefined): Plan {
         const outs = node.outputs.map(() => newSlot(true));
         slotOf[index] = outs;
         steps.push({ kind: 'While', ins: ins(node), loopVars: node.loopVars, cond: compile(node.cond, backendName),
-          body: compile(node.body, backendName), outs, free: [] });
+          body: compile(node.body, backendName), outs, free: [], counted: countedLoop(node) });
         return;
       }
       case 'List': {

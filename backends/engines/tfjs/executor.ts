@@ -12,7 +12,8 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { Program } from '../../graph/graph';
-import type { KernelStep, ListStep, Plan, Step, WhileStep } from './execution_plan';
+import type { CheckStep, IfStep, KernelStep, ListStep, Plan, PrintStep, Step, WhileStep } from './execution_plan';
+import { tripCount } from './counted_loops';
 import { compile } from './execution_plan';
 import { callRandomOp } from '../../kernels/random_ops';
 import { formatPrint, rebuildError } from './host_callbacks';
@@ -71,12 +72,63 @@ export function execute(program: Program, args: tf.Tensor[]): tf.Tensor[] {
     return new EngineRun(program).run(plan, args, true);
   }
   const backendName = tf.getBackend();
-  const plan = planFor(program, backendName);
   const backend = tf.engine().backend;
-  const outs = new DirectRun(program, backend, backendName).run(plan, args);
+  const outs = new DirectRun(program, backend, backendName).run(planFor(program, backendName), args);
+  return resultTensors(outs, backend);
+}
+
+/**
+ * execute() as a Promise whose loop tests, branch conditions and checks are read with the
+ * backend's asynchronous read (no synchronous GPU readback on webgl / webgpu); the kernels run as
+ * in execute(). Under a gradient tape, execute() itself (autodiff is synchronous).
+ */
+export async function executeAsync(program: Program, args: tf.Tensor[]): Promise<tf.Tensor[]> {
+  if (engine().isTapeOn()) return execute(program, args);
+  const backendName = tf.getBackend();
+  const backend = tf.engine().backend;
+  const outs = await new DirectRun(program, backend, backendName).runAsync(planFor(program, backendName), args);
+  return resultTensors(outs, backend);
+}
+
+function resultTensors(outs: Value[], backend: tf.KernelBackend): tf.Tensor[] {
   // (List values are results only of programs made by gradients/program_gradient.ts.)
   return outs.map((info) => (info instanceof Tensor || info instanceof ListValue ? info as tf.Tensor
     : engine().makeTensorFromTensorInfo(info, backend)));
+}
+
+/**
+ * Reads of a value back to JS that decide what runs next (loop tests, branch conditions, checks,
+ * list indices, a counted loop's start and bound): a sync point with the device on webgl / webgpu.
+ * Counted, for specs and benchmarks.
+ */
+let readbacks = 0;
+export const executorReadbacks = (): number => readbacks;
+
+/** Backends whose data lives in JS-visible memory: a read there is no device round trip. */
+const HOST_MEMORY_BACKENDS = new Set(['cpu', 'wasm', 'tensorflow']);
+
+/** The numbers read from program constants (a counted loop's bound and step): constants never change. */
+const constantNumbers = new WeakMap<tf.Tensor, number>();
+const constantSets = new WeakMap<Program, Set<tf.Tensor>>();
+
+const planReads = new WeakMap<Plan, boolean>();
+
+/** Whether a run of `plan` reads a value back to decide what runs next (else runAsync runs it as run()). */
+function readsBack(plan: Plan): boolean {
+  let reads = planReads.get(plan);
+  if (reads === undefined) {
+    reads = plan.steps.some((s) => s.kind === 'If' || s.kind === 'While' || s.kind === 'Check' || s.kind === 'Print' ||
+      (s.kind === 'List' && s.op === 'TensorListGetItem'));
+    planReads.set(plan, reads);
+  }
+  return reads;
+}
+
+function isConstant(program: Program, value: Value): value is tf.Tensor {
+  if (!(value instanceof Tensor)) return false;
+  let set = constantSets.get(program);
+  if (set === undefined) constantSets.set(program, (set = new Set(program.constants)));
+  return set.has(value);
 }
 
 type ScalarReader = (value: Value) => number;
@@ -129,8 +181,25 @@ type KernelArgs = NonNullable<KernelStep['args']>;
 class DirectRun {
   private readonly read: ScalarReader;
 
+  private readonly hostMemory: boolean;
+
   constructor(private readonly program: Program, private readonly backend: tf.KernelBackend, backendName: string) {
     this.read = scalarReader(backend, backendName);
+    this.hostMemory = HOST_MEMORY_BACKENDS.has(backendName);
+  }
+
+  /** A value read back to decide what runs next (counted: `readbacks`). */
+  private test(value: Value): number {
+    readbacks++;
+    return this.read(value);
+  }
+
+  /** test() without a synchronous device read: awaited on backends whose data is on a device. */
+  private async testAsync(value: Value): Promise<number> {
+    if (this.hostMemory) return this.test(value);
+    readbacks++;
+    const data = value instanceof Tensor ? await value.data() : await this.backend.read(value.dataId);
+    return (data as ArrayLike<number>)[0];
   }
 
   private release(value: Value): void {
@@ -154,19 +223,8 @@ class DirectRun {
    * (a new array when not given) from index 0.
    */
   run(plan: Plan, params: readonly Value[], out: Value[] = new Array(plan.resultSlots.length)): Value[] {
-    // The plan's frame is reused run after run; a run inside a run of the same plan gets its own.
-    let vals = plan.frame as (Value | undefined)[] | undefined;
-    const reuse = vals !== undefined && !plan.busy;
-    if (!reuse) {
-      vals = new Array(plan.numSlots);
-      if (plan.frame === undefined) plan.frame = vals;
-    }
-    const frame = vals!;
-    plan.busy = true;
-    const { paramSlots, constantSlots, steps } = plan;
-    for (let i = 0; i < paramSlots.length; i++) if (paramSlots[i] >= 0) frame[paramSlots[i]] = params[i];
-    const constants = this.program.constants;
-    for (let i = 0; i < constantSlots.length; i++) frame[constantSlots[i][0]] = constants[constantSlots[i][1]];
+    const frame = this.enter(plan, params);
+    const steps = plan.steps;
     let i = 0;
     try {
       for (; i < steps.length; i++) {
@@ -179,28 +237,81 @@ class DirectRun {
           frame[free[j]] = undefined;
         }
       }
-      const { resultSlots, handOver } = plan;
-      for (let i = 0; i < resultSlots.length; i++) {
-        const v = frame[resultSlots[i]]!;
-        // An owned value is handed over once; a repeated result or a borrowed one gets a new reference.
-        out[i] = handOver[i] ? v : this.share(v);
-      }
+      return this.finish(plan, frame, out);
     } catch (error) {
-      // A kernel's error (tfjs's own message) gains the user's line; Check errors are the user's own.
-      const failed = steps[i];
-      if (failed !== undefined && (failed.kind === 'Kernel' || failed.kind === 'Row' || failed.kind === 'List')) {
-        locateError(error, siteOf(this.program, failed), `the staged ${failed.kind === 'Row' ? 'GatherV2' : failed.op}`);
-      }
-      const owned = plan.owned;
-      for (let s = 0; s < frame.length; s++) if (owned[s] && frame[s] !== undefined) this.release(frame[s]!);
-      frame.fill(undefined);
+      this.fail(plan, frame, steps[i], error);
       throw error;
     } finally {
       if (frame === plan.frame) plan.busy = false;
     }
-    const leftover = plan.leftover;
+  }
+
+  /** run() whose reads that decide what runs next are awaited (testAsync). */
+  async runAsync(plan: Plan, params: readonly Value[], out: Value[] = new Array(plan.resultSlots.length)): Promise<Value[]> {
+    if (!readsBack(plan)) return this.run(plan, params, out);
+    const frame = this.enter(plan, params);
+    const steps = plan.steps;
+    let i = 0;
+    try {
+      for (; i < steps.length; i++) {
+        const step = steps[i];
+        if (step.kind === 'Kernel') this.kernel(step, frame);
+        else if (step.kind === 'If' || step.kind === 'While' || step.kind === 'Check' || step.kind === 'List' || step.kind === 'Print') {
+          await this.stepAsync(step, frame);
+        }
+        else this.step(step, frame);
+        for (const slot of step.free) {
+          this.release(frame[slot]!);
+          frame[slot] = undefined;
+        }
+      }
+      return this.finish(plan, frame, out);
+    } catch (error) {
+      this.fail(plan, frame, steps[i], error);
+      throw error;
+    } finally {
+      if (frame === plan.frame) plan.busy = false;
+    }
+  }
+
+  /** The frame of a run of `plan`, holding its parameters and constants. */
+  private enter(plan: Plan, params: readonly Value[]): (Value | undefined)[] {
+    // The plan's frame is reused run after run; a run inside a run of the same plan (or one
+    // started while an async run awaits) gets its own.
+    let frame = plan.frame as (Value | undefined)[] | undefined;
+    if (frame === undefined || plan.busy) {
+      frame = new Array(plan.numSlots);
+      if (plan.frame === undefined) plan.frame = frame;
+    }
+    plan.busy = true;
+    const { paramSlots, constantSlots } = plan;
+    for (let i = 0; i < paramSlots.length; i++) if (paramSlots[i] >= 0) frame[paramSlots[i]] = params[i];
+    const constants = this.program.constants;
+    for (let i = 0; i < constantSlots.length; i++) frame[constantSlots[i][0]] = constants[constantSlots[i][1]];
+    return frame;
+  }
+
+  /** Hands the results over to `out` and clears the frame for the next run. */
+  private finish(plan: Plan, frame: (Value | undefined)[], out: Value[]): Value[] {
+    const { resultSlots, handOver, leftover } = plan;
+    for (let i = 0; i < resultSlots.length; i++) {
+      const v = frame[resultSlots[i]]!;
+      // An owned value is handed over once; a repeated result or a borrowed one gets a new reference.
+      out[i] = handOver[i] ? v : this.share(v);
+    }
     for (let i = 0; i < leftover.length; i++) frame[leftover[i]] = undefined;
     return out;
+  }
+
+  /** After `failed` threw: the error gains the user's line, and the values the run owns are released. */
+  private fail(plan: Plan, frame: (Value | undefined)[], failed: Step | undefined, error: unknown): void {
+    // A kernel's error (tfjs's own message) gains the user's line; Check errors are the user's own.
+    if (failed !== undefined && (failed.kind === 'Kernel' || failed.kind === 'Row' || failed.kind === 'List')) {
+      locateError(error, siteOf(this.program, failed), `the staged ${failed.kind === 'Row' ? 'GatherV2' : failed.op}`);
+    }
+    const owned = plan.owned;
+    for (let s = 0; s < frame.length; s++) if (owned[s] && frame[s] !== undefined) this.release(frame[s]!);
+    frame.fill(undefined);
   }
 
   private kernel(step: KernelStep, vals: (Value | undefined)[]): void {
@@ -286,7 +397,7 @@ class DirectRun {
         return;
       }
       case 'If': {
-        const branch = Boolean(this.read(vals[step.cond]!)) ? step.then : step.else;
+        const branch = Boolean(this.test(vals[step.cond]!)) ? step.then : step.else;
         const ins = step.ins;
         const params: Value[] = new Array(ins.length);
         for (let i = 0; i < ins.length; i++) params[i] = vals[ins[i]]!;
@@ -310,45 +421,152 @@ class DirectRun {
         return;
       }
       case 'Check': {
-        if (!this.read(vals[step.pred]!)) throw rebuildError(this.program.errors[step.error]);
+        if (!this.test(vals[step.pred]!)) throw rebuildError(this.program.errors[step.error]);
         return;
       }
     }
   }
 
+  /** The steps that read a value back, with that read awaited. */
+  private async stepAsync(step: IfStep | WhileStep | CheckStep | ListStep | PrintStep, vals: (Value | undefined)[]): Promise<void> {
+    switch (step.kind) {
+      case 'Print': {
+        // The printed tensors read asynchronously first: webgl and webgpu keep what read() fetched
+        // on the host, so the formatting's own synchronous read finds it there.
+        const tensors = step.ins.map((s) => this.tensorOf(vals[s]!));
+        try {
+          await Promise.all(tensors.map((t) => t.data()));
+          console.log(...formatPrint(step.parts, tensors));
+        } finally {
+          tensors.forEach((t, i) => t !== vals[step.ins[i]] && t.dispose());
+        }
+        return;
+      }
+      case 'If': {
+        const branch = Boolean(await this.testAsync(vals[step.cond]!)) ? step.then : step.else;
+        const outs = await this.runAsync(branch, step.ins.map((slot) => vals[slot]!));
+        for (let i = 0; i < outs.length; i++) vals[step.outs[i]] = outs[i];
+        return;
+      }
+      case 'While':
+        return this.loopAsync(step, vals);
+      case 'Check':
+        if (!(await this.testAsync(vals[step.pred]!))) throw rebuildError(this.program.errors[step.error]);
+        return;
+      case 'List':
+        return this.list(step, vals, step.op === 'TensorListGetItem' ? await this.testAsync(vals[step.ins[1]]!) : undefined);
+    }
+  }
+
   private loop(step: WhileStep, vals: (Value | undefined)[]): void {
-    const n = step.loopVars;
-    const ins = step.ins;
-    // One parameter array for cond and body, updated in place: loop variables first (owned by the
-    // loop: it takes a reference to the initial values), then the invariants (borrowed).
-    const params: Value[] = new Array(ins.length);
-    for (let i = 0; i < n; i++) params[i] = this.share(vals[ins[i]]!);
-    for (let i = n; i < ins.length; i++) params[i] = vals[ins[i]]!;
-    const test: Value[] = [undefined as unknown as Value];
-    const next: Value[] = new Array(n);
+    const params = this.loopParams(step, vals);
+    const next: Value[] = new Array(step.loopVars);
     const limit = this.program.maximumIterations ?? Infinity;
     try {
-      for (let iterations = 0; ; iterations++) {
-        this.run(step.cond, params, test);
-        const c = test[0];
-        const go = Boolean(this.read(c));
-        this.release(c);
-        if (!go) break;
+      const trips = step.counted === undefined ? undefined : this.trips(step, this.countedOperands(step, vals).map((v) => this.number(v)));
+      if (trips !== undefined) {
+        for (let iterations = 0; iterations < trips; iterations++) this.iterate(step, params, next, iterations, limit);
+      } else {
+        const test: Value[] = [undefined as unknown as Value];
+        for (let iterations = 0; ; iterations++) {
+          this.run(step.cond, params, test);
+          const go = Boolean(this.test(test[0]));
+          this.release(test[0]);
+          if (!go) break;
+          this.iterate(step, params, next, iterations, limit);
+        }
+      }
+    } catch (error) {
+      for (let i = 0; i < step.loopVars; i++) this.release(params[i]);
+      throw error;
+    }
+    for (let i = 0; i < step.loopVars; i++) vals[step.outs[i]] = params[i];
+  }
+
+  /** loop() with its reads awaited, and its cond and body run by runAsync. */
+  private async loopAsync(step: WhileStep, vals: (Value | undefined)[]): Promise<void> {
+    const params = this.loopParams(step, vals);
+    const next: Value[] = new Array(step.loopVars);
+    const limit = this.program.maximumIterations ?? Infinity;
+    try {
+      let trips: number | undefined;
+      if (step.counted !== undefined) {
+        const operands: number[] = [];
+        for (const v of this.countedOperands(step, vals)) operands.push(await this.numberAsync(v));
+        trips = this.trips(step, operands);
+      }
+      for (let iterations = 0; trips === undefined || iterations < trips; iterations++) {
+        if (trips === undefined) {
+          const [c] = await this.runAsync(step.cond, params, [undefined as unknown as Value]);
+          const go = Boolean(await this.testAsync(c));
+          this.release(c);
+          if (!go) break;
+        }
         if (iterations >= limit) throw loopLimitError(limit, step);
-        this.run(step.body, params, next);
-        for (let i = 0; i < n; i++) {
+        await this.runAsync(step.body, params, next);
+        for (let i = 0; i < step.loopVars; i++) {
           this.release(params[i]);
           params[i] = next[i];
         }
       }
     } catch (error) {
-      for (let i = 0; i < n; i++) this.release(params[i]);
+      for (let i = 0; i < step.loopVars; i++) this.release(params[i]);
       throw error;
     }
-    for (let i = 0; i < n; i++) vals[step.outs[i]] = params[i];
+    for (let i = 0; i < step.loopVars; i++) vals[step.outs[i]] = params[i];
   }
 
-  private list(step: ListStep, vals: (Value | undefined)[]): void {
+  /**
+   * One parameter array for cond and body, updated in place: loop variables first (owned by the
+   * loop: it takes a reference to the initial values), then the invariants (borrowed).
+   */
+  private loopParams(step: WhileStep, vals: (Value | undefined)[]): Value[] {
+    const ins = step.ins;
+    const params: Value[] = new Array(ins.length);
+    for (let i = 0; i < step.loopVars; i++) params[i] = this.share(vals[ins[i]]!);
+    for (let i = step.loopVars; i < ins.length; i++) params[i] = vals[ins[i]]!;
+    return params;
+  }
+
+  /** One run of the body: the loop variables become its results. */
+  private iterate(step: WhileStep, params: Value[], next: Value[], iterations: number, limit: number): void {
+    if (iterations >= limit) throw loopLimitError(limit, step);
+    this.run(step.body, params, next);
+    for (let i = 0; i < step.loopVars; i++) {
+      this.release(params[i]);
+      params[i] = next[i];
+    }
+  }
+
+  /** A counted loop's start, bound and step values (counted_loops.ts). */
+  private countedOperands(step: WhileStep, vals: (Value | undefined)[]): Value[] {
+    const loop = step.counted!;
+    const constants = this.program.constants;
+    const bound = 'input' in loop.bound ? vals[step.ins[loop.bound.input]]! : constants[loop.bound.constant];
+    return [vals[step.ins[loop.counter]]!, bound, constants[loop.step]];
+  }
+
+  private trips(step: WhileStep, [start, bound, by]: number[]): number | undefined {
+    return tripCount(step.counted!, start, bound, by);
+  }
+
+  /** A scalar's value: program constants read once (they never change), other values each time. */
+  private number(value: Value): number {
+    if (!isConstant(this.program, value)) return this.test(value);
+    let n = constantNumbers.get(value);
+    if (n === undefined) constantNumbers.set(value, (n = this.test(value)));
+    return n;
+  }
+
+  private async numberAsync(value: Value): Promise<number> {
+    if (!isConstant(this.program, value)) return this.testAsync(value);
+    let n = constantNumbers.get(value);
+    if (n === undefined) constantNumbers.set(value, (n = await this.testAsync(value)));
+    return n;
+  }
+
+  /** `index`: TensorListGetItem's index, when already read. */
+  private list(step: ListStep, vals: (Value | undefined)[], index?: number): void {
     switch (step.op) {
       case 'EmptyTensorList':
         vals[step.outs[0]] = ListValue.empty<Value>() as unknown as Value;
@@ -375,8 +593,8 @@ class DirectRun {
       }
       case 'TensorListGetItem': {
         const list = vals[step.ins[0]] as unknown as ListValue<Value>;
-        const index = this.read(vals[step.ins[1]]!);
-        vals[step.outs[0]] = this.share(list.at(checkedIndex(index, list.length)));
+        const at = index ?? this.test(vals[step.ins[1]]!);
+        vals[step.outs[0]] = this.share(list.at(checkedIndex(at, list.length)));
         return;
       }
       case 'TensorListStack':
@@ -438,6 +656,16 @@ class EngineRun {
     });
   }
 
+  /** A counted loop's trip count (counted_loops.ts), read once when the loop starts. */
+  private trips(step: WhileStep, vals: (tf.Tensor | undefined)[]): number | undefined {
+    const loop = step.counted;
+    if (loop === undefined) return undefined;
+    const constants = this.program.constants;
+    const bound = 'input' in loop.bound ? vals[step.ins[loop.bound.input]]! : constants[loop.bound.constant];
+    const [start, end, by] = [vals[step.ins[loop.counter]]!, bound, constants[loop.step]].map((t) => t.dataSync()[0] as number);
+    return tripCount(loop, start, end, by);
+  }
+
   private step(step: Step, vals: (tf.Tensor | undefined)[]): void {
     switch (step.kind) {
       case 'Row':
@@ -472,11 +700,14 @@ class EngineRun {
         let current = step.ins.slice(0, n).map((s) => (vals[s] instanceof ListValue ? vals[s]! : tf.clone(vals[s]!)));
         const invariants = step.ins.slice(n).map((s) => vals[s]!);
         const limit = this.program.maximumIterations ?? Infinity;
-        for (let iterations = 0; ; iterations++) {
-          const [c] = this.run(step.cond, [...current, ...invariants]);
-          const go = Boolean(c.dataSync()[0]);
-          c.dispose();
-          if (!go) break;
+        const trips = this.trips(step, vals);
+        for (let iterations = 0; trips === undefined || iterations < trips; iterations++) {
+          if (trips === undefined) {
+            const [c] = this.run(step.cond, [...current, ...invariants]);
+            const go = Boolean(c.dataSync()[0]);
+            c.dispose();
+            if (!go) break;
+          }
           if (iterations >= limit) throw loopLimitError(limit, step);
           const next = this.run(step.body, [...current, ...invariants]);
           // Keep the previous values alive: the tape may still refer to them for the backward pass.
