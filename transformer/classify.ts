@@ -170,6 +170,27 @@ export class Classifier {
   }
 
   /**
+   * Whether `name` is a variable declared inside `fn` whose type is an object (not a tensor, not a
+   * function) with a number or boolean property (`{ score: Tensor; index: number }`), with tfjs in
+   * the program: assigned whole under a tensor condition, its JS numbers are promoted.
+   */
+  hasPromotableFields(name: TS.Identifier, fn: TS.Node): boolean {
+    if (name.pos < 0 || name.parent === undefined || this.tensorType() === undefined) return false;
+    const symbol = this.checker.getSymbolAtLocation(name);
+    const decl = symbol?.valueDeclaration;
+    if (symbol === undefined || decl === undefined || !ts.isVariableDeclaration(decl)) return false;
+    if (decl.getSourceFile() !== fn.getSourceFile() || decl.pos < fn.pos || decl.end > fn.end) return false;
+    const type = this.checker.getNonNullableType(this.checker.getTypeOfSymbolAtLocation(symbol, decl));
+    const isTensor = this.checker.getPropertyOfType(type, 'dataSync') !== undefined;
+    if ((type.flags & ts.TypeFlags.Object) === 0 || type.getCallSignatures().length > 0 || isTensor) return false;
+    return type.getProperties().some((p) => {
+      const t = this.checker.getTypeOfSymbolAtLocation(p, decl);
+      const parts = t.isUnion() ? t.types : [t];
+      return parts.every((u) => (u.flags & ts.TypeFlags.NumberLike) !== 0) || parts.every((u) => (u.flags & ts.TypeFlags.BooleanLike) !== 0);
+    });
+  }
+
+  /**
    * Whether `name` is a variable declared inside `fn` (a parameter or a local) whose declared type
    * is number or boolean: a value a staged loop may promote to a tensor (analysis/promotion.ts).
    */

@@ -4,6 +4,8 @@
  */
 export interface Flat {
   leaves: unknown[];
+  /** Where each leaf is in the structure, as code reads it: '' for the value itself, `.index`, `[1]`, `[0].a`. */
+  paths: string[];
   /** Describes the containers, for comparing two structures. */
   structure: string;
   rebuild(leaves: readonly unknown[]): unknown;
@@ -31,9 +33,10 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  */
 export function flatten(value: unknown, keepWhole?: (array: unknown[]) => boolean): Flat {
   const leaves: unknown[] = [];
-  const build = (v: unknown): { structure: string; make: (next: () => unknown) => unknown } => {
+  const paths: string[] = [];
+  const build = (v: unknown, path: string): { structure: string; make: (next: () => unknown) => unknown } => {
     if (Array.isArray(v) && !isOpaqueLeaf(v) && !keepWhole?.(v)) {
-      const items = v.map(build);
+      const items = v.map((item, i) => build(item, `${path}[${i}]`));
       return {
         structure: `[${items.map((i) => i.structure).join(',')}]`,
         make: (next) => items.map((i) => i.make(next)),
@@ -41,18 +44,20 @@ export function flatten(value: unknown, keepWhole?: (array: unknown[]) => boolea
     }
     if (isPlainObject(v)) {
       const keys = Object.keys(v);
-      const items = keys.map((k) => build(v[k]));
+      const items = keys.map((k) => build(v[k], /^[A-Za-z_$][\w$]*$/.test(k) ? `${path}.${k}` : `${path}[${JSON.stringify(k)}]`));
       return {
         structure: `{${keys.map((k, i) => `${JSON.stringify(k)}:${items[i].structure}`).join(',')}}`,
         make: (next) => Object.fromEntries(keys.map((k, i) => [k, items[i].make(next)])),
       };
     }
     leaves.push(v);
+    paths.push(path);
     return { structure: '*', make: (next) => next() };
   };
-  const root = build(value);
+  const root = build(value, '');
   return {
     leaves,
+    paths,
     structure: root.structure,
     rebuild: (newLeaves) => {
       let i = 0;

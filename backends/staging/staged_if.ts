@@ -117,20 +117,22 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
     }
     const leaves = t.leaves.map((a, k): MergedLeaf => {
       const b = e.leaves[k];
+      // The leaf as the code reads it (`best.index`); the return value keeps its one description.
+      const leafName = isFlag || spec.isExpression ? name : `${name}${t.paths[k]}`;
       // A tf.Variable left in place by both branches stays that variable (its reads are nodes).
       if (a === b && a instanceof tf.Variable) return { static: a };
       if (a instanceof TracedList || b instanceof TracedList) {
         if (a === b) return { static: a };
-        return { pair: sameListType(a, b, name, opts) };
+        return { pair: sameListType(a, b, leafName, opts) };
       }
-      if (!(a instanceof tf.Tensor) && !(b instanceof tf.Tensor)) return mergePlainValues(tracer, a, b, { name, isFlag, isValue, isPromoted, opts });
+      if (!(a instanceof tf.Tensor) && !(b instanceof tf.Tensor)) return mergePlainValues(tracer, a, b, { name: leafName, isFlag, isValue, isPromoted, opts });
       // A `&&`/`||`/`?:` whose value is a JS value on one path and a tensor on the other (or a
       // promoted value and a tensor) is fine as a condition: its value is then a condition-only
       // token (a value use is the token's error).
       const jsOnOnePath = !(a instanceof tf.Tensor) || !(b instanceof tf.Tensor);
-      const pair = [asTensor(tracer, a, b, name, 'else', isFlag, opts, isValue), asTensor(tracer, b, a, name, 'if', isFlag, opts, isValue)] as const;
+      const pair = [asTensor(tracer, a, b, leafName, 'else', isFlag, opts, isValue), asTensor(tracer, b, a, leafName, 'if', isFlag, opts, isValue)] as const;
       if (isValue && (jsOnOnePath || mixedPromotion(pair, tracer.facts.unset))) return { pair, truthOnly: true };
-      if (mixedPromotion(pair, tracer.facts.unset)) refuseMixedPromotion(pair, name, isFlag, opts);
+      if (mixedPromotion(pair, tracer.facts.unset)) refuseMixedPromotion(pair, leafName, isFlag, opts);
       return { pair, promoted: pair.some((t) => promotionOf(t) !== undefined) };
     });
     leaves.forEach((leaf) => {

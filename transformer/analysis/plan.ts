@@ -20,7 +20,7 @@ import { ConversionError } from '../diagnostics';
 import { compositeTargetsOf } from './activity';
 import { isLoop, loopOf } from './loops';
 import { visitReferences } from './references';
-import { callsPromoting, capturedCounterReads, isMaybePromoted, noPromotion, plainReads, PromotionPlan, promotableNames } from './promotion';
+import { callsPromoting, capturedCounterReads, isMaybePromoted, noPromotion, plainReads, PromotionPlan, promotableNames, promotableRecords } from './promotion';
 import { ts } from '../typescript';
 
 export type Jump = TS.BreakStatement | TS.ContinueStatement;
@@ -259,7 +259,8 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
   const calls = callsPromoting(body);
   const reads = new Map([...(promoted.size > 0 || calls ? plainReads(body, promoted, classifier) : []), ...captured]);
   const active = promoted.size > 0 || reads.size > 0 || calls;
-  const promotion = active ? { active, names: promoted, plainReads: reads } : noPromotion;
+  const records = promotableRecords(body, converted, classifier);
+  const promotion = active || records.size > 0 ? { active, names: promoted, plainReads: reads, records } : noPromotion;
   return { converted, loweredJumps, jumpTargets, lowerReturns, expressions, switchExits, loweredSwitches, promotion,
     warnings: [...booleanTypedTensors(expressions, classifier), ...optionalTensorConditions(controls, converted, classifier)],
     asserts: assertKinds(expressions, classifier), switchDiscriminants, newLists: newLists(body, withGuarded(converted, guarded), classifier),

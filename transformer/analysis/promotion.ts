@@ -35,9 +35,29 @@ export interface PromotionPlan {
   /** Maybe-promoted expressions in places where JS needs a plain value, wrapped in ag__.plainValue,
    * with the text its error names them by (the variable, or the expression's source). */
   readonly plainReads: ReadonlyMap<TS.Expression, string>;
+  /** Variables holding objects with number or boolean fields that converted statements assign
+   * whole (`best = { score, index: i }`): the JS numbers and booleans in their values are promoted
+   * (their field reads are promotable fields, `best.index`, like any user field). */
+  readonly records: ReadonlySet<string>;
 }
 
-export const noPromotion: PromotionPlan = { active: false, names: new Set(), plainReads: new Map() };
+export const noPromotion: PromotionPlan = { active: false, names: new Set(), plainReads: new Map(), records: new Set() };
+
+/** See PromotionPlan.records. */
+export function promotableRecords(body: TS.Node, converted: ReadonlySet<TS.Node>, classifier: Classifier): Set<string> {
+  const records = new Set<string>();
+  const fn = body.parent;
+  if (fn === undefined || body.pos < 0 || ts.getOriginalNode(body) !== body) return records;
+  const visit = (node: TS.Node, inConverted: boolean): void => {
+    if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
+    const here = inConverted || ((isLoop(node) || ts.isIfStatement(node) || ts.isSwitchStatement(node)) && converted.has(node));
+    const target = here ? assignedName(node) : undefined;
+    if (target !== undefined && ts.isIdentifier(target) && classifier.hasPromotableFields(target, fn)) records.add(target.text);
+    ts.forEachChild(node, (child) => visit(child, here));
+  };
+  visit(body, false);
+  return records;
+}
 
 /** Whether a function body calls a function that may return a promoted value (after promotableNames). */
 export function callsPromoting(body: TS.Node): boolean {
@@ -420,9 +440,23 @@ function consumed(node: TS.Expression, names: ReadonlySet<string>, classifier: C
   // the values of a tfjs function that makes a tensor.
   if (ts.isArrayLiteralExpression(parent)) return isReturned(parent) || isTfjsValues(parent, classifier);
   if ((ts.isPropertyAssignment(parent) || ts.isShorthandPropertyAssignment(parent)) && ts.isObjectLiteralExpression(parent.parent)) {
-    return isReturned(parent.parent);
+    return isReturned(parent.parent) || isStoredInRecord(parent.parent, classifier);
   }
   return false;
+}
+
+/** `best = { score, index: i }`, `const o = { a, n: c }`: an object stored in a variable whose number
+ * fields are promotable (PromotionPlan.records); its field reads are routed like any user field's. */
+function isStoredInRecord(literal: TS.ObjectLiteralExpression, classifier: Classifier): boolean {
+  let node: TS.Node = literal;
+  while (ts.isParenthesizedExpression(node.parent)) node = node.parent;
+  const parent = node.parent;
+  const target = ts.isBinaryExpression(parent) && parent.right === node && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken
+    ? parent.left : ts.isVariableDeclaration(parent) && parent.initializer === node ? parent.name : undefined;
+  if (target === undefined || !ts.isIdentifier(target)) return false;
+  let fn: TS.Node | undefined = target.parent;
+  while (fn !== undefined && !ts.isFunctionLike(fn)) fn = fn.parent;
+  return fn !== undefined && classifier.hasPromotableFields(target, fn);
 }
 
 /** `xs.at(i)` on an array that a staged loop may grow into a list (which takes a tensor index). */

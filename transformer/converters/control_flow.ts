@@ -68,7 +68,9 @@ export function convertControlFlow(body: TS.Block, state: LoweringState, context
       return names.filter((name) => state.flagNames.has(name));
     },
     promotedIn(names) {
-      return names.filter((name) => state.plan.promotion.names.has(name));
+      // (And variables holding objects whose JS numbers are promoted: PromotionPlan.records.)
+      const { names: promoted, records } = state.plan.promotion;
+      return names.filter((name) => promoted.has(name) || records.has(name));
     },
     isConverted,
   };
