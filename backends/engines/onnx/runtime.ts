@@ -9,6 +9,8 @@
  * fetches. Tested against onnxruntime-node 1.30 (the version range package.json allows).
  */
 
+import { nodeRequire } from '../../common/node_host';
+
 export interface OrtTensor {
   readonly type: string;
   readonly dims: readonly number[];
@@ -38,10 +40,11 @@ let loaded: OrtModules | Error | undefined;
 function load(): OrtModules | Error {
   if (loaded !== undefined) return loaded;
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const ort = require('onnxruntime-node') as { Tensor: OrtTensorConstructor; env: { versions?: { node?: string } } };
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const binding = require('onnxruntime-node/dist/binding') as {
+    // Through Node's require, so that no bundler follows it into the native addon (node_host.ts).
+    const hostRequire = nodeRequire();
+    if (hostRequire === undefined) throw new Error('onnxruntime-node runs in Node.js only, not in a browser');
+    const ort = hostRequire('onnxruntime-node') as { Tensor: OrtTensorConstructor; env: { versions?: { node?: string } } };
+    const binding = hostRequire('onnxruntime-node/dist/binding') as {
       binding: { InferenceSession: new () => NativeSession };
       initOrt(): void;
     };

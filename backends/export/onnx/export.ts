@@ -8,7 +8,7 @@
  * variables it assigns extra outputs `<name>_assigned`. Non-tensor arguments are fixed to the
  * values given (they are part of the traced signature).
  */
-import * as fs from 'fs';
+import { nodeBuiltin, notInNode } from '../../common/node_host';
 import type { LoweredModel } from '../../onnx_model/lower';
 import { describeProblems, lowerProgram } from '../../onnx_model/lower';
 import { type AnyStaged, exportNames } from '../naming';
@@ -24,6 +24,8 @@ export function exportOnnx(staged: AnyStaged, args: unknown[], path: string): On
     graph: name, inputs, outputs, variables, doc: `${name}, staged by autograph-ts for ${info.signature}`,
   });
   if (!lowered.ok) throw new Error(`autograph-ts: ${name} does not export to ONNX: ${describeProblems(lowered.problems)}`);
+  const fs = nodeBuiltin('fs');
+  if (fs === undefined) throw notInNode('exportOnnx (it writes a file)');
   fs.writeFileSync(path, lowered.model.bytes);
   return { path, model: lowered.model };
 }
