@@ -1,0 +1,61 @@
+/**
+ * The bundler plugin (one implementation for Vite, Rollup, esbuild and webpack, on unplugin): each
+ * TypeScript file of the project is compiled by the transformer `tspc` runs, with the whole
+ * program (project.mts), before the bundler's own TypeScript handling sees it. What it hands on is
+ * JavaScript (ES modules) with its source map, which the bundler chains to the .ts; the
+ * transformer's diagnostics (TS99xxx) become the bundler's errors and warnings at file:line.
+ */
+import { createUnplugin, type UnpluginBuildContext, type UnpluginContext } from 'unplugin';
+import { Project, type ProjectOptions, type TransformMessage } from './project.mjs';
+
+export type AutographPluginOptions = ProjectOptions;
+
+export const autographPlugin = createUnplugin<AutographPluginOptions | undefined>((options = {}) => {
+  let project: Project | undefined;
+  let root = process.cwd();
+  const current = (): Project => (project ??= new Project(options, root));
+  return {
+    name: 'autograph-ts',
+    enforce: 'pre',
+    vite: {
+      configResolved(config: { root: string }) {
+        root = config.root;
+      },
+    },
+    transformInclude: (id) => current().includes(id.replace(/\?.*$/, '')),
+    transform(code, id) {
+      const file = id.replace(/\?.*$/, '');
+      const emitted = current().emit(file, code);
+      for (const related of emitted.related) this.addWatchFile(related);
+      report(this, emitted.messages);
+      return { code: emitted.code, map: emitted.map };
+    },
+    watchChange(id) {
+      project?.invalidate(id);
+    },
+  };
+});
+
+/** The transformer's diagnostics as the bundler's: errors fail the build, warnings are shown. */
+function report(context: UnpluginBuildContext & UnpluginContext, messages: TransformMessage[]): void {
+  for (const message of messages) {
+    const warning = {
+      message: located(message),
+      id: message.file,
+      loc: message.file === undefined ? undefined : { file: message.file, line: message.line!, column: message.column! },
+    };
+    if (message.category === 'warning') context.warn(warning);
+  }
+  const errors = messages.filter((m) => m.category === 'error');
+  if (errors.length > 0) {
+    const [first] = errors;
+    context.error({
+      message: errors.map(located).join('\n'),
+      id: first.file,
+      loc: first.file === undefined ? undefined : { file: first.file, line: first.line!, column: first.column! },
+    });
+  }
+}
+
+/** `src/a.ts:4:10: TS99101: ...` */
+const located = (m: TransformMessage): string => (m.file === undefined ? m.text : `${m.file}:${m.line}:${(m.column ?? 0) + 1}: ${m.text}`);
