@@ -11,27 +11,23 @@ import { Project, type ProjectOptions, type TransformMessage } from './project.m
 export type AutographPluginOptions = ProjectOptions;
 
 export const autographPlugin = createUnplugin<AutographPluginOptions | undefined>((options = {}) => {
-  let project: Project | undefined;
-  let root = process.cwd();
-  const current = (): Project => (project ??= new Project(options, root));
+  const root = process.cwd();
   return {
     name: 'autograph-ts',
     enforce: 'pre',
-    vite: {
-      configResolved(config: { root: string }) {
-        root = config.root;
-      },
+    buildStart() {
+      for (const project of Project.all()) project.refresh();
     },
-    transformInclude: (id) => current().includes(id.replace(/\?.*$/, '')),
+    transformInclude: (id) => Project.includes(id.replace(/\?.*$/, '')),
     transform(code, id) {
       const file = id.replace(/\?.*$/, '');
-      const emitted = current().emit(file, code);
+      const emitted = Project.of(file, options, root).emit(file, code);
       for (const related of emitted.related) this.addWatchFile(related);
       report(this, emitted.messages);
       return { code: emitted.code, map: emitted.map };
     },
     watchChange(id) {
-      project?.invalidate(id);
+      for (const project of Project.all()) project.invalidate(id);
     },
   };
 });
@@ -40,7 +36,7 @@ export const autographPlugin = createUnplugin<AutographPluginOptions | undefined
 function report(context: UnpluginBuildContext & UnpluginContext, messages: TransformMessage[]): void {
   for (const message of messages) {
     const warning = {
-      message: located(message),
+      message: message.text,
       id: message.file,
       loc: message.file === undefined ? undefined : { file: message.file, line: message.line!, column: message.column! },
     };
@@ -50,7 +46,8 @@ function report(context: UnpluginBuildContext & UnpluginContext, messages: Trans
   if (errors.length > 0) {
     const [first] = errors;
     context.error({
-      message: errors.map(located).join('\n'),
+      // (Rollup stops at the first error it is given: one error names them all.)
+      message: errors.length === 1 ? first.text : errors.map(located).join('\n'),
       id: first.file,
       loc: first.file === undefined ? undefined : { file: first.file, line: first.line!, column: first.column! },
     });

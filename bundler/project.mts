@@ -16,7 +16,7 @@ import ts from 'typescript';
 import { type AutographConfig, createFileTransformer } from '../transformer/file_transformer.js';
 
 export interface ProjectOptions extends AutographConfig {
-  /** The tsconfig.json of the project (default: the nearest one above the bundler's root). */
+  /** The tsconfig.json of the project (default: the nearest one above each transformed file). */
   tsconfig?: string;
 }
 
@@ -41,6 +41,8 @@ export interface EmittedFile {
 
 const normalize = (file: string): string => path.resolve(file).replace(/\\/g, '/');
 
+const projects = new Map<string, Project>();
+
 export class Project {
   private readonly config: ts.ParsedCommandLine;
   private readonly texts = new Map<string, string>();
@@ -49,9 +51,8 @@ export class Project {
   private messages: TransformMessage[] = [];
   private importGraph: Map<string, string[]> | undefined;
 
-  constructor(private readonly options: ProjectOptions, root: string) {
-    const configPath = options.tsconfig !== undefined ? path.resolve(root, options.tsconfig)
-      : ts.findConfigFile(root, ts.sys.fileExists, 'tsconfig.json');
+  /** `configPath`: the project's tsconfig.json (none: default options, the files the bundler hands). */
+  constructor(private readonly options: ProjectOptions, configPath: string | undefined) {
     const parsed = configPath === undefined ? undefined
       : ts.getParsedCommandLineOfConfigFile(configPath, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => {
         throw new Error(`autograph-ts: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
@@ -69,14 +70,46 @@ export class Project {
     };
   }
 
+  /**
+   * The project `file` belongs to: the tsconfig.json given (relative to `root`) or the nearest one
+   * above the file. Shared by the builds of one process (a Vite client and SSR build, a watch
+   * session's rebuilds, a test building twice): its program is rebuilt only when a file changed
+   * (`refresh` at each build's start, `invalidate` on a watch notice).
+   */
+  static of(file: string, options: ProjectOptions, root: string): Project {
+    const configPath = options.tsconfig !== undefined ? path.resolve(root, options.tsconfig)
+      : ts.findConfigFile(path.dirname(file), ts.sys.fileExists, 'tsconfig.json');
+    const key = JSON.stringify([configPath ?? '', options]);
+    let project = projects.get(key);
+    if (project === undefined) projects.set(key, project = new Project(options, configPath));
+    return project;
+  }
+
+  /** Every project of this process: each build refreshes them at its start. */
+  static all(): Iterable<Project> {
+    return projects.values();
+  }
+
+  /** Drops the program when a project file's text on disk is not the one it read. */
+  refresh(): void {
+    const program = this.program;
+    if (program === undefined) return;
+    const stale = program.getSourceFiles().some((source) => Project.includes(source.fileName) &&
+      ts.sys.readFile(source.fileName) !== source.text);
+    if (stale) {
+      this.texts.clear();
+      this.program = undefined;
+    }
+  }
+
   /** A file changed (or was added / removed): the next transform builds a new program. */
   invalidate(file: string): void {
     this.texts.delete(normalize(file));
     this.program = undefined;
   }
 
-  /** Whether `file` belongs to the project (a root of the tsconfig, or a .ts file outside node_modules). */
-  includes(file: string): boolean {
+  /** Whether the plugin compiles `file`: a TypeScript source (not a .d.ts) outside node_modules. */
+  static includes(file: string): boolean {
     return /\.[cm]?tsx?$/.test(file) && !/\.d\.[cm]?ts$/.test(file) && !/[\\/]node_modules[\\/]/.test(file);
   }
 
@@ -175,11 +208,11 @@ export class Project {
     const program = this.program!;
     const graph = new Map<string, string[]>();
     for (const source of program.getSourceFiles()) {
-      if (!this.includes(source.fileName)) continue;
+      if (!Project.includes(source.fileName)) continue;
       const imports = ts.preProcessFile(source.text, true, true).importedFiles.flatMap((imported) => {
         const resolved = ts.resolveModuleName(imported.fileName, source.fileName, program.getCompilerOptions(), ts.sys)
           .resolvedModule?.resolvedFileName;
-        return resolved !== undefined && this.includes(resolved) ? [normalize(resolved)] : [];
+        return resolved !== undefined && Project.includes(resolved) ? [normalize(resolved)] : [];
       });
       graph.set(normalize(source.fileName), imports);
     }
