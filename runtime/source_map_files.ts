@@ -3,8 +3,11 @@
  * inlined in it): Node only, through the file system. Where there is none (a browser, whose frames
  * are URLs of a bundle the bundler mapped already), positions stay as they are.
  */
-import { SourceMapConsumer } from 'source-map-js';
-import { nodeBuiltin } from './node_host';
+import type { SourceMapConsumer } from 'source-map-js';
+import { nodeBuiltin, nodeRequire } from './node_host';
+
+/** source-map-js, loaded with the files it reads (in Node only: a bundle for the page leaves it out). */
+const consumerClass = (): typeof SourceMapConsumer => (nodeRequire()!('source-map-js') as typeof import('source-map-js')).SourceMapConsumer;
 
 const consumers = new Map<string, SourceMapConsumer | null>();
 
@@ -37,7 +40,7 @@ function consumerFor(file: string): SourceMapConsumer | null {
       // Sources are resolved against the .js file's folder (plus the map's sourceRoot).
       const mapDir = inline ? path.dirname(file) : path.dirname(path.resolve(path.dirname(file), decodeURIComponent(url)));
       map.sourceRoot = path.resolve(mapDir, map.sourceRoot ?? '');
-      consumer = new SourceMapConsumer(map as never);
+      consumer = new (consumerClass())(map as never);
     }
   } catch {
     consumer = null;

@@ -53,6 +53,17 @@ export async function viteBuild(dir: string, minify: boolean): Promise<Build> {
   return { name: `vite${minify ? ' minified' : ''}`, outDir, entry: 'index.html', warnings, ms: Date.now() - started, bytes: jsBytes(outDir) };
 }
 
+/** `vite build` of samples/browser (its own vite.config.ts), into a scratch folder. */
+export async function viteBuildSample(outDir: string): Promise<Build> {
+  const { build } = await importEsm<Vite>('vite');
+  (require(path.join(ROOT, 'scripts/samples.js')) as { linkPackage(): void }).linkPackage();
+  const warnings: string[] = [];
+  const started = Date.now();
+  await build({ root: path.join(ROOT, 'samples/browser'), logLevel: 'warn', customLogger: collectingLogger(warnings),
+    build: { outDir, emptyOutDir: true } });
+  return { name: 'samples/browser', outDir, entry: 'index.html', warnings, ms: Date.now() - started, bytes: jsBytes(outDir) };
+}
+
 /** esbuild's bundle of src/page.ts with `plugins: [autograph()]`, for the browser. */
 export async function esbuildBuild(dir: string, minify: boolean): Promise<Build> {
   const esbuild = await importEsm<typeof import('esbuild')>('esbuild');

@@ -53,12 +53,19 @@ function row(cells: string[]): void {
 }
 
 async function compare(backend: string, name: string, eager: () => tf.Tensor, staged: () => tf.Tensor): Promise<void> {
+  const message = (error: unknown) => `error: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+  let e: Awaited<ReturnType<typeof time>>;
   try {
-    const e = await time(eager);
+    e = await time(eager);
+  } catch (error) {
+    row([backend, name, message(error), '', '', '']);
+    return;
+  }
+  try {
     const s = await time(staged);
     row([backend, name, e.ms.toFixed(2), s.ms.toFixed(2), `${(e.ms / s.ms).toFixed(2)}×`, same(e.values, s.values) ? 'yes' : 'NO']);
   } catch (error) {
-    row([backend, name, '', '', '', `error: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`]);
+    row([backend, name, e.ms.toFixed(2), '', '', message(error)]);
   }
 }
 
