@@ -50,6 +50,10 @@ export class Project {
   private transformer: ts.TransformerFactory<ts.SourceFile> | undefined;
   private messages: TransformMessage[] = [];
   private importGraph: Map<string, string[]> | undefined;
+  /** The last program: the next one reuses what did not change. */
+  private previous: ts.Program | undefined;
+  /** Parsed files by name: a file whose text did not change keeps its tree (tfjs's typings above all). */
+  private readonly sources = new Map<string, ts.SourceFile>();
 
   /** `configPath`: the project's tsconfig.json (none: default options, the files the bundler hands). */
   constructor(private readonly options: ProjectOptions, configPath: string | undefined) {
@@ -102,8 +106,9 @@ export class Project {
     }
   }
 
-  /** A file changed (or was added / removed): the next transform builds a new program. */
+  /** A file changed (or was added / removed): when TypeScript's, the next transform builds a new program. */
   invalidate(file: string): void {
+    if (!/\.[cm]?tsx?$/.test(file)) return;
     this.texts.delete(normalize(file));
     this.program = undefined;
   }
@@ -145,7 +150,6 @@ export class Project {
     const host = ts.createCompilerHost(this.config.options, true);
     const readFile = host.readFile.bind(host);
     host.readFile = (name) => this.texts.get(normalize(name)) ?? readFile(name);
-    // Unchanged files keep their trees (the libraries' .d.ts above all): only changed text is parsed again.
     host.getSourceFile = (name, languageVersion) => {
       const text = host.readFile(name);
       if (text === undefined) return undefined;
@@ -164,8 +168,6 @@ export class Project {
     return program;
   }
 
-  private previous: ts.Program | undefined;
-  private readonly sources = new Map<string, ts.SourceFile>();
 
   private report(diagnostic: ts.Diagnostic): void {
     const category = diagnostic.category === ts.DiagnosticCategory.Warning ? 'warning' : 'error';
