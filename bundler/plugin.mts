@@ -6,6 +6,7 @@
  * transformer's diagnostics (TS99xxx) become the bundler's errors and warnings at file:line.
  */
 import { createUnplugin, type UnpluginBuildContext, type UnpluginContext } from 'unplugin';
+import type { HmrContext } from 'vite';
 import { Project, type ProjectOptions, type TransformMessage } from './project.mjs';
 
 export type AutographPluginOptions = ProjectOptions;
@@ -28,6 +29,17 @@ export const autographPlugin = createUnplugin<AutographPluginOptions | undefined
     },
     watchChange(id) {
       for (const project of Project.all()) project.invalidate(id);
+    },
+    vite: {
+      // Vite's dev server re-transforms only the changed file (its importers keep their transform):
+      // the files whose conversion depends on it are re-transformed too.
+      handleHotUpdate(context: HmrContext) {
+        const graph = context.server.moduleGraph;
+        const dependents = [...Project.all()].flatMap((project) => project.dependents(context.file))
+          .flatMap((file) => [...graph.getModulesByFile(file) ?? []]);
+        for (const module of dependents) graph.invalidateModule(module);
+        return [...context.modules, ...dependents];
+      },
     },
   };
 });

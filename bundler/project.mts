@@ -185,6 +185,14 @@ export class Project {
     this.messages.push(message);
   }
 
+  /**
+   * The files whose conversion depends on `file` (as of the last program built; none before
+   * one): a dev server re-transforms them when `file` changes.
+   */
+  dependents(file: string): string[] {
+    return this.importGraph === undefined ? [] : this.related(normalize(file));
+  }
+
   /** The project files `file` imports or is imported by, transitively. */
   private related(file: string): string[] {
     const graph = this.importGraph ??= this.buildImportGraph();

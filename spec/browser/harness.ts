@@ -119,7 +119,7 @@ export async function serve(dir: string): Promise<{ url: string; close(): Promis
   return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }) };
 }
 
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-background-networking', '--disable-component-update',
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update',
   '--disable-sync', '--no-first-run', '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
   '--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-webgpu-adapter=swiftshader'];
 

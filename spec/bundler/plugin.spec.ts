@@ -128,4 +128,31 @@ export function f(x: number): number {
     const after = project.emit(caller, fs.readFileSync(caller, 'utf8'));
     expect(after.code).to.contain('ag__.ifStmt');        // now a Tensor condition: converted
   });
+
+  it('in Vite\'s dev server, a change in a callee\'s file re-transforms its caller', async () => {
+    type Vite = typeof import('vite', { with: { 'resolution-mode': 'import' } });
+    const { createServer } = await importEsm<Vite>('vite');
+    const autographVite = (await importEsm<{ default: () => import('vite', { with: { 'resolution-mode': 'import' } }).Plugin }>('autograph-ts/vite')).default;
+    write('src/dev_flag.ts', `export function flag(x: number): boolean { return x > 0; }\n`);
+    write('src/dev_user.ts', `import { flag } from './dev_flag';
+export function f(x: number): number {
+  'use autograph';
+  if (flag(x)) return 1;
+  return 0;
+}
+`);
+    const server = await createServer({ root: dir, configFile: false, logLevel: 'silent', plugins: [autographVite()],
+      server: { middlewareMode: true, ws: false }, optimizeDeps: { noDiscovery: true } });
+    try {
+      expect((await server.transformRequest('/src/dev_user.ts'))!.code).to.not.contain('ifStmt');
+      await server.transformRequest('/src/dev_flag.ts');
+      const callee = path.join(dir, 'src/dev_flag.ts');
+      fs.writeFileSync(callee, `import * as tf from '@tensorflow/tfjs';\nexport function flag(x: number): tf.Tensor { return tf.scalar(x).greater(0); }\n`);
+      server.watcher.emit('change', callee);   // (what the file watcher reports, without waiting for it)
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect((await server.transformRequest('/src/dev_user.ts'))!.code).to.contain('ifStmt');
+    } finally {
+      await server.close();
+    }
+  });
 });
