@@ -3,17 +3,13 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { describeOrigin, OperatorOptions } from './options';
+import { nodeBuiltin } from './node_host';
 import { userError } from './user_frames';
 
-/** node:util's proxy test, where available: it runs no trap. */
+/** node:util's proxy test, where available (not in a browser): it runs no trap. */
 const isProxy: (value: object) => boolean = (() => {
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const check = (require('util') as typeof import('util')).types?.isProxy;
-    return typeof check === 'function' ? check : () => false;
-  } catch {
-    return () => false;
-  }
+  const check = nodeBuiltin('util')?.types?.isProxy;
+  return typeof check === 'function' ? check : () => false;
 })();
 
 const TENSOR_PROTOTYPE = tf.Tensor.prototype;

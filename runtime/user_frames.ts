@@ -6,15 +6,16 @@
  * (with it, Node has mapped them already). The error keeps its identity, class and message: only
  * autograph-ts's own errors get a location added to their message (see backends/common/errors.ts).
  */
-import * as fs from 'fs';
-import * as path from 'path';
-import { SourceMapConsumer } from 'source-map-js';
+import { nodeBuiltin } from './node_host';
+import { originalPosition } from './source_map_files';
 import { VERBOSITY } from './verbosity';
 
-/** The package's root: dist/runtime/.. /.. when built, and where its sources are. */
-const PACKAGE_ROOT = path.resolve(__dirname, '..', '..');
-const OWN_PREFIXES = ['dist/runtime', 'dist/backends', 'dist/transformer', 'runtime', 'backends', 'transformer']
-  .map((dir) => path.join(PACKAGE_ROOT, dir) + path.sep);
+const path = nodeBuiltin('path');
+/** The package's root: dist/runtime/.. /.. when built, and where its sources are (unknown in a bundle). */
+const PACKAGE_ROOT = path !== undefined && typeof __dirname === 'string' ? path.resolve(__dirname, '..', '..') : undefined;
+const OWN_PREFIXES = PACKAGE_ROOT === undefined || path === undefined ? []
+  : ['dist/runtime', 'dist/backends', 'dist/transformer', 'runtime', 'backends', 'transformer']
+    .map((dir) => path.join(PACKAGE_ROOT, dir) + path.sep);
 
 const FRAME = /^(\s*at (?:(.*?) \()?)(?:file:\/\/)?(.+?):(\d+):(\d+)(\)?)\s*$/;
 
@@ -135,44 +136,14 @@ export function locateError(error: unknown, site: { location: string; name?: str
 
 // ---- source maps ------------------------------------------------------------------------------
 
-const consumers = new Map<string, SourceMapConsumer | null>();
-
 /** `at f (/x/dist/model.js:10:3)` → `at f (/x/src/model.ts:12:5)` when a source map says so. */
 export function mapFrame(line: string): string {
   const match = FRAME.exec(line);
   if (match === null) return line;
   const [, prefix, , file, lineText, columnText, close] = match;
   if (!/\.[cm]?js$/.test(file)) return line;
-  const consumer = consumerFor(file);
-  if (!consumer) return line;
-  const original = consumer.originalPositionFor({ line: Number(lineText), column: Number(columnText) - 1 });
-  if (original.source == null || original.line == null) return line;
-  const source = path.resolve(path.dirname(file), original.source.replace(/^file:\/\//, ''));
-  return `${prefix}${source}:${original.line}:${(original.column ?? 0) + 1}${close}`;
-}
-
-function consumerFor(file: string): SourceMapConsumer | null {
-  let consumer = consumers.get(file);
-  if (consumer !== undefined) return consumer;
-  consumer = null;
-  try {
-    const text = fs.readFileSync(file, 'utf8');
-    const url = /\/\/[#@] sourceMappingURL=(\S+)\s*$/.exec(text.slice(-4096))?.[1];
-    if (url !== undefined) {
-      const inline = /^data:application\/json;(?:charset=[^;,]+;)?base64,(.*)$/.exec(url);
-      const raw = inline ? Buffer.from(inline[1], 'base64').toString('utf8')
-        : fs.readFileSync(path.resolve(path.dirname(file), decodeURIComponent(url)), 'utf8');
-      const map = JSON.parse(raw) as { sourceRoot?: string };
-      // Sources are resolved against the .js file's folder (plus the map's sourceRoot).
-      const mapDir = inline ? path.dirname(file) : path.dirname(path.resolve(path.dirname(file), decodeURIComponent(url)));
-      map.sourceRoot = path.resolve(mapDir, map.sourceRoot ?? '');
-      consumer = new SourceMapConsumer(map as never);
-    }
-  } catch {
-    consumer = null;
-  }
-  consumers.set(file, consumer);
-  return consumer;
+  const original = originalPosition(file, Number(lineText), Number(columnText));
+  return original === undefined ? line : `${prefix}${original.source}:${original.line}:${original.column}${close}`;
 }
 
 /** An error of autograph-ts's own (about the user's code), with the user's frames first. */
@@ -192,5 +163,5 @@ export function callerOutsideLibraries(): string | undefined {
   if (OWN_PREFIXES.some((prefix) => match[3].startsWith(prefix))) return undefined;
   // (The last position of the line: code compiled from a string is `eval at f (...), <anonymous>:l:c`.)
   const position = /([^\s(]+):(\d+):(\d+)\)?\s*$/.exec(mapFrame(line));
-  return position ? `${path.basename(position[1])}:${position[2]}:${position[3]}` : line.trim();
+  return position ? `${position[1].replace(/^.*[\\/]/, '')}:${position[2]}:${position[3]}` : line.trim();
 }

@@ -20,7 +20,7 @@ function sourcesUnder(dir: string): string[] {
   return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
     const rel = path.join(dir, e.name);
     if (e.isDirectory()) return sourcesUnder(rel);
-    return e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') ? [rel] : [];
+    return /\.m?ts$/.test(e.name) && !/\.d\.m?ts$/.test(e.name) ? [rel] : [];
   });
 }
 
@@ -28,7 +28,9 @@ function sourcesUnder(dir: string): string[] {
 function importsOf(file: string): string[] {
   const info = ts.preProcessFile(fs.readFileSync(path.join(ROOT, file), 'utf8'), true, true);
   return info.importedFiles.map((i) => i.fileName).filter((name) => name.startsWith('.')).map((name) => {
-    const target = path.join(path.dirname(file), name);
+    // (ES-module files, bundler/*.mts, name their imports as emitted: './project.mjs', '../transformer/x.js'.)
+    const target = path.join(path.dirname(file), name).replace(/\.(m?)js$/, '.$1ts');
+    if (/\.m?ts$/.test(target)) return target;
     return fs.existsSync(path.join(ROOT, `${target}.ts`)) ? `${target}.ts` : path.join(target, 'index.ts');
   }).filter((target) => target !== file); // (runtime/operators.ts checks its own exports' types)
 }
@@ -54,7 +56,7 @@ export function findCycles(graph: Map<string, string[]>): string[] {
 }
 
 /** Every source file of the tree (specs and benchmarks too: they must not close a cycle either). */
-const TREE = ['index.ts', ...['transformer', 'runtime', 'backends', 'spec', 'bench'].flatMap((d) => sourcesUnder(d))]
+const TREE = ['index.ts', ...['transformer', 'runtime', 'backends', 'bundler', 'spec', 'bench'].flatMap((d) => sourcesUnder(d))]
   .filter((f) => !/^spec[\\/](fixtures|baselines|reference[\\/]fixtures)[\\/]/.test(f));
 
 /**
@@ -64,6 +66,7 @@ const TREE = ['index.ts', ...['transformer', 'runtime', 'backends', 'spec', 'ben
 const ALLOWED: Record<string, string[]> = {
   'runtime': [],
   'transformer': ['runtime'],
+  'bundler': ['transformer'],
   'backends/common': ['runtime'],
   'backends/graph': ['backends/common'],
   'backends/kernels': ['backends/common', 'backends/graph'],

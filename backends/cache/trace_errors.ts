@@ -5,7 +5,6 @@
  * called without one, is most often a method staged unbound (`stage(m.forward)`): the message
  * says how to bind it.
  */
-import * as path from 'path';
 import { isEngineFrame, StagingError } from '../common/errors';
 import type { Program } from '../graph/graph';
 
@@ -50,8 +49,9 @@ function usesOwnThis(fn: Function): boolean {
   return /\bthis\b/.test(source);
 }
 
-/** A frame of trace.ts: where fn's frames end. */
-const TRACE_FRAME = new RegExp(`${path.join(__dirname, 'trace').replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}\\.[cm]?[jt]s:`);
+/** A frame of trace.ts: where fn's frames end (this folder's trace.js; unknown in a bundle: no boundary, the marker goes last). */
+const TRACE_FRAME = typeof __dirname === 'string'
+  ? new RegExp(`${__dirname.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}[\\\\/]trace\\.[cm]?[jt]s:`) : /(?!)/;
 
 /**
  * Inserts `at <stage() tracing fn>` below the frames of the traced code (the frames above

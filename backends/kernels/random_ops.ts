@@ -7,12 +7,13 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { RandomArg, RandomOp } from '../graph/graph';
+import { nodeRequire } from '../common/node_host';
 
 type OpFn = (...args: unknown[]) => tf.Tensor;
 
 /** The tfjs-core module object: tf.*, tfjs-layers and tfjs all read ops through it at call time. */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-export const coreModule = require('@tensorflow/tfjs-core') as Record<string, unknown>;
+// (In Node the CommonJS exports object itself: `import * as` gives a copy of it there. In a bundle, the namespace.)
+export const coreModule = (nodeRequire()?.('@tensorflow/tfjs-core') ?? tf) as Record<string, unknown>;
 
 export const RANDOM_OPS: readonly RandomOp[] = ['randomUniform', 'randomNormal', 'truncatedNormal',
   'randomStandardNormal', 'randomGamma', 'randomUniformInt', 'multinomial', 'dropout'];

@@ -186,7 +186,7 @@ export class ModelContext {
 
   /** An initializer holding `raw` (deduplicated by content). */
   initializer(type: OnnxType, shape: number[], raw: Uint8Array, hint = 'const'): Value {
-    const key = `${type}|${shape.join(',')}|${Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('base64')}`;
+    const key = `${type}|${shape.join(',')}|${bytesKey(raw)}`;
     let v = this.constants.get(key);
     if (v === undefined) {
       v = { name: this.fresh(hint), type, shape: [...shape] };
@@ -195,6 +195,14 @@ export class ModelContext {
     }
     return v;
   }
+}
+
+/** The bytes as a string, one char per byte (a Map key; no Buffer in a browser). */
+function bytesKey(raw: Uint8Array): string {
+  const CHUNK = 0x8000;
+  let key = '';
+  for (let i = 0; i < raw.length; i += CHUNK) key += String.fromCharCode(...raw.subarray(i, i + CHUNK));
+  return key;
 }
 
 const bytesOf = (a: ArrayBufferView): Uint8Array => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);

@@ -10,6 +10,7 @@ import { GraphBuilder, specOf, ValueTable } from '../graph/builder';
 import type { KernelListener, NamedInputs } from './recording_backend';
 import { engineInternals } from '../kernels/engine_internals';
 import { StagingError, userFrame } from '../common/errors';
+import { nodeBuiltin } from '../common/node_host';
 import { captureSite } from '../../runtime/user_frames';
 import { promotedInt32Input, taintInt32Data } from '../../runtime/promoted_values';
 import { withoutTape } from './tape';
@@ -380,8 +381,8 @@ function escapedTensor(home: GraphBuilder, user: GraphBuilder): StagingError {
     '`let y = ...; if (c) y = ...;`), or build the array after the loop.');
 }
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const inspect = (value: unknown): string => (require('util') as typeof import('util')).inspect(value);
+/** util.inspect in Node; elsewhere (a browser) String(value). */
+const inspect = (value: unknown): string => nodeBuiltin('util')?.inspect(value) ?? String(value);
 
 function plainValue(value: unknown, where: string): AttrValue {
   if (value === null || value === undefined || typeof value === 'number' || typeof value === 'string' ||

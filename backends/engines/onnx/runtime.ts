@@ -12,6 +12,8 @@
  * - asynchronously (`staged.run(...)`): the public API, `InferenceSession.create` + `session.run`.
  */
 
+import { nodeRequire } from '../../common/node_host';
+
 export interface OrtTensor {
   readonly type: string;
   readonly dims: readonly number[];
@@ -52,19 +54,20 @@ let loaded: OrtModules | Error | undefined;
 function load(): OrtModules | Error {
   if (loaded !== undefined) return loaded;
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const ort = require('onnxruntime-node') as PublicOrt & { env: { versions?: { node?: string } } };
-    loaded = { Tensor: ort.Tensor, version: ort.env.versions?.node ?? 'unknown', ort, native: loadNative() };
+    // Through Node's require, so that no bundler follows it into the native addon (node_host.ts).
+    const hostRequire = nodeRequire();
+    if (hostRequire === undefined) throw new Error('onnxruntime-node runs in Node.js only, not in a browser');
+    const ort = hostRequire('onnxruntime-node') as PublicOrt & { env: { versions?: { node?: string } } };
+    loaded = { Tensor: ort.Tensor, version: ort.env.versions?.node ?? 'unknown', ort, native: loadNative(hostRequire) };
   } catch (error) {
     loaded = error instanceof Error ? error : new Error(String(error));
   }
   return loaded;
 }
 
-function loadNative(): OrtModules['native'] {
+function loadNative(hostRequire: (id: string) => unknown): OrtModules['native'] {
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const binding = require('onnxruntime-node/dist/binding') as {
+    const binding = hostRequire('onnxruntime-node/dist/binding') as {
       binding: { InferenceSession: new () => NativeSession };
       initOrt(): void;
     };

@@ -14,7 +14,7 @@
  * compute the same values (ORT's CPU kernels split work by output elements, not by the order of a
  * sum: a spec checks the results are bit-identical).
  */
-import * as os from 'os';
+import { nodeBuiltin } from '../../common/node_host';
 import type { OrtTensor, SessionOptions } from './runtime';
 import { OrtSession } from './runtime';
 
@@ -31,7 +31,11 @@ const TRIALS = 5;
 /** All cores are kept only when their typical run (`typical`) is at most this fraction of one thread's. */
 const WIN_MARGIN = 0.95;
 
-const cores = (): number => (typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length);
+const cores = (): number => {
+  const os = nodeBuiltin('os');
+  if (os === undefined) return (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 1;
+  return typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
+};
 
 /**
  * The second fastest of the timed runs: what the session does when the machine lets it. A median

@@ -11,13 +11,12 @@
  * and checks, lists, variable assignments, kernels tfjs-converter does not map) is refused with
  * an error naming each of them.
  */
-import * as fs from 'fs';
-import * as path from 'path';
 import * as tf from '@tensorflow/tfjs-core';
 import { describeProblems } from '../../onnx_model/lower';
 import { type AnyStaged, exportNames } from '../naming';
 import { GraphDefExport, toGraphDef } from './graph_def';
 import { typedArrayFor, typedData } from '../../common/typed_data';
+import { nodeBuiltin, notInNode } from '../../common/node_host';
 
 export const WEIGHTS_FILE = 'weights.bin';
 
@@ -31,6 +30,9 @@ export interface GraphModelExport {
 }
 
 export async function exportGraphModel(staged: AnyStaged, args: unknown[], dir: string): Promise<GraphModelExport> {
+  const fs = nodeBuiltin('fs');
+  const path = nodeBuiltin('path');
+  if (fs === undefined || path === undefined) throw notInNode('exportGraphModel (it writes files)');
   const { name, info, inputs, outputs } = exportNames(staged, args);
   const written = toGraphDef(info.program, { scope: name, inputs, outputs });
   if (!written.ok) throw new Error(`autograph-ts: ${name} does not export to a GraphModel: ${describeProblems(written.problems)}`);
@@ -61,7 +63,7 @@ export async function exportGraphModel(staged: AnyStaged, args: unknown[], dir: 
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, 'model.json');
   fs.writeFileSync(file, JSON.stringify(modelJson));
-  fs.writeFileSync(path.join(dir, WEIGHTS_FILE), Buffer.from(data as ArrayBuffer));
+  fs.writeFileSync(path.join(dir, WEIGHTS_FILE), new Uint8Array(data as ArrayBuffer));
   return { path: file, modelJson, inputs, outputs };
 }
 

@@ -444,7 +444,12 @@ function attrTensor(value: IrAttr, type: ParamType): tf.Tensor {
   return tf.tensor(value as number[], undefined, dtype);
 }
 
-const base64 = (s: string): string => Buffer.from(s, 'utf8').toString('base64');
+/** UTF-8 then base64, with the web APIs Node shares (no Buffer in a browser). */
+const base64 = (s: string): string => {
+  let binary = '';
+  for (const byte of new TextEncoder().encode(s)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+};
 
 /** A kernel attr as the AttrValue the mapper decodes for its parameter type. */
 function attrValue(value: IrAttr, type: ParamType): AttrValue {

@@ -11,8 +11,7 @@
  * name is not the TF op name, the kernel attrs named differently from the mapper's parameter, and
  * the few attrs that tfjs-converter fixes by itself (they must have the value it assumes).
  */
-import * as fs from 'fs';
-import * as path from 'path';
+import { nodeBuiltin, nodeRequire, notInNode } from '../../common/node_host';
 import type { AttrValue as IrAttr, KernelNode, TensorSpec } from '../../graph/graph';
 
 export type ParamType = 'tensor' | 'tensors' | 'number' | 'number[]' | 'bool' | 'bool[]' | 'string' | 'string[]' |
@@ -27,11 +26,14 @@ let mappers: Map<string, OpMapper> | undefined;
 /** Every mapper tfjs-converter registers, by TF op name (read from the installed package). */
 export function opMappers(): Map<string, OpMapper> {
   if (mappers) return mappers;
-  const dir = path.join(path.dirname(require.resolve('@tensorflow/tfjs-converter/package.json')), 'dist/operations/op_list');
+  const fs = nodeBuiltin('fs');
+  const path = nodeBuiltin('path');
+  const hostRequire = nodeRequire();
+  if (fs === undefined || path === undefined || hostRequire === undefined) throw notInNode('the GraphModel export (it reads tfjs-converter\'s op lists)');
+  const dir = path.join(path.dirname(hostRequire.resolve('@tensorflow/tfjs-converter/package.json')), 'dist/operations/op_list');
   mappers = new Map();
   for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.js')).sort()) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const list = (require(path.join(dir, file)) as { json: OpMapper[] }).json;
+    const list = (hostRequire(path.join(dir, file)) as { json: OpMapper[] }).json;
     for (const mapper of list) mappers.set(mapper.tfOpName, mapper);
   }
   return mappers;

@@ -1,0 +1,53 @@
+/**
+ * The .ts position of a frame in a compiled .js file, read from the source map beside it (or
+ * inlined in it): Node only, through the file system. Where there is none (a browser, whose frames
+ * are URLs of a bundle the bundler mapped already), positions stay as they are.
+ */
+import type { SourceMapConsumer } from 'source-map-js';
+import { nodeBuiltin, nodeRequire } from './node_host';
+
+/** source-map-js, loaded with the files it reads (in Node only: a bundle for the page leaves it out). */
+const consumerClass = (): typeof SourceMapConsumer => (nodeRequire()!('source-map-js') as typeof import('source-map-js')).SourceMapConsumer;
+
+const consumers = new Map<string, SourceMapConsumer | null>();
+
+/** `file`'s `line`:`column` (1-based) in its original source, or undefined. */
+export function originalPosition(file: string, line: number, column: number): { source: string; line: number; column: number } | undefined {
+  const path = nodeBuiltin('path');
+  const consumer = path === undefined ? null : consumerFor(file);
+  if (!consumer || path === undefined) return undefined;
+  const original = consumer.originalPositionFor({ line, column: column - 1 });
+  if (original.source == null || original.line == null) return undefined;
+  return { source: path.resolve(path.dirname(file), original.source.replace(/^file:\/\//, '')), line: original.line,
+    column: (original.column ?? 0) + 1 };
+}
+
+function consumerFor(file: string): SourceMapConsumer | null {
+  let consumer = consumers.get(file);
+  if (consumer !== undefined) return consumer;
+  consumer = null;
+  const fs = nodeBuiltin('fs');
+  const path = nodeBuiltin('path');
+  try {
+    if (fs === undefined || path === undefined) return null;
+    const text = fs.readFileSync(file, 'utf8');
+    const url = /\/\/[#@] sourceMappingURL=(\S+)\s*$/.exec(text.slice(-4096))?.[1];
+    if (url !== undefined) {
+      const inline = /^data:application\/json;(?:charset=[^;,]+;)?base64,(.*)$/.exec(url);
+      const raw = inline ? utf8FromBase64(inline[1])
+        : fs.readFileSync(path.resolve(path.dirname(file), decodeURIComponent(url)), 'utf8');
+      const map = JSON.parse(raw) as { sourceRoot?: string };
+      // Sources are resolved against the .js file's folder (plus the map's sourceRoot).
+      const mapDir = inline ? path.dirname(file) : path.dirname(path.resolve(path.dirname(file), decodeURIComponent(url)));
+      map.sourceRoot = path.resolve(mapDir, map.sourceRoot ?? '');
+      consumer = new (consumerClass())(map as never);
+    }
+  } catch {
+    consumer = null;
+  } finally {
+    consumers.set(file, consumer);
+  }
+  return consumer;
+}
+
+const utf8FromBase64 = (base64: string): string => new TextDecoder().decode(Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)));

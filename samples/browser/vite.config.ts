@@ -1,0 +1,6 @@
+import { defineConfig } from 'vite';
+import autograph from 'autograph-ts/vite';
+
+export default defineConfig({
+  plugins: [autograph()],
+});
