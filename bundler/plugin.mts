@@ -5,6 +5,8 @@
  * JavaScript (ES modules) with its source map, which the bundler chains to the .ts; the
  * transformer's diagnostics (TS99xxx) become the bundler's errors and warnings at file:line.
  */
+import { createRequire } from 'node:module';
+import * as path from 'node:path';
 import { createUnplugin, type UnpluginBuildContext, type UnpluginContext } from 'unplugin';
 import type { HmrContext } from 'vite';
 import { Project, type ProjectOptions, type TransformMessage } from './project.mjs';
@@ -19,6 +21,14 @@ export const autographPlugin = createUnplugin<AutographPluginOptions | undefined
     buildStart() {
       for (const project of Project.all()) project.refresh();
     },
+    // onnxruntime-web is an optional peer: the onnx-web engine imports it on first use. A project
+    // without it gets a module that rejects that import (the engine then says how to install it),
+    // not a build error.
+    resolveId: (id, importer) => (id === 'onnxruntime-web' && !resolvable(id, importer ?? path.join(root, 'package.json'))
+      ? MISSING_ONNX_WEB : null),
+    loadInclude: (id) => id === MISSING_ONNX_WEB,
+    load: (id) => (id === MISSING_ONNX_WEB
+      ? 'throw new Error("onnxruntime-web is not installed in this project (npm install onnxruntime-web)");' : null),
     transformInclude: (id) => Project.includes(id.replace(/\?.*$/, '')),
     transform(code, id) {
       const file = id.replace(/\?.*$/, '');
@@ -43,6 +53,18 @@ export const autographPlugin = createUnplugin<AutographPluginOptions | undefined
     },
   };
 });
+
+const MISSING_ONNX_WEB = '\0autograph-ts:onnxruntime-web-not-installed';
+
+/** Whether `id` resolves from `importer` (a file). */
+function resolvable(id: string, importer: string): boolean {
+  try {
+    createRequire(importer).resolve(id);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** The transformer's diagnostics as the bundler's: errors fail the build, warnings are shown. */
 function report(context: UnpluginBuildContext & UnpluginContext, messages: TransformMessage[]): void {

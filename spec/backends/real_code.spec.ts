@@ -117,6 +117,54 @@ describe('real code as it is written: eager == staged, values and JS types, on b
       /staged conditionals and loops nest more than 100 deep, at the (if|else) branch of the conditional \(main\.ts:\d+:\d+\)\. A function that calls itself/);
   });
 
+  /** A result's numbers, tensors read: to compare a port with its dataSync() original. */
+  const plain = (x: unknown): unknown => {
+    if (x instanceof tf.Tensor) return x.arraySync();
+    if (Array.isArray(x)) return x.map(plain);
+    if (x !== null && typeof x === 'object') return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, plain(v)]));
+    return x;
+  };
+  const close = (a: unknown, b: unknown): void => expect(JSON.stringify(plain(a), (_k, v) => (typeof v === 'number' ? +v.toFixed(4) : v)))
+    .to.equal(JSON.stringify(plain(b), (_k, v) => (typeof v === 'number' ? +v.toFixed(4) : v)));
+
+  it('score bookkeeping: best = { score, index: i } under a tensor if in a loop (the index comes back a JS number)', () => {
+    const scores = [[0.1, 0.7, 0.3, 0.9, 0.2], [0.5, 0.1, 0.2, 0.3, 0.4]];
+    const results = agree('bestOf', ...scores.map((s) => () => [tf.tensor1d(s), 5]));
+    scores.forEach((s, k) => close(results[k], m.bestOfOriginal(tf.tensor1d(s), 5)));
+  });
+
+  it('a game loop: a bouncing ball counting bounces with ++ and += under tensor if / else if', () => {
+    const [result] = agree('bounce', () => [tf.tensor1d([1, 5]), tf.tensor1d([3, -2]), 12]);
+    close(result, m.bounceOriginal(tf.tensor1d([1, 5]), tf.tensor1d([3, -2]), 12));
+  });
+
+  it('k-means: centroids on this recomputed by a called method, this.iterations++, break at a tolerance', () => {
+    const x = () => tf.tensor2d([[0, 0], [0, 1], [5, 5], [6, 5], [9, 9]]);
+    const c = () => tf.tensor2d([[0, 0], [9, 9]]);
+    const staged = m.kmeans(x(), c());
+    expect(typed(staged)).to.deep.equal(typed(m.kmeansEager(x(), c())));
+    close(staged, m.kmeansOriginal(x(), c()));
+    expect(staged[1]).to.equal(2);
+  });
+
+  it('training bookkeeping: a history of tensors pushed every epoch, patience counter, the epoch it stopped at', () => {
+    const runs = [[5, 4, 4.5, 4.2, 4.1, 3], [5, 4, 3, 2]];
+    const results = agree('trainLoop', ...runs.map((l) => () => [tf.tensor1d(l), 2]));
+    runs.forEach((l, k) => close(results[k], m.trainLoopOriginal(tf.tensor1d(l), 2)));
+  });
+
+  it('a table sampler whose next() wraps this.pos with % (an int32 index) drawn until a sum is reached', () => {
+    const runs: [number[], number][] = [[[1, 2, 3], 10], [[5], 3], [[0.5, 0.25], 4]];
+    const results = agree('drawUntil', ...runs.map(([t, n]) => () => [tf.tensor1d(t), n]));
+    runs.forEach(([t, n], k) => close(results[k], m.drawUntilOriginal(tf.tensor1d(t), n)));
+  });
+
+  it('per-class counts in new Array(k).fill(0), counts[c]++ under a tensor if', () => {
+    const labels = () => tf.tensor1d([0, 2, 1, 2, 2], 'int32');
+    const [counts] = agree('classCounts', () => [labels(), 3]);
+    expect(counts).to.deep.equal(m.classCountsOriginal(labels(), 3));
+  });
+
   it('stage() refuses a generator function at once', () => {
     expect(() => stage(m.generator)).to.throw(StagingError, /cannot trace generator: it is a generator function/);
   });
