@@ -10,9 +10,12 @@ import type { RandomArg, RandomOp } from '../graph/graph';
 
 type OpFn = (...args: unknown[]) => tf.Tensor;
 
-/** The tfjs-core module object: tf.*, tfjs-layers and tfjs all read ops through it at call time. */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-export const coreModule = require('@tensorflow/tfjs-core') as Record<string, unknown>;
+/**
+ * The tfjs-core module object. In its CommonJS build, tf.*, tfjs-layers and tfjs read ops through
+ * it at call time, so its plain properties can be wrapped while a trace runs; an ES module
+ * namespace (or a bundle's getter-only exports) is only read (trace_patches.ts checks).
+ */
+export const coreModule = (typeof require === 'function' ? require('@tensorflow/tfjs-core') : tf) as Readonly<Record<string, unknown>>; // eslint-disable-line @typescript-eslint/no-require-imports
 
 export const RANDOM_OPS: readonly RandomOp[] = ['randomUniform', 'randomNormal', 'truncatedNormal',
   'randomStandardNormal', 'randomGamma', 'randomUniformInt', 'multinomial', 'dropout'];
