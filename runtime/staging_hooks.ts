@@ -8,7 +8,7 @@
  * the operators run their eager path (operators.ts), which never touches this module again.
  * The hooks are installed by the one owner of a trace, backends/staging/trace_context.ts (runTrace).
  */
-import { asLibrary, userCallback } from './library_code';
+import { callAsLibrary, userCallback } from './library_code';
 import type { LoopOptions, OperatorOptions } from './options';
 
 export type Thunk<T = unknown> = () => T;
@@ -61,8 +61,8 @@ function asLibraryHooks(hooks: StagingHooks): StagingHooks {
     get(target, key) {
       const hook = Reflect.get(target, key) as unknown;
       if (typeof hook !== 'function') return hook;
-      return (...args: unknown[]): unknown => asLibrary(() => (hook as (...a: unknown[]) => unknown).apply(target,
-        args.map((a) => (typeof a === 'function' ? userCallback(a as (...x: never[]) => unknown) : a))));
+      return (...args: unknown[]): unknown => callAsLibrary(hook as (...a: unknown[]) => unknown, target,
+        args.map((a) => (typeof a === 'function' ? userCallback(a as (...x: never[]) => unknown) : a)));
     },
   });
 }

@@ -20,6 +20,7 @@ import { joinOperands } from './list_joins';
 import { isTapeOn } from './tape';
 import { readByUserCode } from './user_reads';
 import { markPromoted } from '../../runtime/promoted_values';
+import { callAsLibrary, ownCode } from '../../runtime/library_code';
 
 /**
  * A list value while tracing. It is a TensorInfo so that the tracer's tables and captures treat it
@@ -391,7 +392,8 @@ export function stagedArray(items: unknown[], name: string, opts: OperatorOption
     throw state.misuse(what);
   };
   const proxy = new Proxy(items, {
-    get: (target, key, receiver) => (state.isList ? state.get(key) : Reflect.get(target, key, receiver)),
+    // In list mode what the proxy answers (push, pop, at, length) is autograph-ts's code (library_code.ts).
+    get: (target, key, receiver) => (state.isList ? ownCode(callAsLibrary(state.get, state, [key])) : Reflect.get(target, key, receiver)),
     set: (target, key, value, receiver) => (state.isList ? state.set(key) : Reflect.set(target, key, value, receiver)),
     has: (target, key) => (state.isList ? refuse(`'in' of ${String(key)}`)() : Reflect.has(target, key)),
     ownKeys: (target) => (state.isList ? refuse('listing the keys')() : Reflect.ownKeys(target)),
