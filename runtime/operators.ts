@@ -11,6 +11,9 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { OperatorName } from './names';
 import { describeOrigin, LoopOptions, OperatorOptions } from './options';
+import { ownCode } from './library_code';
+import * as promoted from './promoted_values';
+import { mathCall as promotedMathCall } from './promoted_math';
 import { TensorRange } from './range';
 import { activeStaging, GetState, SetState, Thunk } from './staging_hooks';
 import { isTensor, logicalNot, readCondition } from './tensors';
@@ -186,8 +189,14 @@ function tensorRows(tensor: tf.Tensor, opts: OperatorOptions | undefined): Itera
 }
 
 export { TensorRange };
-export { binaryOp, listItem, plainValue, postfixOp, unaryOp } from './promoted_values';
-export { mathCall } from './promoted_math';
+// The operators on promoted values run as autograph-ts's code: their reads of a tensor's dims are
+// not the user's (library_code.ts).
+export const binaryOp = ownCode(promoted.binaryOp);
+export const listItem = ownCode(promoted.listItem);
+export const plainValue = ownCode(promoted.plainValue);
+export const postfixOp = ownCode(promoted.postfixOp);
+export const unaryOp = ownCode(promoted.unaryOp);
+export const mathCall = ownCode(promotedMathCall);
 
 // Compile-time check that every name the transformer emits exists here with that name.
 type Exported = typeof import('./operators');

@@ -8,6 +8,7 @@
  * the operators run their eager path (operators.ts), which never touches this module again.
  * The hooks are installed by the one owner of a trace, backends/staging/trace_context.ts (runTrace).
  */
+import { callAsLibrary, userCallback } from './library_code';
 import type { LoopOptions, OperatorOptions } from './options';
 
 export type Thunk<T = unknown> = () => T;
@@ -40,13 +41,28 @@ export function activeStaging(): StagingHooks | undefined {
   return active;
 }
 
-/** Runs fn with hooks installed (nesting restores the outer trace's hooks). */
+/**
+ * Runs fn with hooks installed (nesting restores the outer trace's hooks). Each hook runs as
+ * autograph-ts's own code, and the closures it is handed (branches, loop bodies and tests, state
+ * getters) as the user's (library_code.ts).
+ */
 export function withStaging<T>(hooks: StagingHooks | undefined, fn: () => T): T {
   const previous = active;
-  active = hooks;
+  active = hooks === undefined ? undefined : asLibraryHooks(hooks);
   try {
     return fn();
   } finally {
     active = previous;
   }
+}
+
+function asLibraryHooks(hooks: StagingHooks): StagingHooks {
+  return new Proxy(hooks, {
+    get(target, key) {
+      const hook = Reflect.get(target, key) as unknown;
+      if (typeof hook !== 'function') return hook;
+      return (...args: unknown[]): unknown => callAsLibrary(hook as (...a: unknown[]) => unknown, target,
+        args.map((a) => (typeof a === 'function' ? userCallback(a as (...x: never[]) => unknown) : a)));
+    },
+  });
 }

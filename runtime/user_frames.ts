@@ -151,17 +151,3 @@ export function userError<E extends Error>(error: E): E {
   rewriteStack(error);
   return error;
 }
-
-/**
- * The frame that called the function calling this one, when it is not in tfjs, autograph-ts or
- * Node (code compiled from strings counts as the user's); undefined otherwise. Mapped to .ts.
- */
-export function callerOutsideLibraries(): string | undefined {
-  const line = framesAbove(callerOutsideLibraries, 3)[1];
-  if (line === undefined || !FRAME.test(line) || /\bnode:|\(internal\/|[\\/]node_modules[\\/]@tensorflow[\\/]|[\\/]tfjs-[a-z-]+[\\/]src[\\/]/.test(line)) return undefined;
-  const match = FRAME.exec(line)!;
-  if (OWN_PREFIXES.some((prefix) => match[3].startsWith(prefix))) return undefined;
-  // (The last position of the line: code compiled from a string is `eval at f (...), <anonymous>:l:c`.)
-  const position = /([^\s(]+):(\d+):(\d+)\)?\s*$/.exec(mapFrame(line));
-  return position ? `${position[1].replace(/^.*[\\/]/, '')}:${position[2]}:${position[3]}` : line.trim();
-}

@@ -17,7 +17,8 @@ import { Tracer } from '../staging/tracer';
 import { promotionOf } from '../../runtime/promoted_values';
 import { type CacheEntry, disposeProgram, type Watch } from './entry';
 import { signatureOf } from './signatures';
-import { explainRecordedErrors, explainTraceError } from './trace_errors';
+import { callTraced, explainRecordedErrors, explainTraceError } from './trace_errors';
+import { asLibrary, userCallback } from '../../runtime/library_code';
 
 /** A JS value of fn's result as compared between traces: primitives by value, objects by identity. */
 function jsValueKey(value: unknown): string {
@@ -30,6 +31,12 @@ function jsValueKey(value: unknown): string {
 /** One trace of fn, not yet optimized; `variant` picks the stand-ins of changing dims (Tracer.variant). */
 export function trace(fn: (...args: never[]) => unknown, thisArg: unknown, args: unknown[], tensors: tf.Tensor[],
                variant: 0 | 1, watch: Watch | undefined, audit: boolean): CacheEntry {
+  // autograph-ts's own reads of the arguments' dims are not the user's (library_code.ts).
+  return asLibrary(() => traceAsLibrary(fn, thisArg, args, tensors, variant, watch, audit));
+}
+
+function traceAsLibrary(fn: (...args: never[]) => unknown, thisArg: unknown, args: unknown[], tensors: tf.Tensor[],
+                        variant: 0 | 1, watch: Watch | undefined, audit: boolean): CacheEntry {
   const tracer = new Tracer(variant, audit, defineControlFlow);
   if (watch !== undefined) tensors.forEach((t, i) => tracer.watchDims(t, watch.pattern[i], watch.names[i]));
   if (audit) tensors.forEach((t) => tracer.auditTensor(t));
@@ -46,8 +53,7 @@ function traceOutsideTape(fn: (...args: never[]) => unknown, thisArg: unknown, a
   let promoted: boolean[] = [];
   let resultKey = '';
   try {
-    const result = runTrace(tracer, () => (fn as unknown as (...a: unknown[]) => unknown).apply(thisArg, args),
-      new StagedControlFlow(tracer));
+    const result = runTrace(tracer, userCallback(() => callTraced(fn, thisArg, args)), new StagedControlFlow(tracer));
     if (result instanceof Promise) {
       throw new StagingError('autograph-ts: stage() needs a synchronous function; this one returned a Promise.');
     }

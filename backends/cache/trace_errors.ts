@@ -49,13 +49,20 @@ function usesOwnThis(fn: Function): boolean {
   return /\bthis\b/.test(source);
 }
 
-/** A frame of trace.ts: where fn's frames end (this folder's trace.js; unknown in a bundle: no boundary, the marker goes last). */
-const TRACE_FRAME = typeof __dirname === 'string'
-  ? new RegExp(`${__dirname.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}[\\\\/]trace\\.[cm]?[jt]s:`) : /(?!)/;
+/**
+ * The name of the frame that calls fn in a trace, where fn's frames end: a name set on the
+ * function object (V8 shows it in stacks), so it stays when the code is bundled or minified.
+ */
+const TRACED_FRAME_NAME = 'autograph_ts_stage_tracing';
+const TRACE_FRAME = new RegExp(`\\bat ${TRACED_FRAME_NAME} `);
+
+/** Calls fn as the traced function (trace.ts): its frame marks where fn's own frames end. */
+export const callTraced = Object.defineProperty(
+  (fn: Function, thisArg: unknown, args: unknown[]): unknown => fn.apply(thisArg, args), 'name', { value: TRACED_FRAME_NAME });
 
 /**
  * Inserts `at <stage() tracing fn>` below the frames of the traced code (the frames above
- * trace.ts's). Only for errors raised in user code (some frame above is not autograph-ts's or tfjs's):
+ * callTraced's). Only for errors raised in user code (some frame above is not autograph-ts's or tfjs's):
  * autograph-ts's own staging errors say what they are in their message.
  */
 function markRaisedWhileTracing(error: Error, fn: Function): void {

@@ -11,9 +11,13 @@ import { nodeRequire } from '../common/node_host';
 
 type OpFn = (...args: unknown[]) => tf.Tensor;
 
-/** The tfjs-core module object: tf.*, tfjs-layers and tfjs all read ops through it at call time. */
-// (In Node the CommonJS exports object itself: `import * as` gives a copy of it there. In a bundle, the namespace.)
-export const coreModule = (nodeRequire()?.('@tensorflow/tfjs-core') ?? tf) as Record<string, unknown>;
+/**
+ * The tfjs-core module object. In its CommonJS build, tf.*, tfjs-layers and tfjs read ops through
+ * it at call time, so its plain properties can be wrapped while a trace runs; an ES module
+ * namespace (or a bundle's getter-only exports) is only read (trace_patches.ts checks). Reached
+ * through Node's require (node_host.ts) so that no bundler follows it; in a bundle, the namespace.
+ */
+export const coreModule = (nodeRequire()?.('@tensorflow/tfjs-core') ?? tf) as Readonly<Record<string, unknown>>;
 
 export const RANDOM_OPS: readonly RandomOp[] = ['randomUniform', 'randomNormal', 'truncatedNormal',
   'randomStandardNormal', 'randomGamma', 'randomUniformInt', 'multinomial', 'dropout'];

@@ -5,11 +5,13 @@
  * `Math.min(T, 4)`, `T >> 1` for 8 and 9) would go unseen. So the tensors whose dims are unknown —
  * arguments relaxed or left open by an inputSignature, loop variables and If outputs whose dims
  * change — report every read of their `shape` (of an unknown dim) or `size` by code outside tfjs
- * and autograph-ts: such a read makes the graph depend on the dims, whatever the comparison says.
+ * and autograph-ts (user_reads.ts): such a read makes the graph depend on the dims, whatever the
+ * comparison says.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { UNKNOWN_DIM } from '../graph/graph';
-import { callerOutsideLibraries } from '../../runtime/user_frames';
+import { readByUserCode, userReadLocation } from './user_reads';
+import { asLibrary } from '../../runtime/library_code';
 
 export type DimReadListener = (read: string) => void;
 
@@ -38,7 +40,9 @@ export interface DimRead {
  * Makes `t` report every read of its dims or size by user code (`onRead(dim, location)`), for an
  * audited trace: whether the dim read is unknown is known only once the trace is compared.
  */
-export function auditDims(t: tf.Tensor, onRead: (dim: number | 'size', location: string) => void): () => void {
+export function auditDims(t: tf.Tensor, listener: (dim: number | 'size', location: string) => void): () => void {
+  // The listener is autograph-ts's code: its own reads of t's dims are not the user's.
+  const onRead = (dim: number | 'size', location: string): void => asLibrary(() => listener(dim, location));
   if (Object.getOwnPropertyDescriptor(t, 'shape')?.get !== undefined) return () => {};
   const shape = t.shape;
   const size = t.size;
@@ -53,7 +57,7 @@ export function auditDims(t: tf.Tensor, onRead: (dim: number | 'size', location:
     configurable: true,
     enumerable: true,
     get() {
-      const caller = callerOutsideLibraries();
+      const caller = userCaller();
       if (caller === undefined) return shape;
       reader = caller;
       return audited;
@@ -66,7 +70,7 @@ export function auditDims(t: tf.Tensor, onRead: (dim: number | 'size', location:
     configurable: true,
     enumerable: true,
     get() {
-      const caller = callerOutsideLibraries();
+      const caller = userCaller();
       if (caller !== undefined) onRead('size', caller);
       return size;
     },
@@ -75,4 +79,9 @@ export function auditDims(t: tf.Tensor, onRead: (dim: number | 'size', location:
     Object.defineProperty(t, 'shape', { value: shape, writable: true, configurable: true, enumerable: true });
     Object.defineProperty(t, 'size', { value: size, writable: true, configurable: true, enumerable: true });
   };
+}
+
+/** The user's code reading now (its location, for messages), or undefined when tfjs or autograph-ts reads. */
+function userCaller(): string | undefined {
+  return readByUserCode() ? userReadLocation() ?? 'user code' : undefined;
 }

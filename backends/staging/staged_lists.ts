@@ -7,7 +7,7 @@
  * array (array mode) until a staged loop changes its length. From then on (list mode) its value is
  * a TracedList — a graph value, carried as loop state like a tensor — and the proxy answers push,
  * pop, length, [i] and at(i) with List nodes; tf.stack / tf.concat of it are TensorListStack /
- * TensorListConcat (trace_patches.ts); `for...of` over it is a staged loop (control_flow.ts).
+ * TensorListConcat (list_joins.ts); `for...of` over it is a staged loop (control_flow.ts).
  * Anything else that would need its JS contents is a StagingError naming the array: the length of
  * a list is known only when the graph runs.
  */
@@ -17,9 +17,11 @@ import { at, StagingError, userFrame } from '../common/errors';
 import { OPAQUE_LEAF } from '../common/nest';
 import type { ListNode, ListOp, TensorSpec, ValueRef } from '../graph/graph';
 import { describeValue, zerosOf } from './staged_values';
+import { joinOperands } from './list_joins';
 import { isTapeOn } from './tape';
-import { framesAbove, isUserFrame } from '../../runtime/user_frames';
+import { readByUserCode } from './user_reads';
 import { markPromoted } from '../../runtime/promoted_values';
+import { callAsLibrary, ownCode } from '../../runtime/library_code';
 
 /**
  * A list value while tracing. It is a TensorInfo so that the tracer's tables and captures treat it
@@ -292,13 +294,6 @@ function guardShape(t: tf.Tensor, dim: number | undefined, what: string): void {
   });
 }
 
-/** Whether the code that called the caller of this function is the user's (not tfjs, not ours). */
-function readByUserCode(): boolean {
-  // [0] is the accessor; builtins in between (Array.prototype.map, destructuring) are skipped.
-  const frames = framesAbove(readByUserCode, 8).slice(1).filter((l) => !/\((<anonymous>|native)\)\s*$/.test(l));
-  return frames.length > 0 && isUserFrame(frames[0]);
-}
-
 /** `a` with -1 where `b` differs. */
 export function relaxedShape(a: readonly number[], b: readonly number[]): number[] {
   return a.map((d, k) => (d === b[k] ? d : -1));
@@ -347,6 +342,12 @@ export class StagedArrayState {
   /** The proxy's `get` in list mode. */
   get(key: string | symbol): unknown {
     const list = this.list!;
+    // tfjs's tf.stack / tf.concat reading the list (list_joins.ts).
+    const operands = joinOperands(list.element, (op, axis) => this.lists.join(this.list!, op, axis, this.name));
+    if (operands !== undefined) {
+      const value = Reflect.get(operands, key) as unknown;
+      return typeof value === 'function' ? value.bind(operands) : value;
+    }
     if (key === 'length') return this.lists.length(list, this.name);
     if (typeof key === 'string' && /^(0|[1-9]\d*)$/.test(key)) return this.lists.getItem(list, Number(key), this.name);
     switch (key) {
@@ -394,7 +395,8 @@ export function stagedArray(items: unknown[], name: string, opts: OperatorOption
     throw state.misuse(what);
   };
   const proxy = new Proxy(items, {
-    get: (target, key, receiver) => (state.isList ? state.get(key) : Reflect.get(target, key, receiver)),
+    // In list mode what the proxy answers (push, pop, at, length) is autograph-ts's code (library_code.ts).
+    get: (target, key, receiver) => (state.isList ? ownCode(callAsLibrary(state.get, state, [key])) : Reflect.get(target, key, receiver)),
     set: (target, key, value, receiver) => (state.isList ? state.set(key) : Reflect.set(target, key, value, receiver)),
     has: (target, key) => (state.isList ? refuse(`'in' of ${String(key)}`)() : Reflect.has(target, key)),
     ownKeys: (target) => (state.isList ? refuse('listing the keys')() : Reflect.ownKeys(target)),

@@ -13,6 +13,7 @@
  * One patch outlives every trace: Engine.gradients is wrapped when this module loads, so that a
  * staged If or While recorded under a tape knows what the gradient is taken of (tape.ts).
  */
+import { asLibrary } from '../../runtime/library_code';
 import { type StagingHooks, withStaging } from '../../runtime/staging_hooks';
 import { withRecording } from './recording_backend';
 import { installTracePatches } from './trace_patches';
@@ -31,16 +32,19 @@ export function activeTracer(): Tracer | undefined {
 /**
  * Runs fn as the trace of `tracer`: patches installed, kernels recorded into it, and with
  * `staging` given, the operators' control flow delegated to those hooks. Everything is restored
- * when fn returns or throws (nested traces restore the outer one).
+ * when fn returns or throws (nested traces restore the outer one). fn runs as autograph-ts's own
+ * code: a caller that runs the user's function hands it in as a userCallback (library_code.ts).
  */
 export function runTrace<T>(tracer: Tracer, fn: () => T, staging?: StagingHooks): T {
-  const undo = installTracePatches(tracer);
-  const previous = active;
-  active = tracer;
-  try {
-    return withRecording(activeTracer, () => (staging === undefined ? fn() : withStaging(staging, fn)));
-  } finally {
-    active = previous;
-    undo();
-  }
+  return asLibrary(() => {
+    const undo = installTracePatches(tracer);
+    const previous = active;
+    active = tracer;
+    try {
+      return withRecording(activeTracer, () => (staging === undefined ? fn() : withStaging(staging, fn)));
+    } finally {
+      active = previous;
+      undo();
+    }
+  });
 }

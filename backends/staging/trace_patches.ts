@@ -9,8 +9,17 @@
  * - tf.scalar, tf.tensor*, tf.fill of promoted JS values build their tensor with recorded ops
  *   (tensor_from_values.ts);
  * - tf.stack and tf.concat of an array that a staged loop grows (a list value of the graph,
- *   staged_lists.ts) become TensorListStack / TensorListConcat nodes.
+ *   staged_lists.ts) become TensorListStack / TensorListConcat nodes (list_joins.ts, through the
+ *   engine's runKernel);
+ * - the engine's methods count as tfjs's code while they run (kernels/tfjs_code.ts).
  * installTracePatches is called by the one owner of a trace (backends/staging/trace_context.ts) only.
+ *
+ * Only prototypes, the engine instance, `console` and tfjs-core's exports where they are plain
+ * writable properties (its CommonJS build) are patched: an ES module namespace or a getter-only
+ * export (a bundle) is never assigned to. Where the exports cannot be patched, what the patch of a
+ * random op would have recorded is refused instead (a draw baked into the graph would be silently
+ * wrong), and tf.print reads the value (the value-read error). Installing is all or nothing: a
+ * failure part way undoes what was set, and undoing restores every property as it was.
  *
  * THE ONE PERMANENT PATCH (installed when this module loads, never undone): tfjs's
  * Tensor.prototype.throwIfDisposed says "this tensor was disposed by a trace" for a tensor the
@@ -19,56 +28,151 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { RandomOp } from '../graph/graph';
 import { coreModule, originalRandomOp, RANDOM_OPS } from '../kernels/random_ops';
+import { asEngineCall, runningOps } from '../kernels/tfjs_code';
 import { StagingError, userFrame } from '../common/errors';
-import { stagedArrayState } from './staged_lists';
+import { joinOfStandIns } from './list_joins';
 import { TENSOR_FROM_VALUES_OPS, tensorFromValues } from './tensor_from_values';
 import type { Tracer } from './tracer';
+import { asLibrary } from '../../runtime/library_code';
 
 type Undo = () => void;
 
-function patch<T extends object, K extends keyof T>(target: T, key: K, value: T[K]): Undo {
-  const had = Object.prototype.hasOwnProperty.call(target, key);
-  const previous = target[key];
-  target[key] = value;
-  return () => {
-    if (had) target[key] = previous;
-    else delete target[key];
-  };
+/** For specs: called before each property is patched (a spec throws here to fail an install part way). */
+let beforePatch: ((target: object, key: string) => void) | undefined;
+
+export function setBeforePatchHook(hook: ((target: object, key: string) => void) | undefined): void {
+  beforePatch = hook;
+}
+
+/** The properties one trace set, undone in reverse order, each restored to its exact descriptor. */
+class Patches {
+  private readonly undos: Undo[] = [];
+
+  set<T extends object>(target: T, key: string, value: unknown): void {
+    beforePatch?.(target, key);
+    const previous = Object.getOwnPropertyDescriptor(target, key);
+    (target as Record<string, unknown>)[key] = value;
+    this.undos.push(() => {
+      if (previous === undefined) delete (target as Record<string, unknown>)[key];
+      else Object.defineProperty(target, key, previous);
+    });
+  }
+
+  /** Undoes everything, even when one undo fails (the first failure is thrown after all ran). */
+  undoAll(): void {
+    let failure: { error: unknown } | undefined;
+    for (const undo of this.undos.splice(0).reverse()) {
+      try {
+        undo();
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+    if (failure !== undefined) throw failure.error;
+  }
+}
+
+/** Whether tfjs-core's export `key` is a plain writable property (CommonJS), not a namespace or getter binding. */
+function isPatchableExport(key: string): boolean {
+  const d = Object.getOwnPropertyDescriptor(coreModule, key);
+  return d !== undefined && 'value' in d && d.writable === true && d.configurable === true;
 }
 
 export function valueReadError(): StagingError {
   const where = userFrame();
   return new StagingError(
     `autograph-ts: a tensor's value was read while stage() traces the function${where ? ` (at ${where})` : ''}. ` +
-    'Reading values (dataSync, arraySync, data, array, bufferSync, toString) would bake this one value into ' +
+    'Reading values (dataSync, arraySync, data, array, bufferSync, toString, tf.print) would bake this one value into ' +
     'the staged graph. Keep the computation in tensors; use a tensor condition for if/while (it is staged), ' +
     'and print tensors with console.log or t.print() (printed on every call).');
 }
 
+/** A random op reached without its patch (tfjs's exports could not be wrapped): its draw would be a constant. */
+function refuseUnrecordedRandom(tracer: Tracer): void {
+  if (tracer.paused > 0) return;
+  const op = runningOps().find((o) => (RANDOM_OPS as readonly string[]).includes(o));
+  if (op === undefined) return;
+  const where = userFrame();
+  throw new StagingError(`autograph-ts: tf.${op} was called while stage() traces the function${where ? ` (at ${where})` : ''}, ` +
+    'but tfjs is loaded as an ES module (or bundled) here, and its random ops cannot be wrapped to draw anew on every ' +
+    'call: the graph would repeat this one draw. Load tfjs through its CommonJS build (require), or draw outside the ' +
+    'staged function and pass the tensor in.');
+}
+
 export function installTracePatches(tracer: Tracer): Undo {
-  const undo: Undo[] = [];
-  const engine = tf.engine() as unknown as Record<string, unknown>;
+  const patches = new Patches();
+  try {
+    patchEngine(patches, tracer);
+    patchPrinting(patches, tracer);
+    patchExports(patches, tracer);
+    const variableProto = tf.Variable.prototype as unknown as Record<string, unknown>;
+    const assign = variableProto.assign as (this: tf.Variable, value: tf.Tensor) => void;
+    patches.set(variableProto, 'assign', function (this: tf.Variable, value: tf.Tensor): void {
+      asLibrary(() => tracer.onAssign(this, value, () => assign.call(this, value)));
+    });
+  } catch (error) {
+    patches.undoAll();
+    throw error;
+  }
+  return () => patches.undoAll();
+}
+
+/** The engine instance: value reads refused, tensors and variables reported, joins of lists, its methods as tfjs's code. */
+function patchEngine(patches: Patches, tracer: Tracer): void {
+  const engine = tf.engine() as unknown as Record<string, (...args: unknown[]) => unknown>;
   const forbidden = (): never => {
     throw valueReadError();
   };
-  for (const method of ['readSync', 'read', 'readToGPU']) undo.push(patch(engine, method, forbidden));
+  for (const method of ['readSync', 'read', 'readToGPU']) patches.set(engine, method, forbidden);
 
-  const printTensor = (x: tf.Tensor, verbose = false): void => tracer.recordPrint([x], verbose);
-  undo.push(patch(coreModule, 'print', printTensor));
-  undo.push(patch(tf.Tensor.prototype as unknown as Record<string, unknown>, 'print',
-    function print(this: tf.Tensor, verbose = false): void {
-      printTensor(this, verbose);
-    }));
+  type Method = (...args: any[]) => unknown; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const own = (method: string, wrap: (original: Method) => Method): void => {
+    patches.set(engine, method, asEngineCall(wrap(engine[method])));
+  };
+  own('trackTensor', (trackTensor) => (t: tf.Tensor, backend: unknown): void => {
+    trackTensor.call(engine, t, backend);
+    tracer.onTensorMade(t);
+  });
+  own('makeVariable', (makeVariable) => (...args: unknown[]): tf.Variable => {
+    const v = makeVariable.apply(engine, args) as tf.Variable;
+    tracer.onVariableCreated(v);
+    return v;
+  });
+  own('runKernel', (runKernel) => (kernel: string, inputs: unknown, attrs: unknown): unknown => {
+    refuseUnrecordedRandom(tracer);
+    return joinOfStandIns(kernel, inputs, attrs) ?? runKernel.call(engine, kernel, inputs, attrs);
+  });
+  own('makeTensor', (makeTensor) => (...args: unknown[]): unknown => {
+    refuseUnrecordedRandom(tracer);
+    return makeTensor.apply(engine, args);
+  });
+  for (const method of ['disposeTensor', 'makeTensorFromDataId', 'makeTensorFromTensorInfo', 'incRef', 'keep', 'endScope']) {
+    own(method, (original) => function (this: unknown, ...args: unknown[]): unknown {
+      return original.apply(this, args);
+    });
+  }
+}
 
+/** t.print(), tf.print (where it can be patched) and console.log of tensors: Print nodes. */
+function patchPrinting(patches: Patches, tracer: Tracer): void {
+  const printTensor = (x: tf.Tensor, verbose = false): void => asLibrary(() => tracer.recordPrint([x], verbose));
+  if (isPatchableExport('print')) patches.set(coreModule, 'print', printTensor);
+  patches.set(tf.Tensor.prototype, 'print', function print(this: tf.Tensor, verbose = false): void {
+    printTensor(this, verbose);
+  });
   const log = console.log;
-  undo.push(patch(console, 'log', (...args: unknown[]): void => {
-    if (args.some((a) => a instanceof tf.Tensor)) tracer.recordPrint(args, false);
+  patches.set(console, 'log', (...args: unknown[]): void => {
+    if (args.some((a) => a instanceof tf.Tensor)) asLibrary(() => tracer.recordPrint(args, false));
     else log.apply(console, args);
-  }));
+  });
+}
 
+/** The random ops and the tensor-from-values ops, where tfjs-core's exports are plain properties. */
+function patchExports(patches: Patches, tracer: Tracer): void {
   for (const op of RANDOM_OPS) {
+    if (!isPatchableExport(op)) continue;
     const original = originalRandomOp(op);
-    undo.push(patch(coreModule, op, (...args: unknown[]): tf.Tensor => {
+    patches.set(coreModule, op, (...args: unknown[]): tf.Tensor => {
       tracer.paused++;
       let out: tf.Tensor;
       try {
@@ -76,47 +180,15 @@ export function installTracePatches(tracer: Tracer): Undo {
       } finally {
         tracer.paused--;
       }
-      tracer.recordRandom(op as RandomOp, args, out);
+      asLibrary(() => tracer.recordRandom(op as RandomOp, args, out));
       return out;
-    }));
+    });
   }
-
   for (const op of TENSOR_FROM_VALUES_OPS.keys()) {
+    if (!isPatchableExport(op)) continue;
     const original = coreModule[op] as (...args: unknown[]) => tf.Tensor;
-    undo.push(patch(coreModule, op, (...args: unknown[]): tf.Tensor => tensorFromValues(op, original, args)));
+    patches.set(coreModule, op, (...args: unknown[]): tf.Tensor => tensorFromValues(op, original, args));
   }
-
-  for (const [op, listOp] of [['stack', 'TensorListStack'], ['concat', 'TensorListConcat']] as const) {
-    const original = coreModule[op] as (tensors: unknown, axis?: number) => tf.Tensor;
-    undo.push(patch(coreModule, op, (tensors: unknown, axis = 0): tf.Tensor => {
-      const staged = stagedArrayState(tensors);
-      if (staged?.list === undefined) return original(tensors, axis);
-      return tracer.lists.join(staged.list, listOp, axis, staged.name);
-    }));
-  }
-
-  const variableProto = tf.Variable.prototype as unknown as Record<string, unknown>;
-  const assign = variableProto.assign as (this: tf.Variable, value: tf.Tensor) => void;
-  undo.push(patch(variableProto, 'assign', function (this: tf.Variable, value: tf.Tensor): void {
-    tracer.onAssign(this, value, () => assign.call(this, value));
-  }));
-
-  const trackTensor = engine.trackTensor as (t: tf.Tensor, backend: unknown) => void;
-  undo.push(patch(engine, 'trackTensor', (t: tf.Tensor, backend: unknown): void => {
-    trackTensor.call(engine, t, backend);
-    tracer.onTensorMade(t);
-  }));
-
-  const makeVariable = engine.makeVariable as (...args: unknown[]) => tf.Variable;
-  undo.push(patch(engine, 'makeVariable', (...args: unknown[]): tf.Variable => {
-    const v = makeVariable.apply(engine, args);
-    tracer.onVariableCreated(v);
-    return v;
-  }));
-
-  return () => {
-    for (const u of undo.reverse()) u();
-  };
 }
 
 // ---- the one permanent patch: tensors disposed by a trace ----------------------------------------

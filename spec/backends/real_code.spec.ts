@@ -124,8 +124,10 @@ describe('real code as it is written: eager == staged, values and JS types, on b
     if (x !== null && typeof x === 'object') return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, plain(v)]));
     return x;
   };
-  const close = (a: unknown, b: unknown): void => expect(JSON.stringify(plain(a), (_k, v) => (typeof v === 'number' ? +v.toFixed(4) : v)))
-    .to.equal(JSON.stringify(plain(b), (_k, v) => (typeof v === 'number' ? +v.toFixed(4) : v)));
+  const rounded = (x: unknown): string => JSON.stringify(plain(x), (_k, v: unknown) => (typeof v === 'number' ? +v.toFixed(4) : v));
+  const close = (a: unknown, b: unknown): void => {
+    expect(rounded(a)).to.equal(rounded(b));
+  };
 
   it('score bookkeeping: best = { score, index: i } under a tensor if in a loop (the index comes back a JS number)', () => {
     const scores = [[0.1, 0.7, 0.3, 0.9, 0.2], [0.5, 0.1, 0.2, 0.3, 0.4]];

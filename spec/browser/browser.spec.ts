@@ -28,16 +28,9 @@ const BUILDS: Array<[string, (dir: string) => Promise<Build>]> = [
  * say; webgpu loses its device on the first case.
  */
 const KNOWN_CAUSES: Array<[RegExp, string]> = [
-  [/Cannot set property \w+ of #<Object> which has only a getter/,
-    'issue 18 item 3: the trace patches assign to tfjs-core\'s ES-module namespace (backends/staging/trace_patches.ts)'],
-  [/a tensor's value was read while stage\(\) traces/,
-    'issue 18 item 3: a stage() that failed left the trace patches installed'],
-  [/'map' of 'tokens' .* is a list of tensors in the staged graph/,
-    'issue 18 item 2: tfjs\'s own reads of a list told from the user\'s by stack-frame file paths (staged_lists.ts)'],
   [/Failed to execute '(mapAsync|createBuffer)' on 'GPU(Buffer|Device)'/,
-    'issue 18 item 5: tfjs-webgpu loses its device on the synchronous reads of conditions (dataSync); needs the async path'],
-  [/Maximum call stack size exceeded/,
-    'issue 18 item 2: shape relaxation decided by stack-frame file paths (dim_reads.ts) overflows in sameShape'],
+    'tfjs-webgpu (SwiftShader) loses its device on a synchronous read (dataSync): the eager side of each case reads its ' +
+    'tensor conditions that way (the staged side runs with staged.run); an eager path with async conditions is not built'],
 ];
 
 /** Warnings that say a Node module reached the browser build. */

@@ -1,0 +1,54 @@
+/**
+ * Whether tfjs's own code is running now, read from the engine's state rather than from stack
+ * frames (whose file paths differ between CommonJS, ES modules, bundles and minified code):
+ * - every public tfjs op runs inside `ENGINE.startScope('<op>__op')` (tfjs-core's operation.ts,
+ *   OP_SCOPE_SUFFIX), and the backward pass of a gradient inside the scope 'backward';
+ * - a kernel runs with `state.kernelDepth > 0`;
+ * - the engine's own methods that tfjs calls outside an op (disposeTensor reads `size`, runKernel,
+ *   makeTensor, ...) are counted by `asEngineCall`, installed on the engine instance while a trace
+ *   runs (trace_patches.ts).
+ * No user code runs inside an op scope or a kernel, so a read seen there is tfjs's.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+
+const OP_SCOPE_SUFFIX = '__op';
+
+interface ScopeState {
+  kernelDepth: number;
+  scopeStack: { name: string }[];
+  activeScope: { name: string } | null;
+}
+
+const scopeState = (): ScopeState => tf.engine().state as unknown as ScopeState;
+
+let engineCalls = 0;
+
+/** Whether the code running now is tfjs's: an op, a kernel, the backward pass or an engine method. */
+export function insideTfjs(): boolean {
+  const state = scopeState();
+  if (engineCalls > 0 || state.kernelDepth > 0) return true;
+  return state.scopeStack.some((s) => s.name.endsWith(OP_SCOPE_SUFFIX) || s.name === 'backward');
+}
+
+/** The public tfjs op whose body runs now (its innermost scope), e.g. 'stack'; undefined outside ops. */
+export function runningOp(): string | undefined {
+  const name = scopeState().activeScope?.name;
+  return name?.endsWith(OP_SCOPE_SUFFIX) ? name.slice(0, -OP_SCOPE_SUFFIX.length) : undefined;
+}
+
+/** The public tfjs ops running now, outermost first (ops call ops: tf.dropout calls tf.randomUniform). */
+export function runningOps(): string[] {
+  return scopeState().scopeStack.flatMap((s) => (s.name.endsWith(OP_SCOPE_SUFFIX) ? [s.name.slice(0, -OP_SCOPE_SUFFIX.length)] : []));
+}
+
+/** `method` of the engine, counted as tfjs's code while it runs (see the header). */
+export function asEngineCall<F extends (...args: never[]) => unknown>(method: F): F {
+  return function (this: unknown, ...args: Parameters<F>): ReturnType<F> {
+    engineCalls++;
+    try {
+      return method.apply(this, args) as ReturnType<F>;
+    } finally {
+      engineCalls--;
+    }
+  } as F;
+}
