@@ -146,7 +146,7 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
     // A condition that may hold a promoted counter or flag (`t < n`, `found`) is a tensor
     // condition in a trace: its statement or expression is converted (analysis/promotion.ts).
     const grownLists = [...newLists(body, withGuarded(converted, guarded), classifier)].map((d) => (d.name as TS.Identifier).text);
-    promoted = promotableNames(body, converted, classifier, [...grownLists, ...listParameters], expressions);
+    promoted = promotableNames(body, withGuarded(converted, guarded), classifier, [...grownLists, ...listParameters], expressions);
     for (const { node } of controls) {
       const tested = classifier.statement(node);
       if (tested?.convertible && tested.role === 'condition' && isMaybePromoted(tested.tested, promoted)) convert(node);
@@ -259,7 +259,7 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
   const calls = callsPromoting(body);
   const reads = new Map([...(promoted.size > 0 || calls ? plainReads(body, promoted, classifier) : []), ...captured]);
   const active = promoted.size > 0 || reads.size > 0 || calls;
-  const records = promotableRecords(body, converted, classifier);
+  const records = promotableRecords(body, withGuarded(converted, guarded), classifier);
   const promotion = active || records.size > 0 ? { active, names: promoted, plainReads: reads, records } : noPromotion;
   return { converted, loweredJumps, jumpTargets, lowerReturns, expressions, switchExits, loweredSwitches, promotion,
     warnings: [...booleanTypedTensors(expressions, classifier), ...optionalTensorConditions(controls, converted, classifier)],

@@ -50,7 +50,8 @@ export function promotableRecords(body: TS.Node, converted: ReadonlySet<TS.Node>
   if (fn === undefined || body.pos < 0 || ts.getOriginalNode(body) !== body) return records;
   const visit = (node: TS.Node, inConverted: boolean): void => {
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
-    const here = inConverted || ((isLoop(node) || ts.isIfStatement(node) || ts.isSwitchStatement(node)) && converted.has(node));
+    // (A statement a lowered jump guards is in a converted if too: plan.ts withGuarded.)
+    const here = inConverted || (ts.isStatement(node) && converted.has(node));
     const target = here ? assignedName(node) : undefined;
     if (target !== undefined && ts.isIdentifier(target) && classifier.hasPromotableFields(target, fn)) records.add(target.text);
     ts.forEachChild(node, (child) => visit(child, here));
@@ -216,7 +217,8 @@ export function promotableNames(body: TS.Node, converted: ReadonlySet<TS.Node>, 
   // value-giving expressions (a staged `?:`, `&&`, `||` gives a tensor).
   const seed = (node: TS.Node, inConverted: boolean): void => {
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
-    const here = inConverted || ((isLoop(node) || ts.isIfStatement(node) || ts.isSwitchStatement(node)) && converted.has(node));
+    // (A statement a lowered jump guards is in a converted if too: plan.ts withGuarded.)
+    const here = inConverted || (ts.isStatement(node) && converted.has(node));
     const assigned = assignment(node);
     const target = here ? assignedName(node)
       : assigned !== undefined && givesConvertedValue(assigned.value, expressions) ? assigned.target : undefined;
