@@ -8,6 +8,7 @@ import { returnInOneBranch, StagingError } from '../common/errors';
 import { flatten } from '../common/nest';
 import { defineControlFlow } from '../gradients/taped_control_flow';
 import { StagedControlFlow } from '../staging/control_flow';
+import { refuseTraceValuesLeftInFields } from '../staging/observed_fields';
 import { rawTraceOf } from '../staging/shape_relaxation';
 import { ReturnedList, withListsStacked } from '../staging/staged_lists';
 import { withoutTape } from '../staging/tape';
@@ -69,6 +70,7 @@ function traceOutsideTape(fn: (...args: never[]) => unknown, thisArg: unknown, a
     const made = traceScopeTensors();
     tf.engine().endScope();
     markDisposedByTrace(made, fn.name);
+    refuseTraceValuesLeftInFields(tracer.facts.observedObjects, new Set(made), fn.name);
   }
   return {
     program: tracer.program, rebuild, promoted, raw: rawTraceOf(tracer.program, resultKey), pattern: tensors.map((t) => [...t.shape]),

@@ -14,7 +14,7 @@ import { stageConditional } from './staged_if';
 import { stageLoop } from './staged_loop';
 import { stagedArray, stagedArrayState, TracedList } from './staged_lists';
 import { flatten } from '../common/nest';
-import { conditionTensor } from './staged_values';
+import { conditionTensor, type TraceFacts } from './staged_values';
 import { type Field, FieldWatch } from './observed_fields';
 import { shapeTensor } from '../kernels/shape_kernel';
 import type { Tracer } from './tracer';
@@ -32,7 +32,7 @@ export class StagedControlFlow implements StagingHooks {
       else orelse();
       return;
     }
-    withObservedFields(opts, getState, setState, symbolNames, (fields, fieldOpts) => retryWithLists(opts, () => {
+    withObservedFields(this.tracer.facts, opts, getState, setState, symbolNames, (fields, fieldOpts) => retryWithLists(opts, () => {
       // The first nouts names are the outputs; the others are only restored before each branch is
       // traced (the branches run one after the other here) and after the If (they are dead there).
       const state = withComposites(getState, setState, symbolNames, nouts, opts, fields);
@@ -252,7 +252,7 @@ export class StagedControlFlow implements StagingHooks {
    */
   private loop(test: Thunk, body: Thunk<void>, getState: GetState, setState: SetState, names: string[],
                opts: LoopOptions | undefined): void {
-    withObservedFields(opts, getState, setState, names, (fields, fieldOpts) => retryWithLists(opts, () => {
+    withObservedFields(this.tracer.facts, opts, getState, setState, names, (fields, fieldOpts) => retryWithLists(opts, () => {
       const state = withComposites(getState, setState, names, names.length, opts, fields);
       const before = state.getState();
       return {
@@ -305,13 +305,14 @@ function retryWithLists(opts: OperatorOptions | undefined, attempt: () => { run:
  * observed_fields.ts) that its state does not carry, everything is put back as it was and the
  * statement is staged again with that field as state.
  */
-function withObservedFields(opts: OperatorOptions | undefined, getState: GetState, setState: SetState, names: string[],
-                            stage: (fields: Field[], opts: OperatorOptions | undefined) => void): void {
+function withObservedFields(facts: TraceFacts, opts: OperatorOptions | undefined, getState: GetState, setState: SetState,
+                            names: string[], stage: (fields: Field[], opts: OperatorOptions | undefined) => void): void {
   // Numbers and booleans inside the composites a statement changes (`x.b = 1`, `y[0] += 1`) are
   // promoted like variables: returned, they are read back; read by JS code, a named error.
   const composites = Object.keys(opts?.composites?.() ?? {});
   if (composites.length > 0) opts = { ...opts, promote: [...(opts?.promote ?? []), ...composites] };
   const watch = new FieldWatch(opts, names);
+  for (const [name, object] of watch.observed) if (!facts.observedObjects.has(object)) facts.observedObjects.set(object, name);
   if (watch.empty) return stage([], opts);
   const plain = withComposites(getState, setState, names, names.length, opts, []);
   const initial = plain.getState();

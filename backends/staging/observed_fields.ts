@@ -10,6 +10,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { OperatorOptions } from '../../runtime/options';
+import { StagingError } from '../common/errors';
 import { stagedArrayState } from './staged_lists';
 
 /** A field carried as state: `name` is how errors name it (`c.n`, `this.pos`). */
@@ -41,6 +42,11 @@ export class FieldWatch {
     this.watched = this.objects.flatMap(([name, object]) => Object.keys(object).map((key) => ({
       name: `${name}.${key}`, object, key, present: true, value: object[key],
     })));
+  }
+
+  /** The objects watched, with the names code reads them by (`this`, `c`). */
+  get observed(): readonly [string, Record<string, unknown>][] {
+    return this.objects;
   }
 
   get empty(): boolean {
@@ -80,4 +86,37 @@ function isObservable(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object' || value instanceof tf.Tensor || Array.isArray(value)) return false;
   if (stagedArrayState(value) !== undefined || Object.isFrozen(value) || ArrayBuffer.isView(value)) return false;
   return Object.prototype.toString.call(value) !== '[object Module]';
+}
+
+/**
+ * After a trace: a carried field still holding a value of the trace (a tensor it made, or a
+ * promoted JS number) would hand later JS code a disposed tensor, or a Tensor where eager code
+ * left a number (`km.iterations === 2` false, silently). A staged call does not change the user's
+ * objects (their fields are read when it is traced, and change only then, as in tf.function), so
+ * reading such a field is an error that says so; assigning it makes it a plain field again.
+ */
+export function refuseTraceValuesLeftInFields(objects: ReadonlyMap<object, string>, made: ReadonlySet<tf.Tensor>, fnName: string): void {
+  for (const [object, owner] of objects) {
+    for (const key of Object.keys(object)) refuseTraceValueIn(object as Record<string, unknown>, key, `${owner}.${key}`, made, fnName);
+  }
+}
+
+function refuseTraceValueIn(object: Record<string, unknown>, key: string, name: string, made: ReadonlySet<tf.Tensor>, fnName: string): void {
+  const descriptor = Object.getOwnPropertyDescriptor(object, key);
+  if (descriptor === undefined || !descriptor.configurable || !('value' in descriptor)) return;
+  const value = descriptor.value as unknown;
+  if (!(value instanceof tf.Tensor) || !made.has(value)) return;
+  const { enumerable } = descriptor;
+  Object.defineProperty(object, key, {
+    configurable: true,
+    enumerable,
+    get: () => {
+      throw new StagingError(`autograph-ts: '${name}' was changed by the staged function${fnName ? ` ${fnName}` : ''} while ` +
+        'stage() traced it: a staged call does not change JS objects (their fields are read when the function is traced and ' +
+        'change only then, as with tf.function). Keep state that outlives a call in a tf.Variable (assign it), or return it.');
+    },
+    set: (next: unknown) => {
+      Object.defineProperty(object, key, { configurable: true, enumerable, writable: true, value: next });
+    },
+  });
 }

@@ -62,6 +62,8 @@ export class TraceFacts {
   readonly conditionOnly = new WeakMap<object, ConditionOnly>();
   /** Placeholders that stand only for "not set on this path" (a return value not returned yet). */
   readonly unset = new WeakSet<tf.Tensor>();
+  /** The user's objects that staged statements observed (observed_fields.ts), by the name code reads them by. */
+  readonly observedObjects = new Map<object, string>();
 }
 
 /** Checks a tensor condition and returns it as a bool tensor (recorded ops). */
