@@ -120,6 +120,7 @@ describe('real code as it is written: eager == staged, values and JS types, on b
   /** A result's numbers, tensors read: to compare a port with its dataSync() original. */
   const plain = (x: unknown): unknown => {
     if (x instanceof tf.Tensor) return x.arraySync();
+    if (x !== null && typeof x === 'object' && 'tensor' in x && 'dtype' in x) return x.tensor; // typed()'s
     if (Array.isArray(x)) return x.map(plain);
     if (x !== null && typeof x === 'object') return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, plain(v)]));
     return x;
@@ -143,10 +144,16 @@ describe('real code as it is written: eager == staged, values and JS types, on b
   it('k-means: centroids on this recomputed by a called method, this.iterations++, break at a tolerance', () => {
     const x = () => tf.tensor2d([[0, 0], [0, 1], [5, 5], [6, 5], [9, 9]]);
     const c = () => tf.tensor2d([[0, 0], [9, 9]]);
-    const staged = m.kmeans(x(), c());
-    expect(typed(staged)).to.deep.equal(typed(m.kmeansEager(x(), c())));
-    close(staged, m.kmeansOriginal(x(), c()));
-    expect(staged[1]).to.equal(2);
+    const [result] = agree('kmeans', () => [x(), c()]);
+    close(result, m.kmeansOriginal(x(), c()));
+    expect((result as unknown[])[1]).to.equal(2);
+    // A model kept outside the staged function: the call does not change it (as with tf.function), and
+    // its fields say so when read instead of handing back a disposed tensor or a Tensor for a number.
+    const kept = m.kmeansKeptModel(x(), c());
+    expect(() => kept.iterations).to.throw(StagingError, /'this\.iterations' was changed by the staged function .*tf\.Variable/);
+    expect(() => kept.centroids).to.throw(StagingError, /'this\.centroids' was changed by the staged function/);
+    kept.iterations = 0;
+    expect(kept.iterations).to.equal(0);
   });
 
   it('training bookkeeping: a history of tensors pushed every epoch, patience counter, the epoch it stopped at', () => {
@@ -165,6 +172,30 @@ describe('real code as it is written: eager == staged, values and JS types, on b
     const labels = () => tf.tensor1d([0, 2, 1, 2, 2], 'int32');
     const [counts] = agree('classCounts', () => [labels(), 3]);
     expect(counts).to.deep.equal(m.classCountsOriginal(labels(), 3));
+  });
+
+  it('Viterbi: backpointers pushed per step, then read back from the end with unshift (a JS array of tensors)', () => {
+    const emissions = () => tf.tensor2d([[1, 0, 0], [0, 2, 0], [0, 0, 3], [1, 1, 0]]);
+    const transitions = () => tf.tensor2d([[0, -1, -2], [-1, 0, -1], [-2, -1, 0]]);
+    const [path] = agree('viterbi', () => [emissions(), transitions()]);
+    expect(plain(path)).to.deep.equal(m.viterbiOriginal(emissions(), transitions()));
+  });
+
+  it('numerics: a line search halving a JS step, an escape-time count with && of a JS bound, bisection', () => {
+    const [step] = agree('lineSearch', () => [tf.tensor1d([1, 2]), tf.tensor1d([-4, -8])]);
+    expect(step).to.equal(m.lineSearchOriginal(tf.tensor1d([1, 2]), tf.tensor1d([-4, -8])));
+    expect(agree('escapeTime', () => [tf.scalar(0.3), tf.scalar(0.5), 50], () => [tf.scalar(1), tf.scalar(1), 50])).to.deep.equal([50, 2]);
+    const [root] = agree('bisect', () => [tf.scalar(2), 1e-3]) as { root: { tensor: number }; iters: number }[];
+    expect(root.iters).to.equal(14);
+    expect(Math.abs(root.root.tensor - Math.SQRT2)).to.be.lessThan(1e-3);
+  });
+
+  it('layers until the activation is small (for...of a JS array, break), inverse-CDF sampling, a NaN-skipping mean', () => {
+    expect(agree('earlyExit', () => [tf.tensor2d([[1, 2]]), 0.5], () => [tf.tensor2d([[1, 2]]), 0.001])
+      .map((r) => (r as { used: number }).used)).to.deep.equal([2, 3]);
+    expect(agree('sampleIndex', ...[0.1, 0.4, 0.9, 1.5].map((r) => () => [tf.tensor1d([0.2, 0.3, 0.5]), r]))).to.deep.equal([0, 1, 2, 2]);
+    const [mean] = agree('nanMean', () => [tf.tensor2d([[1, 2], [NaN, 0], [3, 4]])]);
+    expect(plain(mean)).to.deep.equal({ mean: [2, 3], count: 2 });
   });
 
   it('stage() refuses a generator function at once', () => {
