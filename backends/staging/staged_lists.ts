@@ -15,6 +15,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { OperatorOptions } from '../../runtime/options';
 import { at, StagingError, userFrame } from '../common/errors';
 import { OPAQUE_LEAF } from '../common/nest';
+import { listMethod } from './list_methods';
 import type { ListNode, ListOp, TensorSpec, ValueRef } from '../graph/graph';
 import { describeValue, zerosOf } from './staged_values';
 import { joinOperands } from './list_joins';
@@ -309,6 +310,8 @@ function where(): string {
 /** What a StagedArray is now: the array itself, or a list value of the graph. */
 export class StagedArrayState {
   list: TracedList | undefined;
+  /** The array the user's code holds (stagedArray's proxy). */
+  proxy: unknown[] | undefined;
 
   constructor(readonly target: unknown[], readonly name: string, readonly opts: OperatorOptions | undefined,
               private readonly lists: ListRecorder) {}
@@ -336,7 +339,7 @@ export class StagedArrayState {
   misuse(what: string): StagingError {
     return new StagingError(`autograph-ts: ${what} of '${this.name}'${where()}: '${this.name}' is a list of tensors in ` +
       'the staged graph (a staged loop changes its length, which is known only when the graph runs). A list supports ' +
-      'push, pop, length (an int32 tensor), [i] and at(i), tf.stack, tf.concat and for...of.');
+      'push, pop, length (an int32 tensor), [i] and at(i), map, reduce (with an initial value), tf.stack, tf.concat and for...of.');
   }
 
   /** The proxy's `get` in list mode. */
@@ -368,6 +371,8 @@ export class StagedArrayState {
         return true; // one leaf of a structure (common/nest.ts): `return [n, tokens]` keeps the list whole
       case Symbol.iterator:
         throw this.misuse('iterating (a for...of that is not converted, a spread, Array.from)');
+      case 'map': case 'reduce':
+        return listMethod(this.proxy!, this.name, key);
       default:
         // What an array has (its methods) needs its contents; other keys are absent, as on an
         // array (`instanceof tf.Tensor` asks for 'data', 'dataSync', ...).
@@ -405,6 +410,7 @@ export function stagedArray(items: unknown[], name: string, opts: OperatorOption
       : Reflect.defineProperty(target, key, desc)),
   });
   states.set(proxy, state);
+  state.proxy = proxy;
   return proxy;
 }
 

@@ -198,6 +198,14 @@ describe('real code as it is written: eager == staged, values and JS types, on b
     expect(plain(mean)).to.deep.equal({ mean: [2, 3], count: 2 });
   });
 
+  it('map and reduce of the tokens a staged loop decoded (a list): new lists, an accumulator, the index as a counter', () => {
+    const logits = () => tf.tensor2d([[0, 1, 0], [0, 0, 2], [3, 0, 0], [0, 1, 0]]);
+    const [result] = agree('decodeScores', () => [logits(), 4]);
+    expect(plain(result)).to.deep.equal({ scaled: [0.5, 1, 0], total: 3, weighted: [0, 1, 0] });
+    const [none] = agree('decodeScores', () => [logits(), 0]);
+    expect(plain(none)).to.deep.equal({ scaled: [], total: 0, weighted: [] });
+  });
+
   it('stage() refuses a generator function at once', () => {
     expect(() => stage(m.generator)).to.throw(StagingError, /cannot trace generator: it is a generator function/);
   });

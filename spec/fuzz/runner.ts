@@ -27,10 +27,10 @@ export const TIME_LIMIT_MS = 1000;
 
 /** Calls fn under a time guard: a conversion bug that loops forever becomes a 'timeout' outcome. */
 const guardedCall = new vm.Script('globalThis.__fuzzCall()');
-export function guarded<T>(fn: () => T): T {
+export function guarded<T>(fn: () => T, limitMs = TIME_LIMIT_MS): T {
   (globalThis as Record<string, unknown>).__fuzzCall = fn;
   try {
-    return guardedCall.runInThisContext({ timeout: TIME_LIMIT_MS }) as T;
+    return guardedCall.runInThisContext({ timeout: limitMs }) as T;
   } finally {
     delete (globalThis as Record<string, unknown>).__fuzzCall;
   }

@@ -15,6 +15,14 @@ import { compileProblem, describeThrown, fileName, guarded, plainJs, Verdict } f
 
 export const TENSOR_ARGUMENTS: [number, number][] = [[1, 4], [-2, 0], [0, 0], [3, -1]];
 
+/**
+ * A staged call's first run traces (again, for each discovery): seconds on a loaded machine. The
+ * guard is for conversions that loop forever, and a guard that fires mid-trace ends the program
+ * where no finally runs (V8 terminates it), leaving the trace's patches installed for every later
+ * program: it must not fire on a slow trace.
+ */
+const TENSOR_TIME_LIMIT_MS = 15000;
+
 export function printTensorProgram(program: Program): string {
   return `${printProgram(program, 'tensor')}\n// reference over numbers:\n${printProgram(program, 'number')}`;
 }
@@ -43,7 +51,7 @@ function show(v: Values): string {
  */
 function runOnTensors(fn: (x: tf.Tensor, y: tf.Tensor) => unknown[], [a, b]: [number, number]): Values {
   try {
-    const [stacked, ...numbers] = guarded(() => tf.tidy(() => fn(tf.scalar(a), tf.scalar(b)) as tf.TensorContainer)) as unknown[];
+    const [stacked, ...numbers] = guarded(() => tf.tidy(() => fn(tf.scalar(a), tf.scalar(b)) as tf.TensorContainer), TENSOR_TIME_LIMIT_MS) as unknown[];
     const values = Array.from((stacked as tf.Tensor).dataSync());
     (stacked as tf.Tensor).dispose();
     const types = numbers.map((n) => (n instanceof tf.Tensor ? `a ${n.dtype} Tensor` : Array.isArray(n) ? listType(n) : typeof n));
