@@ -35,6 +35,8 @@ export type EngineOption = EngineName | 'auto';
 /** What a choice keeps besides what inspect() shows: the graph's name for errors, the measurement under way. */
 const graphNames = new WeakMap<EngineChoice, string>();
 const trials = new WeakMap<EngineChoice, EngineTrial>();
+/** Asynchronous runs under way per runner: a runner the measurement drops is freed after them. */
+const inFlight = new WeakMap<Runner, Set<Promise<unknown>>>();
 
 export function chooseEngine(program: Program, option: EngineOption, names: LoweringNames,
                              session: SessionOptions = {}): EngineChoice {
@@ -136,12 +138,12 @@ export async function runOnAsync(choice: EngineChoice | undefined, program: Prog
   }
   const engine = choice.engine;
   if (engine === FALLBACK.name || runner.failedRunChangesNothing !== true) {
-    const results = await runner.runAsync(program, args);
+    const results = await tracked(runner, runner.runAsync(program, args));
     ran(choice, engine, true);
     return results;
   }
   try {
-    const results = await runner.runAsync(program, args);
+    const results = await tracked(runner, runner.runAsync(program, args));
     ran(choice, engine, true);
     return results;
   } catch (error) {
@@ -176,7 +178,7 @@ function runMeasured(choice: EngineChoice, trial: EngineTrial, program: Program,
 /** The measurement is over: candidate `winner` runs the program from now on, the other's runner is freed. */
 function settle(choice: EngineChoice, trial: EngineTrial, winner: number, why: string): void {
   trials.delete(choice);
-  trial.candidates.forEach((c, i) => { if (i !== winner) c.runner.dispose(); });
+  trial.candidates.forEach((c, i) => { if (i !== winner) disposeWhenIdle(c.runner); });
   const { engine, runner } = trial.candidates[winner];
   const engines = trial.candidates.map((c) => c.engine).join(' and ');
   Object.assign(choice, {
@@ -184,6 +186,22 @@ function settle(choice: EngineChoice, trial: EngineTrial, winner: number, why: s
     reason: `engine 'auto' timed ${engines} on this graph's first calls: ${why}`,
     measurement: { samples: trial.samples(), decided: true },
   });
+}
+
+function tracked<T>(runner: Runner, run: Promise<T>): Promise<T> {
+  let runs = inFlight.get(runner);
+  if (runs === undefined) inFlight.set(runner, (runs = new Set()));
+  runs.add(run);
+  const done = (): void => void runs.delete(run);
+  run.then(done, done);
+  return run;
+}
+
+/** Frees `runner` once the asynchronous runs it has under way (started before the measurement decided) are over. */
+function disposeWhenIdle(runner: Runner): void {
+  const runs = [...(inFlight.get(runner) ?? [])];
+  if (runs.length === 0) runner.dispose();
+  else void Promise.allSettled(runs).then(() => runner.dispose());
 }
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
