@@ -223,6 +223,7 @@ function afterFailedRun(choice: EngineChoice, runner: Runner, program: Program, 
     throw new Error(`autograph-ts: engine '${choice.engine}' cannot run ${graphNames.get(choice) ?? 'this function'}: ${unusable}`);
   }
   runner.dispose();
+  trials.delete(choice);   // (an asynchronous call found it out: nothing left to measure)
   Object.assign(choice, { engine: FALLBACK.name, runner: FALLBACK.prepare(program, { names: {}, onnx: {} }), reason: unusable });
   return unusable;
 }

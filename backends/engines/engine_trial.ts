@@ -59,7 +59,7 @@ const ms = (x: number): string => `${x < 10 ? x.toFixed(3) : x.toFixed(1)} ms`;
  *   of the faster, or the spread of the calls: their median absolute deviations added); within
  *   noise another round is timed, and after the last the cheaper to run wins: less CPU time per
  *   call (ORT on several threads uses more than it takes), or, where the host reports no CPU time,
- *   the first candidate ('auto''s order of engines).
+ *   the first candidate (the engine the calls started on).
  */
 export function decideByTimes(names: readonly string[], times: readonly Timings[]): Verdict | undefined {
   const [a, b] = times.map((t) => t.wall);
@@ -87,7 +87,7 @@ export function decideByTimes(names: readonly string[], times: readonly Timings[
   const winner = measuredCpu && cpu[1]! < cpu[0]! ? 1 : 0;
   const cheaper = measuredCpu
     ? `the cheaper to run: CPU ${names.map((name, i) => `${name} ${ms(cpu[i]!)}`).join(', ')} per call`
-    : 'the first in the order of engines (no CPU time to compare)';
+    : 'the engine the calls started on (no CPU time to compare)';
   return { winner, why: `within noise, ${names[winner]} kept as ${cheaper}: ${figures(`median of ${n} calls each`)}` };
 }
 
