@@ -70,7 +70,11 @@ export interface StagedGraphInfo {
   dot(): string;
   /** The graph itself (plain data) with its constant, variable and error tables. */
   program: Program;
-  /** The engine that runs this graph; when it is not ONNX Runtime, why (and the nodes that do not lower). */
+  /**
+   * The engine that runs this graph and why (the nodes that do not lower; under 'auto', the
+   * timings of both engines that decided, in `measurement`); `lastCall`: the engine that ran the
+   * last call, and why when it is not `engine`.
+   */
   engine: Omit<EngineChoice, 'runner'>;
   /** fn's return value built from values for the graph's results (in order): where each result goes. */
   rebuild(results: unknown[]): unknown;

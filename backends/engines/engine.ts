@@ -41,6 +41,11 @@ export interface Runner {
    * tfjs executor for good); undefined when only this run failed.
    */
   unusableAfter?(error: unknown): string | undefined;
+  /**
+   * True while the runner still measures its own settings (ORT's threads per operator,
+   * onnx/threads.ts): its calls then are not timed for 'auto''s choice of engine (engine_trial.ts).
+   */
+  readonly settling?: boolean;
   dispose(): void;
 }
 
@@ -55,9 +60,16 @@ export interface Engine<Name extends string = string> {
   readonly name: Name;
   /**
    * Under `engine: 'auto'`: why this engine should not run `program` here although it could (a
-   * cost judgement, or a backend it was not measured on); undefined to try it.
+   * backend it was not measured on, a check only the fallback makes); undefined to try it. Where
+   * it runs synchronously, 'auto' then times it against the fallback engine (engine_trial.ts).
    */
   declinesAuto?(program: Program): string | undefined;
+  /**
+   * Under `engine: 'auto'`: why this engine is likely slower than the fallback on `program` (a
+   * rule about the graph's shape), or undefined. Only a first guess: the calls before the
+   * measurement has decided, and asynchronous calls while there is none, run the guessed engine.
+   */
+  likelySlower?(program: Program): string | undefined;
   prepare(program: Program, context: PrepareContext): Runner | Refusal;
 }
 
@@ -75,4 +87,11 @@ export interface EngineChoice {
   runner?: Runner;
   /** In inspect(): the ORT sessions' threads per operator and how they were chosen (none before a first run). */
   threads?: string[];
+  /**
+   * Under 'auto', where two engines can run the program: their timings on its first calls (ms per
+   * call, warm-ups left out) and whether they have decided (`reason` then says which won and why).
+   */
+  measurement?: { samples: Record<string, number[]>; decided: boolean };
+  /** The engine that ran the last call of this graph, and why when it is not `engine` (a gradient tape, a failed run). */
+  lastCall?: { engine: string; async: boolean; reason?: string };
 }

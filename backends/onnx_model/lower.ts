@@ -308,7 +308,7 @@ class Lowering {
 
   private ifNode(node: IfNode, g: GraphScope, inputs: Value[], where: string): Value[] {
     const [cond, ...captures] = inputs;
-    if (selectable(node)) return this.selectNode(node, g, g.cast(cond, OnnxType.BOOL), captures, where);
+    if (selectable(node)) return this.selectNode(node, g, scalarCondition(g, cond), captures, where);
     const label = `${where} If${node.origin ? ` (${node.origin})` : ''}`;
     // Variables either branch assigns: extra outputs, each branch returning its value of them.
     const assigned = [...new Set([...assignedVariables(node.then), ...assignedVariables(node.else)])];
@@ -398,9 +398,9 @@ class Lowering {
       again = lowerTest(body, [...next, ...invariants]);
     });
     if (this.problems.length > 0) return node.outputs.map((o) => ({ name: this.model.fresh('unlowered'), type: OnnxType.FLOAT, shape: o.shape }));
-    const graph = body.graph(body.outputs([body.cast(again!, OnnxType.BOOL), ...next, ...assigned.map((v) => after.get(v)!)]));
+    const graph = body.graph(body.outputs([scalarCondition(body, again!), ...next, ...assigned.map((v) => after.get(v)!)]));
     const outs = node.outputs.map(valueSpec);
-    const all = g.opN('Loop', [tripCount, g.cast(first, OnnxType.BOOL), ...initial, ...before], { body: { graph } },
+    const all = g.opN('Loop', [tripCount, scalarCondition(g, first), ...initial, ...before], { body: { graph } },
       [...outs, ...before], 'loop');
     this.setAssigned(assigned, all.slice(n));
     return all.slice(0, n);
@@ -419,6 +419,18 @@ class Lowering {
       this.assigned.add(v);
     });
   }
+}
+
+/**
+ * A condition as a bool scalar. A staged condition is any one-element tensor (`if (tok.equal(0))
+ * break` with `tok` of shape [1] is bool[1]); ONNX's Loop takes a scalar test (ORT refuses the
+ * model otherwise: "cond_in ... inferred=1 declared=0"), and an If lowered as a selection
+ * (selectNode) broadcasts its condition against the branches' values, so a [1] condition would
+ * make the flag it sets [1] where the graph recorded a scalar.
+ */
+function scalarCondition(g: GraphScope, test: Value): Value {
+  const cond = g.cast(test, OnnxType.BOOL);
+  return cond.shape.length === 0 ? cond : g.op('Reshape', [cond, g.int64s([], [0])], {}, OnnxType.BOOL, [], 'cond_scalar');
 }
 
 /** The ONNX value of a recorded output: a tensor, or a sequence for a list (lists of lists do not lower). */

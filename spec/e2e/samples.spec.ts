@@ -82,7 +82,10 @@ describe('e2e: sample projects compiled with tspc', function () {
     const losses = [...(/loss before step (.*)/.exec(out)![1]).matchAll(/\d+: ([\d.]+)/g)].map((m) => Number(m[1]));
     expect(losses, out).to.have.length(3);
     expect(losses[2], out).to.be.lessThan(losses[0] / 10);
-    expect(out).to.match(/the whole loop staged \(41 steps in one graph call\): last loss \S+, max \|weights - staged step's\| 0\.0e\+0/);
+    // The staged step's first calls run on both engines in turn ('auto' times them), whose float
+    // sums round differently: the weights agree with the whole loop's to rounding, not bit for bit.
+    const [, weightGap] = /the whole loop staged \(41 steps in one graph call\): last loss \S+, max \|weights - staged step's\| (\S+)/.exec(out)!;
+    expect(Number(weightGap), out).to.be.at.most(1e-5);
   });
 
   it('early return, nested break/continue, ?: and &&/||/! on tensors give the right numbers', async () => {

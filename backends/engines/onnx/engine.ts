@@ -52,10 +52,12 @@ export function prepareOnnx(program: Program, names: LoweringNames = {}, options
 const AUTO_BACKENDS = new Set(['wasm', 'cpu']);
 
 /**
- * The exception: a loop whose body branches (an If per iteration) on small values. ORT runs each
- * If as a sub-graph call, and with a few scalar kernels per iteration that is as slow as the tfjs
- * executor or slower (collatz: ~1.1 ms vs ~1.0 ms CPU time); 'auto' keeps such graphs on tfjs. A
- * body doing more (the greedy decoder's 256-wide step: 5-10x faster in ORT) is not affected.
+ * A guess, not a rule (likelySlowerOnOrt; onnxruntime-node under 'auto' then times both): a loop
+ * whose body branches (an If per iteration) on small values. ORT runs each If as a sub-graph
+ * call, and with a few scalar kernels per iteration that is as slow as the tfjs executor or slower
+ * (collatz: ~1.1 ms vs ~1.0 ms CPU time). A body doing more (the greedy decoder's 256-wide step:
+ * 5-10x faster in ORT) is not affected; and a GRU decoder of hidden size 64 this guess held back
+ * was 4x faster in ORT (issue 19): hence the measurement.
  */
 const AUTO_MIN_BRANCHING_LOOP_WORK = 1e4;
 
@@ -63,7 +65,7 @@ const AUTO_MIN_BRANCHING_LOOP_WORK = 1e4;
  * A graph split into segments around host nodes (segments.ts) pays a session run and tensor
  * copies per segment. Measured (wasm, CPU time, a random draw between two segments): 3 scalar ops
  * ~5x slower in ORT, 4 chained 32x32 matMuls (work 1.3e5) 1.15x slower, 64x64 (1e6) 1.2x faster,
- * 256x256 2x faster: 'auto' splits from this much work on.
+ * 256x256 2x faster: the guess splits from this much work on.
  */
 const AUTO_MIN_SPLIT_WORK = 5e5;
 
@@ -86,13 +88,22 @@ export function loopLimitRefusal(program: Program): string | undefined {
     'Loop cannot raise the error that names the loop';
 }
 
-/** Why 'auto' keeps `program` off ONNX Runtime (node or web) although it may lower (see the constants above). */
-export function declinesAutoLike(program: Program): string | undefined {
+/** Why 'auto' never tries ONNX Runtime (node or web) on `program`: a loop limit only the executor checks, a backend not measured. */
+export function declinesAutoOnBackend(program: Program): string | undefined {
   const limited = loopLimitRefusal(program);
   if (limited !== undefined) return `engine 'auto' keeps the tfjs executor: ${limited}`;
   if (!AUTO_BACKENDS.has(tf.getBackend())) {
     return `engine 'auto' keeps the tfjs executor on backend '${tf.getBackend()}' (ONNX Runtime is preferred on ${[...AUTO_BACKENDS].join(', ')})`;
   }
+  return undefined;
+}
+
+/**
+ * Why ONNX Runtime is likely no faster than the tfjs executor on `program` (see the constants
+ * above): onnxruntime-node's first guess, before 'auto' has timed both (engine_trial.ts); the
+ * choice itself for onnxruntime-web, whose asynchronous runs are not timed.
+ */
+export function likelySlowerOnOrt(program: Program): string | undefined {
   if (lightBranchingLoop(program.graph)) {
     return "engine 'auto' keeps the tfjs executor for a loop that branches on small values " +
       '(ONNX Runtime runs an If per iteration as a sub-graph call: no faster there)';
@@ -103,6 +114,10 @@ export function declinesAutoLike(program: Program): string | undefined {
   }
   return undefined;
 }
+
+/** Why 'auto' keeps `program` off ONNX Runtime where it is not timed (onnxruntime-web's asynchronous runs). */
+export const declinesAutoLike = (program: Program): string | undefined =>
+  declinesAutoOnBackend(program) ?? likelySlowerOnOrt(program);
 
 const inNode = (): boolean => typeof process !== 'undefined' && typeof process.versions?.node === 'string';
 
@@ -122,8 +137,9 @@ function tellOnceRuntimeMissing(): void {
 /** ONNX Runtime (onnxruntime-node): the program lowered to an ONNX model, one session per model. */
 export const onnxEngine: Engine<'onnx'> = {
   name: 'onnx',
-  declinesAuto: (program) => (inNode() ? declinesAutoLike(program)
+  declinesAuto: (program) => (inNode() ? declinesAutoOnBackend(program)
     : "engine 'auto' outside Node leaves onnxruntime-node (a Node addon) to the 'onnx-web' engine"),
+  likelySlower: likelySlowerOnOrt,
   prepare: (program, context) => {
     const limited = loopLimitRefusal(program);
     if (limited !== undefined) return { refused: limited };

@@ -29,6 +29,8 @@ export interface SyncOrtSession {
   run(feeds: Record<string, OrtTensor>, outputNames: string[]): Record<string, OrtTensor>;
   readonly threads: string;
   readonly loaded: boolean;
+  /** While it measures its own settings (threads.ts): its runs are not timed by 'auto'. */
+  readonly settling?: boolean;
   dispose(): void;
 }
 
@@ -136,6 +138,11 @@ export class OnnxRunner implements Runner {
     return [...(this.session === undefined ? [] : [this.session.threads]), ...(this.asyncThreads === undefined ? [] : [this.asyncThreads])];
   }
 
+  /** Runner.settling: before the first synchronous run, or while its session measures its threads. */
+  get settling(): boolean {
+    return this.session === undefined || this.session.settling === true;
+  }
+
   private names(): string[] {
     return [...this.model.outputs.map((o) => o.name), ...this.model.variableOutputs.map((o) => o.name)];
   }
@@ -238,6 +245,10 @@ export class SegmentedRunner implements Runner {
 
   get threads(): string[] {
     return this.runners.flatMap((r) => r?.threads ?? []);
+  }
+
+  get settling(): boolean {
+    return this.runners.some((r) => r?.settling === true);
   }
 
   dispose(): void {

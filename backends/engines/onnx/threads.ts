@@ -135,6 +135,11 @@ export class TunedSession {
     return session;
   }
 
+  /** Whether the thread count is still being measured (Runner.settling). */
+  get settling(): boolean {
+    return this.chosen === undefined;
+  }
+
   /** Whether ORT has loaded the model. */
   get loaded(): boolean {
     return this.sessions.size > 0;
