@@ -70,6 +70,8 @@ export interface StagedGraphInfo {
   dot(): string;
   /** The graph itself (plain data) with its constant, variable and error tables. */
   program: Program;
+  /** What the optimizer rewrote (beyond removing and merging nodes), one line each. */
+  optimizations: string[];
   /** The engine that runs this graph; when it is not ONNX Runtime, why (and the nodes that do not lower). */
   engine: Omit<EngineChoice, 'runner'>;
   /** fn's return value built from values for the graph's results (in order): where each result goes. */
@@ -177,6 +179,7 @@ function describeEntry(entry: CacheEntry, signature: string, name: string, choic
     dump: () => dumpGraph(entry.program),
     dot: () => graphToDot(entry.program, name),
     program: entry.program,
+    optimizations: entry.program.optimizations ?? [],
     engine: runner?.threads === undefined ? engine : { ...engine, threads: runner.threads },
     rebuild: (results: unknown[]) => entry.rebuild(results as tf.Tensor[]),
   };

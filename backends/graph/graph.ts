@@ -211,6 +211,8 @@ export interface Program {
    * run of the loop) throws a StagingError naming its line instead (the tfjs executor checks it).
    */
   maximumIterations?: number;
+  /** What the optimizer changed beyond removing and merging nodes, one line each (inspect() shows them). */
+  optimizations?: string[];
 }
 
 export function nodeInputs(node: Node): ValueRef[] {
