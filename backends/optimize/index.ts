@@ -42,10 +42,23 @@ export function optimizeProgram(program: Program, options: boolean | Partial<Opt
   }
   if (on.cse) eliminateCommonSubexpressions(program);
   if (on.loopInvariant) hoistLoopInvariants(program.graph);
-  if (on.hoistProjections) {
-    const notes = hoistProjections(program);
-    if (notes.length > 0) program.optimizations = [...(program.optimizations ?? []), ...notes];
-  }
+  if (on.hoistProjections) hoistWithGradientProgram(program);
   eliminateDeadNodes(program.graph);
+  if (program.forGradients !== undefined) eliminateDeadNodes(program.forGradients.graph);
   pruneConstants(program);
+}
+
+/**
+ * Projection hoisting, keeping the program as it was for runs under a gradient tape: a row gather
+ * of the hoisted product puts the product on the weights' gradient path, where tfjs's gradient of
+ * GatherV2 scatters (UnsortedSegmentSum, which tfjs-wasm lacks) and the in-graph gradient would
+ * accumulate a full [steps, ...] gradient per iteration.
+ */
+function hoistWithGradientProgram(program: Program): void {
+  if (!program.graph.nodes.some((n) => n.kind === 'While')) return;
+  const before = structuredClone(program.graph);
+  const notes = hoistProjections(program);
+  if (notes.length === 0) return;
+  program.optimizations = [...(program.optimizations ?? []), ...notes];
+  program.forGradients = { ...program, graph: before, optimizations: undefined };
 }

@@ -151,8 +151,7 @@ function hoist(loop: WhileNode, found: Projection[], emit: (node: Node) => numbe
   for (const p of found) {
     const product = loop.body.nodes[p.matMul] as KernelNode;
     const spec = { ...product.outputs[0], shape: [sequenceLength(loop, p), ...product.outputs[0].shape] };
-    const inputs = p.side === 0 ? [p.sequence, p.matrix] : [p.matrix, p.sequence];
-    const at = emit({ ...product, inputs, outputs: [spec] });
+    const at = emitProduct(loop, p, product, spec, emit);
     byNode.set(p.matMul, { projection: p, param: loop.inputs.length, spec });
     loop.inputs = [...loop.inputs, { node: at, output: 0 }];
   }
@@ -169,6 +168,33 @@ function hoist(loop: WhileNode, found: Projection[], emit: (node: Node) => numbe
     const row = r.emit({ ...projection.gather, inputs: [{ node: rows, output: 0 }, counter], outputs: n.outputs });
     r.replace(i, [{ node: row, output: 0 }]);
   });
+}
+
+/**
+ * The product of every step: where all dims are known and the slice is the left operand, one 2-D
+ * GEMM, Reshape(xs, [T*B, F]) W reshaped to [T, B, H] (a GEMM that tfjs-wasm runs as one call);
+ * else BatchMatMul(xs, W) with W broadcast over the steps (ORT folds it into one GEMM as well).
+ */
+function emitProduct(loop: WhileNode, p: Projection, product: KernelNode, spec: TensorSpec, emit: (node: Node) => number): number {
+  const x = p.gather.inputs[0];
+  const xShape = loop.body.nodes[x.node].outputs[x.output].shape;
+  const m = loop.body.nodes[product.inputs[1 - p.side].node].outputs[product.inputs[1 - p.side].output];
+  const flat = p.side === 0 && !product.attrs.transposeA && xShape.length === 3 && m.shape.length === 2 &&
+    [...xShape, ...spec.shape].every((d) => d >= 0);
+  if (!flat) {
+    const inputs = p.side === 0 ? [p.sequence, p.matrix] : [p.matrix, p.sequence];
+    return emit({ ...product, inputs, outputs: [spec] });
+  }
+  const [T, B, F] = xShape;
+  const reshape = (input: ValueRef, shape: number[]): ValueRef => ({
+    node: emit({ kind: 'Kernel', op: 'Reshape', inputs: [input], inputNames: ['x'], variadic: false, attrs: { shape },
+      multiOutput: false, outputs: [{ dtype: spec.dtype, shape }] }),
+    output: 0,
+  });
+  const rows = reshape(p.sequence, [T * B, F]);
+  const H = spec.shape[2];
+  const gemm = emit({ ...product, inputs: [rows, p.matrix], outputs: [{ ...spec, shape: [T * B, H] }] });
+  return reshape({ node: gemm, output: 0 }, [T, B, H]).node;
 }
 
 /** The sequence's length (its leading dim, possibly unknown), from the gather's input spec in the body. */

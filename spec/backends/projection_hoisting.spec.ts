@@ -174,6 +174,22 @@ describe('stage(): projections of a sequence hoisted out of loops', () => {
     tf.dispose([xs, w, u, steps, v, got, want]);
   });
 
+  it('tf.grad of the staged RNN with respect to W equals eager (runs the program as it was before hoisting), relaxed dims included', () => {
+    const { xs, w, u } = weights();
+    const shorter = xs.slice([0, 0, 0], [4, 2, 3]);
+    const staged = stage(m.forOf);
+    for (const seq of [xs, shorter, xs]) {
+      const gradOf = (f: (...a: unknown[]) => tf.Tensor) => tf.grad((v: tf.Tensor) => f(seq, v, u).square().sum())(w);
+      const want = gradOf(m.forOf);
+      const got = gradOf(staged as unknown as (...a: unknown[]) => tf.Tensor);
+      expectSameTensor(got, want, 1e-5, 'dW');
+      tf.dispose([want, got]);
+    }
+    expect(staged.inspect(xs, w, u).optimizations).to.have.length(1);
+    staged.dispose();
+    tf.dispose([xs, w, u, shorter]);
+  });
+
   it('optimize: { hoistProjections: false } keeps the product in the loop', () => {
     const { xs, w, u } = weights();
     const staged = stage(m.forOf, { engine: 'tfjs', optimize: { hoistProjections: false } });
