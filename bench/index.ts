@@ -7,7 +7,8 @@
  *   npm run bench -- --quick    wasm only, fewer and shorter rounds, one RNN size (a smoke test, ~1 min)
  *   npm run bench -- --full     the RNN grid on cpu too, and the ONNX engine section (bench/onnx.ts)
  *   npm run bench -- onnx       only the ONNX engine section
- * BENCH_BACKENDS=wasm limits the backends, BENCH_CASES=rnn,decode the workloads (key prefixes).
+ * BENCH_BACKENDS=wasm limits the backends, BENCH_CASES=rnn,decode the workloads (key prefixes); the
+ * sections 'hoisting' (bench/hoisting.ts) and 'first-call' (bench/first_call.ts) run when named there too.
  */
 import * as fs from 'fs';
 import * as os from 'os';
@@ -20,6 +21,8 @@ import { ablationCases, Case, Prepared as CasePrepared } from './cases';
 import { compare, Comparison, measure, medianMs, Ratio, ratio, runOnce, Settings } from './measure';
 import { onnxSection } from './onnx';
 import { measureGemmPeak, Peak, rooflineText } from './roofline';
+import { hoistingSection } from './hoisting';
+import { firstCallSection, FirstCallRow } from './first_call';
 import { Variant, VariantKey, Workload, workloads } from './workloads';
 
 const argv = process.argv.slice(2);
@@ -365,6 +368,20 @@ async function main(): Promise<void> {
       printWorkload(r);
     }
   }
+  // Sections run in a full run, or when BENCH_CASES names them.
+  const section = (name: string): boolean => ONLY === undefined || ONLY.includes(name);
+  let hoisting: string[] = [];
+  if (section('hoisting')) {
+    console.log(`\n== projection hoisting off vs on (optimize: { hoistProjections }), ${BACKENDS[0]}; see bench/hoisting.ts`);
+    await useBackend(BACKENDS[0]);
+    hoisting = hoistingSection(twoWay, peak);
+  }
+  let firstCalls: FirstCallRow[] = [];
+  if (section('first-call')) {
+    console.log(`\n== the first call, phase by phase, next to one eager call (${BACKENDS[0]}; see bench/first_call.ts)`);
+    await useBackend(BACKENDS[0]);
+    firstCalls = firstCallSection();
+  }
   const ablations: AblationRow[] = [];
   if (ONLY === undefined) {
     console.log(`\n== effect of each optimization (staged, all optimizations vs all but one)\n${ablationHeader}`);
@@ -401,7 +418,7 @@ async function main(): Promise<void> {
   }
   const json = {
     date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadBefore, loadAfter,
-    mode: full ? 'full' : 'default', settings, backends: BACKENDS, seconds, gemmPeak: peak, workloads: results, ablations,
+    mode: full ? 'full' : 'default', settings, backends: BACKENDS, seconds, gemmPeak: peak, workloads: results, hoisting, firstCalls, ablations,
     onnxSection: onnxLines, paper,
   };
   fs.writeFileSync(path.join(ROOT, 'bench/results.json'), `${JSON.stringify(json, (_, v) => (v === Infinity ? 'Infinity' : v), 1)}\n`);

@@ -67,7 +67,7 @@ export function nativeRnn(xs: tf.Tensor3D, h0: tf.Tensor2D, wx: tf.Tensor2D, wh:
 
 /**
  * The same RNN as an expert builds it by hand (what cuDNN does): the input projection of every step
- * in one GEMM before the loop, P = xs Wx + b ([T, B, F] by [F, H]: ORT runs it as one [T*B, F] GEMM),
+ * in one GEMM before the loop, P = xs Wx + b (one Gemm of the [T*B, F] rows with the bias fused),
  * and a Loop(T) { Gather(P, t), MatMul(h, Wh), Add, Tanh } that only does the recurrent product.
  */
 export function expertRnn(xs: tf.Tensor3D, h0: tf.Tensor2D, wx: tf.Tensor2D, wh: tf.Tensor2D, b: tf.Tensor1D): NativeModel {
@@ -81,7 +81,9 @@ export function expertRnn(xs: tf.Tensor3D, h0: tf.Tensor2D, wx: tf.Tensor2D, wh:
   const whV = g.input(model.claim('wh'), F, [H, H]);
   const bV = g.input(model.claim('b'), F, [H]);
   model.claim('h');
-  const projected = g.op('Add', [g.op('MatMul', [xsV, wxV], {}, F, [T, B, H]), bV], {}, F, [T, B, H]);
+  // One Gemm over the T*B rows with the bias fused in (ONNX Gemm is 2-D: reshaped around it).
+  const rows = g.op('Reshape', [xsV, g.int64s([T * B, Fe])], {}, F, [T * B, Fe]);
+  const projected = g.op('Reshape', [g.op('Gemm', [rows, wxV, bV], {}, F, [T * B, H]), g.int64s([T, B, H])], {}, F, [T, B, H]);
   const body = new GraphScope(model, 'step');
   const t = body.input(model.fresh('t'), I64, []);
   const keepGoing = body.input(model.fresh('keep_going'), BOOL, []);

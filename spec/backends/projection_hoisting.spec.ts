@@ -11,6 +11,7 @@ import type { Graph, WhileNode } from '../../backends/graph/graph';
 import { onnxRuntimeAvailable } from '../../backends/engines/onnx/runtime';
 import { compile, formatDiagnostics, load } from '../harness/compile';
 import { expectSameTensor } from '../onnx/support';
+import { HOIST_UP_TO_WORK } from '../../backends/optimize/projection_hoisting';
 
 const source = `
 import * as tf from '@tensorflow/tfjs';
@@ -188,6 +189,17 @@ describe('stage(): projections of a sequence hoisted out of loops', () => {
     expect(staged.inspect(xs, w, u).optimizations).to.have.length(1);
     staged.dispose();
     tf.dispose([xs, w, u, shorter]);
+  });
+
+  it('leaves a per-step product above HOIST_UP_TO_WORK in the loop (it runs at GEMM speed there)', () => {
+    const xs = tf.randomNormal([2, 64, 64], 0, 1, 'float32', 5) as tf.Tensor3D;
+    const w = tf.randomNormal([64, 128], 0, 0.1, 'float32', 6) as tf.Tensor2D;
+    const u = tf.randomNormal([128, 128], 0, 0.1, 'float32', 7) as tf.Tensor2D;
+    expect(64 * 64 * 128).to.be.above(HOIST_UP_TO_WORK);
+    const { graph, optimizations } = equalsEager('forOf', 'tfjs', [[xs, w, u]]);
+    expect(products(loopOf(graph).body)).to.equal(2);
+    expect(optimizations).to.deep.equal([]);
+    tf.dispose([xs, w, u]);
   });
 
   it('optimize: { hoistProjections: false } keeps the product in the loop', () => {
