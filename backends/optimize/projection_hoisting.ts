@@ -3,8 +3,7 @@
  * step t's slice of a loop-invariant sequence by a loop-invariant matrix,
  *   for (const x of xs) h = tanh(x.matMul(W).add(h.matMul(U)))     // or xs.gather(t), t the counter
  * computes the products of every step as one matrix product before the loop, P = xs W (one GEMM
- * of [T*B, F] by [F, H]: BatchMatMul broadcasts W over the leading axis), and the body reads its
- * row, P[t]. Gather(xs, t) W = Gather(xs W, t) row by row, so the result is the same up to the
+ * of the [T*B, F] rows by [F, H]: emitProduct), and the body reads its row, P[t]. Gather(xs, t) W = Gather(xs W, t) row by row, so the result is the same up to the
  * order of the sums inside the GEMM.
  *
  * Only products small enough to be bound by the per-step cost of an operator are hoisted
