@@ -202,6 +202,16 @@ describe('stage(): projections of a sequence hoisted out of loops', () => {
     tf.dispose([xs, w, u]);
   });
 
+  it('the program run under a gradient tape keeps maximumIterations', () => {
+    const { xs, w, u } = weights();
+    const staged = stage(m.forOf, { maximumIterations: 3 });
+    expect(() => staged(xs, w, u)).to.throw(/maximumIterations \(3\)/);
+    expect(() => tf.grad((v: tf.Tensor) => (staged(xs, v, u) as tf.Tensor).sum())(w)).to.throw(/maximumIterations \(3\)/);
+    expect(staged.inspect(xs, w, u).optimizations).to.have.length(1);
+    staged.dispose();
+    tf.dispose([xs, w, u]);
+  });
+
   it('optimize: { hoistProjections: false } keeps the product in the loop', () => {
     const { xs, w, u } = weights();
     const staged = stage(m.forOf, { engine: 'tfjs', optimize: { hoistProjections: false } });
