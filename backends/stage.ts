@@ -70,6 +70,8 @@ export interface StagedGraphInfo {
   dot(): string;
   /** The graph itself (plain data) with its constant, variable and error tables. */
   program: Program;
+  /** What the optimizer rewrote (beyond removing and merging nodes), one line each. */
+  optimizations: string[];
   /**
    * The engine that runs this graph and why (the nodes that do not lower; under 'auto', the
    * timings of both engines that decided, in `measurement`); `lastCall`: the engine that ran the
@@ -181,6 +183,7 @@ function describeEntry(entry: CacheEntry, signature: string, name: string, choic
     dump: () => dumpGraph(entry.program),
     dot: () => graphToDot(entry.program, name),
     program: entry.program,
+    optimizations: entry.program.optimizations ?? [],
     engine: runner?.threads === undefined ? engine : { ...engine, threads: runner.threads },
     rebuild: (results: unknown[]) => entry.rebuild(results as tf.Tensor[]),
   };

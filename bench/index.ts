@@ -7,7 +7,8 @@
  *   npm run bench -- --quick    wasm only, fewer and shorter rounds, one RNN size (a smoke test, ~1 min)
  *   npm run bench -- --full     the RNN grid on cpu too, and the ONNX engine section (bench/onnx.ts)
  *   npm run bench -- onnx       only the ONNX engine section
- * BENCH_BACKENDS=wasm limits the backends, BENCH_CASES=rnn,decode the workloads (key prefixes).
+ * BENCH_BACKENDS=wasm limits the backends, BENCH_CASES=rnn,decode the workloads (key prefixes); the
+ * sections 'hoisting' (bench/hoisting.ts) and 'first-call' (bench/first_call.ts) run when named there too.
  */
 import * as fs from 'fs';
 import * as os from 'os';
@@ -19,6 +20,9 @@ import type { Graph } from '../backends/graph/graph';
 import { ablationCases, Case, Prepared as CasePrepared } from './cases';
 import { compare, Comparison, measure, medianMs, Ratio, ratio, runOnce, Settings } from './measure';
 import { onnxSection } from './onnx';
+import { measureGemmPeak, Peak, rooflineText } from './roofline';
+import { hoistingSection } from './hoisting';
+import { firstCallSection, FirstCallRow } from './first_call';
 import { Variant, VariantKey, Workload, workloads } from './workloads';
 
 const argv = process.argv.slice(2);
@@ -49,6 +53,8 @@ interface VariantResult {
   cpuSpeedup?: Ratio;
   /** this variant's ms / the hand-built graph's ms, per round. */
   vsNative?: Ratio;
+  /** this variant's ms / the expert hand-built graph's ms (projection hoisted), per round. */
+  vsExpert?: Ratio;
   /** The first call: for staged variants it traces, optimizes and builds the engine's program. */
   firstCallMs?: number;
   /** Largest |difference| from the eager result, relative to the eager result's largest |value| (at least 1). */
@@ -58,6 +64,8 @@ interface VariantResult {
 interface WorkloadResult {
   key: string;
   name: string;
+  /** Floating-point work per call (bench/roofline.ts). */
+  flops?: number;
   backend: string;
   rounds: number;
   variants: VariantResult[];
@@ -68,6 +76,9 @@ interface WorkloadResult {
 }
 
 const DIFF_TOLERANCE = 1e-3;
+
+/** This machine's fp32 GEMM peak, measured at the start of the run (bench/roofline.ts). */
+let peak: Peak | undefined;
 
 interface Values { shape: number[]; data: Float64Array }
 
@@ -137,19 +148,21 @@ function runWorkload(w: Workload, backend: string): WorkloadResult {
     afterTiming = tf.memory().numTensors;
     rounds = r.ms.length;
     const native = runnable.findIndex((i) => p.variants[i].key === 'native');
+    const expert = runnable.findIndex((i) => p.variants[i].key === 'expert');
     runnable.forEach((i, j) => {
       results[i].ms = medianMs(r, j);
       results[i].speedup = ratio(r, 0, j);
       results[i].cpuMs = medianMs(r, j, 'cpu');
       results[i].cpuSpeedup = ratio(r, 0, j, 'cpu');
       if (native >= 0) results[i].vsNative = ratio(r, j, native);
+      if (expert >= 0) results[i].vsExpert = ratio(r, j, expert);
     });
     notes = p.notes?.() ?? [];
   } finally {
     p.dispose();
   }
   return {
-    key: w.key, name: w.name, backend, rounds, variants: results, notes,
+    key: w.key, name: w.name, flops: w.flops, backend, rounds, variants: results, notes,
     tensors: { before, afterFirstCalls, afterTiming, afterDispose: tf.memory().numTensors },
   };
 }
@@ -181,8 +194,10 @@ function printWorkload(r: WorkloadResult): void {
     }
     const first = v.firstCallMs === undefined ? '' : `${v.firstCallMs.toFixed(0)} ms = ${(v.firstCallMs / eagerMs).toFixed(1)} eager calls`;
     const diff = v.maxDiff === undefined ? '' : v.maxDiff === 0 ? '0' : `${v.maxDiff.toExponential(1)}${v.maxDiff > DIFF_TOLERANCE ? ' DIFFERS' : ''}`;
+    const roof = r.flops === undefined ? '' : `  ${rooflineText(r.flops, v.ms, peak)}`;
+    const expert = v.vsExpert === undefined || v.key === 'expert' ? '' : `  ${times(v.vsExpert, 0)} expert`;
     console.log(`  ${v.label.padEnd(38)}${ms(v.ms)}  ${`${times(v.speedup)} ${range(v.speedup)}`.padEnd(27)}${times(v.cpuSpeedup, 9)}` +
-      `${times(v.vsNative, 9)}  ${first.padEnd(26)}${diff}`);
+      `${times(v.vsNative, 9)}  ${first.padEnd(26)}${diff.padEnd(9)}${roof}${expert}`);
   }
   for (const note of r.notes) console.log(`  ${note}`);
 }
@@ -340,6 +355,8 @@ async function main(): Promise<void> {
   console.log(`npm run bench${quick ? ' --quick' : full ? ' --full' : ''}: ${BACKENDS.join(', ')}; up to ${settings.rounds} ` +
     `alternating rounds of ~${settings.batchMs} ms batches per workload; load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')} ` +
     `on ${os.cpus().length} cores`);
+  peak = measureGemmPeak();
+  console.log(peak?.how ?? '(no GEMM peak: onnxruntime-node is not installed)');
   const results: WorkloadResult[] = [];
   const options = { mnistSteps: quick ? 20 : 100 };
   for (const backend of BACKENDS) {
@@ -350,6 +367,20 @@ async function main(): Promise<void> {
       results.push(r);
       printWorkload(r);
     }
+  }
+  // Sections run in a full run, or when BENCH_CASES names them.
+  const section = (name: string): boolean => ONLY === undefined || ONLY.includes(name);
+  let hoisting: string[] = [];
+  if (section('hoisting')) {
+    console.log(`\n== projection hoisting off vs on (optimize: { hoistProjections }), ${BACKENDS[0]}; see bench/hoisting.ts`);
+    await useBackend(BACKENDS[0]);
+    hoisting = hoistingSection(twoWay, peak);
+  }
+  let firstCalls: FirstCallRow[] = [];
+  if (section('first-call')) {
+    console.log(`\n== the first call, phase by phase, next to one eager call (${BACKENDS[0]}; see bench/first_call.ts)`);
+    await useBackend(BACKENDS[0]);
+    firstCalls = firstCallSection();
   }
   const ablations: AblationRow[] = [];
   if (ONLY === undefined) {
@@ -387,7 +418,7 @@ async function main(): Promise<void> {
   }
   const json = {
     date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadBefore, loadAfter,
-    mode: full ? 'full' : 'default', settings, backends: BACKENDS, seconds, workloads: results, ablations,
+    mode: full ? 'full' : 'default', settings, backends: BACKENDS, seconds, gemmPeak: peak, workloads: results, hoisting, firstCalls, ablations,
     onnxSection: onnxLines, paper,
   };
   fs.writeFileSync(path.join(ROOT, 'bench/results.json'), `${JSON.stringify(json, (_, v) => (v === Infinity ? 'Infinity' : v), 1)}\n`);

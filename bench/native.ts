@@ -66,6 +66,37 @@ export function nativeRnn(xs: tf.Tensor3D, h0: tf.Tensor2D, wx: tf.Tensor2D, wh:
 }
 
 /**
+ * The same RNN as an expert builds it by hand (what cuDNN does): the input projection of every step
+ * in one GEMM before the loop, P = xs Wx + b (one Gemm of the [T*B, F] rows with the bias fused),
+ * and a Loop(T) { Gather(P, t), MatMul(h, Wh), Add, Tanh } that only does the recurrent product.
+ */
+export function expertRnn(xs: tf.Tensor3D, h0: tf.Tensor2D, wx: tf.Tensor2D, wh: tf.Tensor2D, b: tf.Tensor1D): NativeModel {
+  const [T, B, Fe] = xs.shape;
+  const H = wh.shape[0];
+  const model = new ModelContext();
+  const g = new GraphScope(model, 'rnn_hoisted');
+  const xsV = g.input(model.claim('xs'), F, [T, B, Fe]);
+  const h0V = g.input(model.claim('h0'), F, [B, H]);
+  const wxV = g.input(model.claim('wx'), F, [Fe, H]);
+  const whV = g.input(model.claim('wh'), F, [H, H]);
+  const bV = g.input(model.claim('b'), F, [H]);
+  model.claim('h');
+  // One Gemm over the T*B rows with the bias fused in (ONNX Gemm is 2-D: reshaped around it).
+  const rows = g.op('Reshape', [xsV, g.int64s([T * B, Fe])], {}, F, [T * B, Fe]);
+  const projected = g.op('Reshape', [g.op('Gemm', [rows, wxV, bV], {}, F, [T * B, H]), g.int64s([T, B, H])], {}, F, [T, B, H]);
+  const body = new GraphScope(model, 'step');
+  const t = body.input(model.fresh('t'), I64, []);
+  const keepGoing = body.input(model.fresh('keep_going'), BOOL, []);
+  const hIn = body.input(model.fresh('h_in'), F, [B, H]);
+  const row = body.op('Gather', [projected, t], { axis: 0 }, F, [B, H]);
+  const hOut = body.op('Tanh', [body.op('Add', [row, body.op('MatMul', [hIn, whV], {}, F, [B, H])], {}, F, [B, H])], {}, F, [B, H]);
+  const [h] = g.opN('Loop', [g.int64s([T], []), g.scalar(true, BOOL), h0V],
+    { body: { graph: body.graph(body.outputs([keepGoing, hOut])) } }, [{ type: F, shape: [B, H] }]);
+  return session(encode(model, g, [h], ['h']), { xs, h0, wx, wh, b },
+    (out) => [tf.tensor(out.h.data as Float32Array, [B, H])], ['h'], T * B * Fe * H);
+}
+
+/**
  * Batched greedy decoding until every sequence has emitted `eos` (or maxLength steps): a Loop whose
  * condition is "not all finished", the tokens as a scan output [steps, B] (padded and transposed to
  * [B, maxLength] int32 after the run, the layout of the other variants).

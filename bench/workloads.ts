@@ -15,9 +15,10 @@ import { loadSample } from '../spec/onnx/support';
 import * as eager from './eager';
 import type { Call } from './measure';
 import { chain } from './cases';
-import { NativeModel, nativeChain, nativeCollatz, nativeDecode, nativeMlpStep, nativeRnn, StatefulNativeModel } from './native';
+import { expertRnn, NativeModel, nativeChain, nativeCollatz, nativeDecode, nativeMlpStep, nativeRnn, StatefulNativeModel } from './native';
+import { bpttFlops, mlpFlops, rnnFlops } from './roofline';
 
-export type VariantKey = 'eager' | 'autograph' | 'staged' | 'onnx' | 'native' | 'staged-step' | 'onnx-step';
+export type VariantKey = 'eager' | 'autograph' | 'staged' | 'onnx' | 'native' | 'expert' | 'staged-step' | 'onnx-step';
 
 export interface Variant {
   key: VariantKey;
@@ -43,6 +44,8 @@ export interface Workload {
   key: string;
   name: string;
   prepare: () => Prepared;
+  /** Floating-point work of one call (bench/roofline.ts), where the table shows GFLOP/s. */
+  flops?: number;
 }
 
 export interface Options {
@@ -81,6 +84,8 @@ interface Standard {
   outputs: Outputs;
   native?: () => NativeModel;
   noNative?: string;
+  /** A second hand-built graph, as an expert writes it (the RNN with its projection hoisted). */
+  expert?: () => NativeModel;
   owned: tf.Tensor[];
   reset?: () => void;
   dispose?: () => void;
@@ -98,6 +103,7 @@ function standard(w: Standard): Prepared {
   let native: NativeModel | undefined;
   const missingOrt = ortMissing();
   if (missingOrt === undefined && w.native !== undefined) native = w.native();
+  const expert = missingOrt === undefined ? w.expert?.() : undefined;
   const variants: Variant[] = [
     { key: 'eager', label: 'tfjs eager (dataSync, tidy)', call: tidy(w.eager ?? w.converted) },
     w.noAutograph !== undefined ? { key: 'autograph', label: 'autograph-ts eager', missing: w.noAutograph }
@@ -107,6 +113,7 @@ function standard(w: Standard): Prepared {
       : { key: 'onnx', label: 'staged, ONNX Runtime', call: stagedCall('onnx'), traces: true },
     native !== undefined ? { key: 'native', label: 'hand-built ONNX graph', call: native.run }
       : { key: 'native', label: 'hand-built ONNX graph', missing: missingOrt ?? w.noNative ?? 'not built' },
+    ...(expert === undefined ? [] : [{ key: 'expert' as const, label: 'hand-built, projection hoisted', call: expert.run }]),
   ];
   const nativeReset = native !== undefined && 'reset' in native ? (native as StatefulNativeModel).reset : undefined;
   return {
@@ -114,6 +121,7 @@ function standard(w: Standard): Prepared {
     notes: () => [
       ...staged.flatMap((s) => s.inspect(...w.args).engine.threads?.map((t) => `ONNX engine: ${t}`) ?? []),
       ...(native?.threads === undefined ? [] : [`hand-built: ${native.threads}`]),
+      ...(expert?.threads === undefined ? [] : [`hand-built, hoisted: ${expert.threads}`]),
     ],
     reset: w.reset === undefined && nativeReset === undefined ? undefined : () => {
       w.reset?.();
@@ -122,6 +130,7 @@ function standard(w: Standard): Prepared {
     dispose: () => {
       staged.forEach((s) => s.dispose());
       native?.dispose();
+      expert?.dispose();
       w.dispose?.();
       tf.dispose(w.owned);
     },
@@ -158,14 +167,15 @@ const rnnWeights = (features: number, hidden: number) => tf.tidy(() => ({
 
 /** The paper's RNN: hidden 256 (input features 256), batch and sequence length as given. */
 export const rnnWorkload = (batch: number, steps: number, hidden = 256): Workload => ({
-  key: `rnn-b${batch}-t${steps}`, name: `tanh RNN h${hidden} b${batch} x${steps}`,
+  key: `rnn-b${batch}-t${steps}`, name: `tanh RNN h${hidden} b${batch} x${steps}`, flops: rnnFlops(steps, batch, hidden, hidden),
   prepare: () => {
     const w = rnnWeights(hidden, hidden);
     const xs = tf.randomNormal([steps, batch, hidden], 0, 1, 'float32', 4) as tf.Tensor3D;
     const h0 = tf.zeros([batch, hidden]) as tf.Tensor2D;
     return standard({
       eager: eager.rnn, converted: sample('rnn/src/rnn.ts').rnn, args: [xs, h0, w], outputs: single,
-      native: () => nativeRnn(xs, h0, w.wx, w.wh, w.b), owned: [xs, h0, w.wx, w.wh, w.b],
+      native: () => nativeRnn(xs, h0, w.wx, w.wh, w.b), expert: () => expertRnn(xs, h0, w.wx, w.wh, w.b),
+      owned: [xs, h0, w.wx, w.wh, w.b],
     });
   },
 });
@@ -258,7 +268,7 @@ function resettable<T extends Record<string, tf.Variable>>(weights: T): { weight
  * is the same code.
  */
 const mlpStep: Workload = {
-  key: 'mlp', name: 'MLP SGD step b128 512-256-10',
+  key: 'mlp', name: 'MLP SGD step b128 512-256-10', flops: mlpFlops(128, 512, 256, 10),
   prepare: () => {
     const [B, I, Hd, C, LR] = [128, 512, 256, 10, 0.01];
     const state = resettable(tf.tidy(() => ({
@@ -286,7 +296,7 @@ const mlpStep: Workload = {
 
 /** One SGD step of samples/bptt: the gradient flows back through the loop over 32 time steps. */
 const bptt: Workload = {
-  key: 'bptt', name: 'BPTT SGD step h64 b64 x32 (samples/bptt)',
+  key: 'bptt', name: 'BPTT SGD step h64 b64 x32 (samples/bptt)', flops: bpttFlops(32, 64, 4, 64),
   prepare: () => {
     const m = sample('bptt/src/bptt.ts');
     const { xs, targets } = m.decayingSumTask(32, 64, 4) as { xs: tf.Tensor3D; targets: tf.Tensor2D };

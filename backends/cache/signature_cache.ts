@@ -124,7 +124,11 @@ export class SignatureCache {
   /** Optimizes a traced entry (after any comparison: the raw trace is kept apart). */
   private finish(entry: CacheEntry): void {
     optimizeProgram(entry.program, this.options.optimize);
-    if (this.options.maximumIterations !== undefined) entry.program.maximumIterations = this.options.maximumIterations;
+    if (this.options.maximumIterations !== undefined) {
+      entry.program.maximumIterations = this.options.maximumIterations;
+      // (The program that runs under a gradient tape, if the optimizer kept one, has the same limit.)
+      if (entry.program.forGradients !== undefined) entry.program.forGradients.maximumIterations = this.options.maximumIterations;
+    }
   }
 
   /** A new entry for this call, relaxed with its family's when the graph is the same up to dims. */

@@ -211,6 +211,13 @@ export interface Program {
    * run of the loop) throws a StagingError naming its line instead (the tfjs executor checks it).
    */
   maximumIterations?: number;
+  /** What the optimizer changed beyond removing and merging nodes, one line each (inspect() shows them). */
+  optimizations?: string[];
+  /**
+   * The same program before the rewrites whose gradients tfjs's kernel gradients do not give
+   * (optimize/projection_hoisting.ts), sharing this one's tables: what runs under a gradient tape.
+   */
+  forGradients?: Program;
 }
 
 export function nodeInputs(node: Node): ValueRef[] {

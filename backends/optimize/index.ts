@@ -8,8 +8,10 @@
  * 3. ... that CSE can then merge (and CSE merges the duplicates tracing creates: the same scalar
  *    converted on every use, the same expression written twice);
  * 4. loop-invariant hoisting, after CSE so each invariant is hoisted once;
- * 5. dead nodes again: folding, merging and hoisting leave unused nodes behind;
- * 6. constants no node refers to any more (merged, folded into others) are released.
+ * 5. projections of a sequence's step slices out of loops (projection_hoisting.ts), after
+ *    loop-invariant hoisting so a matrix computed from invariants in the body is a parameter;
+ * 6. dead nodes again: folding, merging and hoisting leave unused nodes behind (the slices);
+ * 7. constants no node refers to any more (merged, folded into others) are released.
  */
 import type { Program } from '../graph/graph';
 import { eliminateCommonSubexpressions } from './cse';
@@ -17,6 +19,7 @@ import { foldConstants } from './constant_folding';
 import { compareIntsDirectly } from './int_comparisons';
 import { eliminateDeadNodes } from './dead_code';
 import { hoistLoopInvariants } from './loop_invariant';
+import { hoistProjections } from './projection_hoisting';
 import { pruneConstants } from './prune_constants';
 import { pruneControlFlowOutputs } from './prune_outputs';
 
@@ -24,11 +27,13 @@ export interface OptimizeOptions {
   constantFolding: boolean;
   cse: boolean;
   loopInvariant: boolean;
+  /** Products of each step's slice of a sequence computed for all steps before the loop. */
+  hoistProjections: boolean;
 }
 
 export function optimizeProgram(program: Program, options: boolean | Partial<OptimizeOptions> | undefined): void {
-  const on = options === false ? { constantFolding: false, cse: false, loopInvariant: false }
-    : { constantFolding: true, cse: true, loopInvariant: true, ...(typeof options === 'object' ? options : {}) };
+  const on = options === false ? { constantFolding: false, cse: false, loopInvariant: false, hoistProjections: false }
+    : { constantFolding: true, cse: true, loopInvariant: true, hoistProjections: true, ...(typeof options === 'object' ? options : {}) };
   eliminateDeadNodes(program.graph);
   pruneControlFlowOutputs(program.graph);
   if (on.constantFolding) {
@@ -37,6 +42,23 @@ export function optimizeProgram(program: Program, options: boolean | Partial<Opt
   }
   if (on.cse) eliminateCommonSubexpressions(program);
   if (on.loopInvariant) hoistLoopInvariants(program.graph);
+  if (on.hoistProjections) hoistWithGradientProgram(program);
   eliminateDeadNodes(program.graph);
+  if (program.forGradients !== undefined) eliminateDeadNodes(program.forGradients.graph);
   pruneConstants(program);
+}
+
+/**
+ * Projection hoisting, keeping the program as it was for runs under a gradient tape: a row gather
+ * of the hoisted product puts the product on the weights' gradient path, where tfjs's gradient of
+ * GatherV2 scatters (UnsortedSegmentSum, which tfjs-wasm lacks) and the in-graph gradient would
+ * accumulate a full [steps, ...] gradient per iteration.
+ */
+function hoistWithGradientProgram(program: Program): void {
+  if (!program.graph.nodes.some((n) => n.kind === 'While')) return;
+  const before = structuredClone(program.graph);
+  const notes = hoistProjections(program);
+  if (notes.length === 0) return;
+  program.optimizations = [...(program.optimizations ?? []), ...notes];
+  program.forGradients = { ...program, graph: before, optimizations: undefined };
 }

@@ -10,9 +10,13 @@ import { forEachGraph } from './rewrite';
 
 export function pruneConstants(program: Program): void {
   const nodes = new Set<ConstantNode>();
-  forEachGraph(program.graph, (graph) => {
-    for (const node of graph.nodes) if (node.kind === 'Constant') nodes.add(node);
-  });
+  // (program.forGradients shares the constants table.)
+  for (const root of [program.graph, program.forGradients?.graph]) {
+    if (root === undefined) continue;
+    forEachGraph(root, (graph) => {
+      for (const node of graph.nodes) if (node.kind === 'Constant') nodes.add(node);
+    });
+  }
   const used = new Array<boolean>(program.constants.length).fill(false);
   for (const node of nodes) used[node.constant] = true;
   if (used.every(Boolean)) return;

@@ -16,8 +16,9 @@ const execution: ProgramExecution = { run: runOnTfjs, dispose: disposeValue };
 /** Runs `program` on `args` with the tfjs kernels; returns new tensors owned by the caller. */
 export function runOnTfjs(program: Program, args: tf.Tensor[]): tf.Tensor[] {
   if (isTapeOn()) {
-    const taped = executeWithGraphGradient(program, args, execution);
-    if (taped !== undefined) return taped;
+    // (The program before the optimizer's rewrites that tfjs's gradients cannot follow, if any.)
+    const differentiable = program.forGradients ?? program;
+    return executeWithGraphGradient(differentiable, args, execution) ?? execute(differentiable, args);
   }
   return execute(program, args);
 }
