@@ -231,11 +231,7 @@ class DirectRun {
         const step = steps[i];
         if (step.kind === 'Kernel') this.kernel(step, frame);
         else this.step(step, frame);
-        const free = step.free;
-        for (let j = 0; j < free.length; j++) {
-          this.release(frame[free[j]]!);
-          frame[free[j]] = undefined;
-        }
+        this.releaseFreed(step.free, frame);
       }
       return this.finish(plan, frame, out);
     } catch (error) {
@@ -260,10 +256,7 @@ class DirectRun {
           await this.stepAsync(step, frame);
         }
         else this.step(step, frame);
-        for (const slot of step.free) {
-          this.release(frame[slot]!);
-          frame[slot] = undefined;
-        }
+        this.releaseFreed(step.free, frame);
       }
       return this.finish(plan, frame, out);
     } catch (error) {
@@ -271,6 +264,14 @@ class DirectRun {
       throw error;
     } finally {
       if (frame === plan.frame) plan.busy = false;
+    }
+  }
+
+  /** Releases the slots a step was the last reader of. */
+  private releaseFreed(free: readonly number[], frame: (Value | undefined)[]): void {
+    for (let j = 0; j < free.length; j++) {
+      this.release(frame[free[j]]!);
+      frame[free[j]] = undefined;
     }
   }
 
