@@ -48,5 +48,5 @@ export interface OperatorOptions {
 export type LoopOptions = OperatorOptions;
 
 export function describeOrigin(opts: OperatorOptions | undefined): string {
-  return opts?.origin ? ` (at ${opts.origin})` : '';
+  return opts?.origin ? ` (${opts.origin})` : '';
 }

@@ -101,7 +101,7 @@ export function promotionOf(value: unknown): Promotion | undefined {
 function misuse(what: string, tensor: tf.Tensor, where: string | undefined, promotion: Promotion | undefined): string {
   if (promotion?.list !== undefined) {
     const list = promotion.list;
-    return `autograph-ts: '${what}' is used as a JS number${where ? ` (at ${where})` : ''}, but '${list}' is a list ` +
+    return `autograph-ts: '${what}' is used as a JS number${where ? ` (${where})` : ''}, but '${list}' is a list ` +
       'that a staged loop grows: its length is an int32 tensor, known only when the graph runs. Use it in tensor ops ' +
       `(e.g. \`tf.less(i, ${list}.length)\`, \`${list}.length === 3\` as a condition), or stack the list (tf.stack) and ` +
       `read the shape of the result; a function that reads '${list}' as a JS array (a tfjs op other than tf.stack and ` +

@@ -42,7 +42,7 @@ export function readCondition(cond: tf.Tensor, opts: OperatorOptions | undefined
  * Why a tensor cannot be a condition (not a scalar; a string or complex dtype), or undefined if it
  * can: the one check of the eager operators (readCondition) and the staging engine
  * (backends/staging/staged_values.ts conditionTensor), which each throw it as their own error. `where` is
- * the formatted location (" (at file.ts:3:5)" eagerly, " (file.ts:3:5)" staged).
+ * the formatted location (" (file.ts:3:5)", the one style of every message).
  */
 export function conditionProblem(cond: tf.Tensor, where: string): string | undefined {
   if (cond.size !== 1) {

@@ -168,7 +168,7 @@ export class StagedControlFlow implements StagingHooks {
         }
       }
       return message instanceof Error ? message
-        : new AssertionFailure(message === undefined ? `Assertion failed${opts?.origin ? ` (at ${opts.origin})` : ''}` : String(message));
+        : new AssertionFailure(message === undefined ? `Assertion failed${opts?.origin ? ` (${opts.origin})` : ''}` : String(message));
     };
     if (!isTensor(cond)) {
       if (!cond) throw error();

@@ -302,7 +302,7 @@ export function relaxedShape(a: readonly number[], b: readonly number[]): number
 
 function where(): string {
   const frame = userFrame();
-  return frame ? ` (at ${frame})` : '';
+  return frame ? ` (${frame})` : '';
 }
 
 // ---- the proxy --------------------------------------------------------------------------------

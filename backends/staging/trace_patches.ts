@@ -81,7 +81,7 @@ function isPatchableExport(key: string): boolean {
 export function valueReadError(): StagingError {
   const where = userFrame();
   return new StagingError(
-    `autograph-ts: a tensor's value was read while stage() traces the function${where ? ` (at ${where})` : ''}. ` +
+    `autograph-ts: a tensor's value was read while stage() traces the function${where ? ` (${where})` : ''}. ` +
     'Reading values (dataSync, arraySync, data, array, bufferSync, toString, tf.print) would bake this one value into ' +
     'the staged graph. Keep the computation in tensors; use a tensor condition for if/while (it is staged), ' +
     'and print tensors with console.log or t.print() (printed on every call).');
@@ -93,7 +93,7 @@ function refuseUnrecordedRandom(tracer: Tracer): void {
   const op = runningOps().find((o) => (RANDOM_OPS as readonly string[]).includes(o));
   if (op === undefined) return;
   const where = userFrame();
-  throw new StagingError(`autograph-ts: tf.${op} was called while stage() traces the function${where ? ` (at ${where})` : ''}, ` +
+  throw new StagingError(`autograph-ts: tf.${op} was called while stage() traces the function${where ? ` (${where})` : ''}, ` +
     'but tfjs is loaded as an ES module (or bundled) here, and its random ops cannot be wrapped to draw anew on every ' +
     'call: the graph would repeat this one draw. Load tfjs through its CommonJS build (require), or draw outside the ' +
     'staged function and pass the tensor in.');

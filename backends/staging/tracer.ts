@@ -375,7 +375,7 @@ function refuseDeepNesting(builder: GraphBuilder): void {
 function escapedTensor(home: GraphBuilder, user: GraphBuilder): StagingError {
   const where = userFrame();
   return new StagingError(`autograph-ts: a tensor computed in ${home.label} is used outside it, in ${user.label}` +
-    `${where ? ` (at ${where})` : ''}. A staged branch or loop body passes values out only through the variables it ` +
+    `${where ? ` (${where})` : ''}. A staged branch or loop body passes values out only through the variables it ` +
     'assigns: a tensor it stores elsewhere (an array element, an object property, a push, a closure) keeps no ' +
     'value after it. Assign the tensor to a variable declared before the if/loop (e.g. ' +
     '`let y = ...; if (c) y = ...;`), or build the array after the loop.');
