@@ -165,8 +165,7 @@ export class Classifier {
     // `new Array(k).fill(0)` is an any[]: its elements may be numbers, so they are treated as such
     // (the operators are exact on whatever else they hold; "any → dynamic").
     if ((element.flags & ts.TypeFlags.Any) !== 0) return true;
-    const parts = element.isUnion() ? element.types : [element];
-    return parts.every((t) => (t.flags & ts.TypeFlags.NumberLike) !== 0) || parts.every((t) => (t.flags & ts.TypeFlags.BooleanLike) !== 0);
+    return isNumberOrBoolean(element);
   }
 
   /**
@@ -183,11 +182,7 @@ export class Classifier {
     const type = this.checker.getNonNullableType(this.checker.getTypeOfSymbolAtLocation(symbol, decl));
     const isTensor = this.checker.getPropertyOfType(type, 'dataSync') !== undefined;
     if ((type.flags & ts.TypeFlags.Object) === 0 || type.getCallSignatures().length > 0 || isTensor) return false;
-    return type.getProperties().some((p) => {
-      const t = this.checker.getTypeOfSymbolAtLocation(p, decl);
-      const parts = t.isUnion() ? t.types : [t];
-      return parts.every((u) => (u.flags & ts.TypeFlags.NumberLike) !== 0) || parts.every((u) => (u.flags & ts.TypeFlags.BooleanLike) !== 0);
-    });
+    return type.getProperties().some((p) => isNumberOrBoolean(this.checker.getTypeOfSymbolAtLocation(p, decl)));
   }
 
   /**
@@ -199,11 +194,7 @@ export class Classifier {
     const decl = symbol?.valueDeclaration;
     if (symbol === undefined || decl === undefined || !(ts.isVariableDeclaration(decl) || ts.isParameter(decl))) return false;
     if (decl.getSourceFile() !== fn.getSourceFile() || decl.pos < fn.pos || decl.end > fn.end) return false;
-    const type = this.checker.getTypeOfSymbolAtLocation(symbol, decl);
-    const parts = type.isUnion() ? type.types : [type];
-    const numeric = parts.every((t) => (t.flags & ts.TypeFlags.NumberLike) !== 0);
-    const boolean = parts.every((t) => (t.flags & ts.TypeFlags.BooleanLike) !== 0);
-    return numeric || boolean;
+    return isNumberOrBoolean(this.checker.getTypeOfSymbolAtLocation(symbol, decl));
   }
 
   /**
@@ -266,9 +257,7 @@ export class Classifier {
     // A declared property, or one of an index signature (`Record<string, number>`: no symbol).
     const symbol = this.checker.getSymbolAtLocation(access.name);
     if (symbol !== undefined && (symbol.flags & ts.SymbolFlags.Property) === 0) return false;
-    const type = this.checker.getTypeAtLocation(access);
-    const parts = type.isUnion() ? type.types : [type];
-    return parts.every((t) => (t.flags & ts.TypeFlags.NumberLike) !== 0) || parts.every((t) => (t.flags & ts.TypeFlags.BooleanLike) !== 0);
+    return isNumberOrBoolean(this.checker.getTypeAtLocation(access));
   }
 
   /**
@@ -363,11 +352,7 @@ export class Classifier {
     const file = decl.getSourceFile();
     if (file.isDeclarationFile || /\/node_modules\//.test(file.fileName.replace(/\\/g, '/'))) return false;
     if (this.program !== undefined && this.program.isSourceFileFromExternalLibrary(file)) return false;
-    const type = this.checker.getTypeAtLocation(call);
-    const parts = type.isUnion() ? type.types : [type];
-    const typed = parts.every((t) => (t.flags & ts.TypeFlags.NumberLike) !== 0) ||
-      parts.every((t) => (t.flags & ts.TypeFlags.BooleanLike) !== 0);
-    if (!typed || !ts.isFunctionLike(decl) || (decl as TS.FunctionLikeDeclaration).body === undefined) return false;
+    if (!isNumberOrBoolean(this.checker.getTypeAtLocation(call)) || !ts.isFunctionLike(decl) || (decl as TS.FunctionLikeDeclaration).body === undefined) return false;
     let cached = this.stagingBodies.get(decl);
     if (cached === undefined) {
       cached = this.mayStage((decl as TS.FunctionLikeDeclaration).body!);
@@ -554,4 +539,10 @@ function isTfjsDeclared(symbol: TS.Symbol, names: string[]): boolean {
     const file = decl.getSourceFile().fileName.replace(/\\/g, '/');
     return /@tensorflow\/tfjs-core\//.test(file) || /autograph-ts\/.*range|\/runtime\/range\.(d\.)?ts$/.test(file);
   });
+}
+
+/** Whether a type is a number (or a union of numbers) or a boolean: a value staging may promote. */
+function isNumberOrBoolean(type: TS.Type): boolean {
+  const parts = type.isUnion() ? type.types : [type];
+  return parts.every((t) => (t.flags & ts.TypeFlags.NumberLike) !== 0) || parts.every((t) => (t.flags & ts.TypeFlags.BooleanLike) !== 0);
 }
