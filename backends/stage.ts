@@ -179,7 +179,7 @@ function describeEntry(entry: CacheEntry, signature: string, name: string, choic
   const { runner, ...engine } = choice;
   return {
     signature,
-    stats: graphStats(entry.program.graph),
+    stats: graphStats(entry.program.graph, entry.program.functions),
     dump: () => dumpGraph(entry.program),
     dot: () => graphToDot(entry.program, name),
     program: entry.program,

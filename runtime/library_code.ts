@@ -30,9 +30,12 @@ export function asLibrary<T>(fn: () => T): T {
   return callAsLibrary(fn, undefined, []);
 }
 
+/** The user's function each userCallback wrapper runs. */
+const callbacks = new WeakMap<object, (...args: never[]) => unknown>();
+
 /** `callback` (the user's code), running as the user's whenever autograph-ts calls it. */
 export function userCallback<F extends (...args: never[]) => unknown>(callback: F): F {
-  return function (this: unknown, ...args: unknown[]): unknown {
+  const wrapper = function (this: unknown, ...args: unknown[]): unknown {
     const outer = depth;
     depth = 0;
     try {
@@ -41,6 +44,13 @@ export function userCallback<F extends (...args: never[]) => unknown>(callback: 
       depth = outer;
     }
   } as unknown as F;
+  callbacks.set(wrapper, callback);
+  return wrapper;
+}
+
+/** The user's function a userCallback wrapper runs (the function itself when it is none). */
+export function unwrapCallback<F extends (...args: never[]) => unknown>(fn: F): F {
+  return (callbacks.get(fn) as F | undefined) ?? fn;
 }
 
 /** `value`, and when it is a function, one that runs as autograph-ts's own code. */

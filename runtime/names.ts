@@ -18,6 +18,7 @@ export const OperatorNames = {
   assert: 'assert',
   retval: 'retval',
   newList: 'newList',
+  recursiveCall: 'recursiveCall',
   binaryOp: 'binaryOp',
   unaryOp: 'unaryOp',
   postfixOp: 'postfixOp',

@@ -181,6 +181,16 @@ export function newList<T>(items: T[], opts?: OperatorOptions): T[] {
   return staging === undefined ? items : staging.newList(items, opts) as T[];
 }
 
+/**
+ * A call that may recurse (the transformer marks calls that can lead back to their function).
+ * Outside a trace it is the call; a trace may stage it as a call of the function's graph.
+ */
+export function recursiveCall<R>(fn: (...args: never[]) => R, args: unknown[], opts?: OperatorOptions, receiver?: unknown): R {
+  const staging = activeStaging();
+  if (staging === undefined) return Reflect.apply(fn, receiver, args) as R;
+  return staging.recursiveCall(fn, args, opts, receiver) as R;
+}
+
 function tensorRows(tensor: tf.Tensor, opts: OperatorOptions | undefined): Iterable<unknown> {
   if (tensor.rank === 0) {
     throw userError(new TypeError(`autograph-ts: cannot iterate over a scalar tensor${describeOrigin(opts)}`));

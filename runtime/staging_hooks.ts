@@ -32,6 +32,7 @@ export interface StagingHooks {
   not(value: unknown, opts?: OperatorOptions): unknown;
   assert(cond: unknown, message: unknown, opts?: OperatorOptions): void;
   newList(items: unknown[], opts?: OperatorOptions): unknown[];
+  recursiveCall(fn: (...args: never[]) => unknown, args: unknown[], opts: OperatorOptions | undefined, receiver: unknown): unknown;
 }
 
 let active: StagingHooks | undefined;

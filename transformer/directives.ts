@@ -117,7 +117,7 @@ export function selectFunctions(program: TS.Program, convertAll: boolean): Set<T
   return selected;
 }
 
-function resolveCallee(checker: TS.TypeChecker, call: TS.CallExpression | TS.NewExpression): ConvertibleFunction | undefined {
+export function resolveCallee(checker: TS.TypeChecker, call: TS.CallExpression | TS.NewExpression): ConvertibleFunction | undefined {
   let symbol = checker.getSymbolAtLocation(call.expression);
   if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
   const declarations = symbol?.getDeclarations() ?? [];

@@ -16,6 +16,7 @@ import { EmitContext, id, positionOf } from './emit';
 import { explainStatements, functionName } from './explain';
 import { NameGenerator } from './names';
 import { convertFunctionBody } from './pipeline';
+import { RecursionIndex } from './analysis/recursion';
 import { ts } from './typescript';
 import { unconvertedTensorConditions } from './unconverted_conditions';
 
@@ -37,12 +38,14 @@ export function createFileTransformer(program: TS.Program, config: AutographConf
   const checker = program.getTypeChecker();
   const classifier = new Classifier(checker, config.forceDynamic === true, program);
   let selected: Set<TS.Node> | undefined;
+  let recursion: RecursionIndex | undefined;
   const runtimeModule = config.runtimeModule ?? RUNTIME_MODULE;
 
   return (context) => (file) => {
     if (!isProjectSource(program, file)) return file;
     selected ??= selectFunctions(program, config.convert === 'all');
     const isSelected = (fn: TS.Node): boolean => selected!.has(fn);
+    recursion ??= new RecursionIndex(checker, (fn) => isConvertedFunction(fn, selected!));
     // On the original tree (the checker's), whatever transformer ran before this one.
     const original = ts.getOriginalNode(file, ts.isSourceFile) ?? file;
     for (const warning of unconvertedTensorConditions(original, classifier, isSelected)) report(createDiagnostic(warning));
@@ -61,7 +64,8 @@ export function createFileTransformer(program: TS.Program, config: AutographConf
         body = ts.factory.updateBlock(body, withoutDirective(body.statements));
       }
       try {
-        const result = convertFunctionBody(fn.body, classifier, emit, context, isSloppy(program, fn));
+        const result = convertFunctionBody(fn.body, classifier, emit, context, isSloppy(program, fn),
+          recursion!.recursiveCalls(fn.body));
         usesRuntime ||= result.usesRuntime;
         if (result.usesRuntime) {
           body = result.body;
@@ -91,6 +95,12 @@ export function createFileTransformer(program: TS.Program, config: AutographConf
     if (hasDirective(result.statements)) result = ts.factory.updateSourceFile(result, withoutDirective(result.statements));
     return usesRuntime ? addRuntimeImport(program, result, runtime, runtimeModule) : result;
   };
+}
+
+/** Whether a function is converted: selected, or nested in a selected function. */
+function isConvertedFunction(fn: TS.Node, selected: Set<TS.Node>): boolean {
+  for (let node: TS.Node | undefined = fn; node !== undefined; node = node.parent) if (selected.has(node)) return true;
+  return false;
 }
 
 /** Whether a function runs in sloppy mode (no module, no 'use strict' on the way up, no alwaysStrict). */

@@ -45,11 +45,12 @@ export interface ConvertedBody {
 }
 
 export function convertFunctionBody(body: TS.ConciseBody, classifier: Classifier, emit: EmitContext,
-                                    context: TS.TransformationContext, sloppy = false): ConvertedBody {
-  const plan = planFunction(body, classifier, sloppy);
+                                    context: TS.TransformationContext, sloppy = false,
+                                    recursiveCalls?: ReadonlySet<TS.CallExpression>): ConvertedBody {
+  const plan = planFunction(body, classifier, sloppy, recursiveCalls);
   const warnings = plan.warnings;
   if (plan.converted.size === 0 && plan.expressions.size === 0 && plan.switchDiscriminants.size === 0 &&
-      !plan.promotion.active) {
+      !plan.promotion.active && plan.recursiveCalls.size === 0) {
     return { body, usesRuntime: false, warnings };
   }
 

@@ -225,6 +225,9 @@ function liveValues(graph: Graph, differentiableParam: (param: number) => boolea
       case 'While':
         depends = node.inputs.some(isLive) || subgraphs(node).some((g) => [...readVariables(g)].some((v) => variables.has(v)));
         break;
+      case 'Call':
+        // (program_gradient.ts leaves programs with calls to the tape; a gradient graph never has one.)
+        throw new StagingError('autograph-ts internal: a gradient graph through a staged recursive call');
       case 'List':
         // Lists hold the intermediates of a gradient computed in the graph; gradients do not
         // flow through them (a gradient of that gradient would silently miss this path).

@@ -51,7 +51,8 @@ export interface ProgramExecution {
  */
 export function executeWithGraphGradient(program: Program, args: tf.Tensor[], execution: ProgramExecution): tf.Tensor[] | undefined {
   const state = tapeState();
-  if (state.gradientDepth !== 1) return undefined;
+  // Staged recursion: the program's calls run through the engine instead, each kernel on the tape.
+  if (state.gradientDepth !== 1 || program.functions !== undefined) return undefined;
   let gradient = cache.get(program);
   if (gradient === undefined) {
     gradient = buildGradient(program);

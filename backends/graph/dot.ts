@@ -56,6 +56,11 @@ export function graphToDot(program: Program, name = 'staged'): string {
     return ids;
   };
   emitGraph(program.graph, '', '  ');
+  program.functions?.forEach((f, k) => {
+    out.push(`  subgraph cluster_f${k} {`, `    label=${quote(`function f${k}`)}; style="rounded,dashed"; fontname="Helvetica"; fontsize=10;`);
+    emitGraph(f, `f${k}_`, '    ');
+    out.push('  }');
+  });
   out.push('}');
   return out.join('\n') + '\n';
 }
@@ -79,6 +84,7 @@ function label(program: Program, node: Node): string {
       case 'If': return 'If';
       case 'While': return `While (${node.loopVars} loop vars)`;
       case 'List': return node.op;
+      case 'Call': return `Call f${node.function}`;
     }
   })();
   return `${head}${types ? `\n${types}` : ''}${origin}`;
@@ -91,7 +97,8 @@ function style(node: Node): string {
     case 'ReadVariable':
     case 'AssignVariable': return ', fillcolor="#fff4d6"';
     case 'If':
-    case 'While': return ', shape=diamond, style=filled, fillcolor="#dde8ff"';
+    case 'While':
+    case 'Call': return ', shape=diamond, style=filled, fillcolor="#dde8ff"';
     case 'Print':
     case 'Check':
     case 'Random': return ', fillcolor="#ffe6e6"';

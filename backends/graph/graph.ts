@@ -189,8 +189,21 @@ export interface CheckNode {
   outputs: TensorSpec[];
 }
 
+/**
+ * A call of Program.functions[function] (staged recursion: a function that calls itself where a
+ * tensor decides when it stops). inputs = the function's parameters; outputs = its results. The
+ * function graph may hold Calls of itself: the executor runs each call with a frame of its own.
+ */
+export interface CallNode {
+  kind: 'Call';
+  function: number;
+  inputs: ValueRef[];
+  origin?: string;
+  outputs: TensorSpec[];
+}
+
 export type Node = InputNode | ConstantNode | ReadVariableNode | AssignVariableNode | KernelNode | RandomNode |
-  IfNode | WhileNode | ListNode | PrintNode | CheckNode;
+  IfNode | WhileNode | ListNode | PrintNode | CheckNode | CallNode;
 
 export interface Graph {
   numParams: number;
@@ -211,6 +224,11 @@ export interface Program {
    * run of the loop) throws a StagingError naming its line instead (the tfjs executor checks it).
    */
   maximumIterations?: number;
+  /**
+   * Function graphs that Call nodes call (staged recursion, staging/staged_calls.ts), by index; they
+   * share the program's tables (constants, variables, errors, sites).
+   */
+  functions?: Graph[];
   /** What the optimizer changed beyond removing and merging nodes, one line each (inspect() shows them). */
   optimizations?: string[];
   /**
@@ -230,6 +248,7 @@ export function hasSideEffects(node: Node): boolean {
     case 'AssignVariable':
     case 'Print':
     case 'Check':
+    case 'Call': // (the function may do any of these; it is kept whole)
       return true;
     case 'List':
       // Reading an element fails when the index is out of range (where JS gives undefined, which
@@ -259,7 +278,8 @@ export interface GraphStats {
 }
 
 /** Counts over the graph and all its sub-graphs. */
-export function graphStats(graph: Graph): GraphStats {
+/** `functions`: the program's function graphs (staged recursion), counted once each. */
+export function graphStats(graph: Graph, functions?: Graph[]): GraphStats {
   const stats: GraphStats = { nodes: 0, kernels: 0, ifs: 0, whiles: 0, constants: 0, lists: 0 };
   const visit = (g: Graph): void => {
     for (const node of g.nodes) {
@@ -280,6 +300,7 @@ export function graphStats(graph: Graph): GraphStats {
     }
   };
   visit(graph);
+  for (const f of functions ?? []) visit(f);
   return stats;
 }
 
@@ -349,8 +370,15 @@ export function dumpGraph(program: Program, graph: Graph = program.graph, indent
         lines.push(`${indent}  cond:`, dumpGraph(program, node.cond, indent + '    '));
         lines.push(`${indent}  body:`, dumpGraph(program, node.body, indent + '    '));
         break;
+      case 'Call':
+        lines.push(`${head}Call f${node.function}(${args})${tail}${node.origin ? `  // ${node.origin}` : ''}`);
+        break;
     }
   });
   lines.push(`${indent}return (${graph.results.map(refText).join(', ')})`);
+  // The function graphs that Call nodes call, after the program's own graph.
+  if (graph === program.graph) {
+    program.functions?.forEach((f, k) => lines.push(`function f${k}(${f.numParams} params):`, dumpGraph(program, f, '  ')));
+  }
   return lines.join('\n');
 }

@@ -100,6 +100,7 @@ const HOST_NODES: Partial<Record<Node['kind'], string>> = {
   Random: `random draws stay on the tfjs side (ONNX random ops would not draw tfjs's sequence): ${SPLIT}`,
   Print: `console output of tensors is a host callback, which ONNX cannot call: ${SPLIT}`,
   Check: `a throw under a tensor condition is a host check, which ONNX cannot raise: ${SPLIT}`,
+  Call: 'a staged recursive call: ONNX graphs have no recursion (the tfjs executor runs it with a frame per call)',
 };
 
 class Lowering {

@@ -32,6 +32,7 @@ export interface OptimizeOptions {
 }
 
 export function optimizeProgram(program: Program, options: boolean | Partial<OptimizeOptions> | undefined): void {
+  if (program.functions !== undefined) return optimizeWithFunctions(program);
   const on = options === false ? { constantFolding: false, cse: false, loopInvariant: false, hoistProjections: false }
     : { constantFolding: true, cse: true, loopInvariant: true, hoistProjections: true, ...(typeof options === 'object' ? options : {}) };
   eliminateDeadNodes(program.graph);
@@ -46,6 +47,16 @@ export function optimizeProgram(program: Program, options: boolean | Partial<Opt
   eliminateDeadNodes(program.graph);
   if (program.forGradients !== undefined) eliminateDeadNodes(program.forGradients.graph);
   pruneConstants(program);
+}
+
+/**
+ * A program with function graphs (staged recursion) loses only its dead nodes: the passes
+ * renumber constants and move nodes per graph, and know nothing of the calls between graphs.
+ */
+function optimizeWithFunctions(program: Program): void {
+  eliminateDeadNodes(program.graph);
+  for (const f of program.functions!) eliminateDeadNodes(f);
+  program.optimizations = [...(program.optimizations ?? []), 'staged recursion: only dead nodes removed (the other passes do not follow calls)'];
 }
 
 /**

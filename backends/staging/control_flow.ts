@@ -12,6 +12,7 @@ import { logicalNot } from '../../runtime/tensors';
 import { at, StagingError, StructureChange } from '../common/errors';
 import { stageConditional } from './staged_if';
 import { stageLoop } from './staged_loop';
+import { StagedCalls } from './staged_calls';
 import { stagedArray, stagedArrayState, TracedList } from './staged_lists';
 import { flatten } from '../common/nest';
 import { conditionTensor, type TraceFacts } from './staged_values';
@@ -23,7 +24,15 @@ const isTensor = (value: unknown): value is tf.Tensor => value instanceof tf.Ten
 const noop = (): void => {};
 
 export class StagedControlFlow implements StagingHooks {
-  constructor(private readonly tracer: Tracer) {}
+  private readonly calls: StagedCalls;
+
+  constructor(private readonly tracer: Tracer) {
+    this.calls = new StagedCalls(tracer);
+  }
+
+  recursiveCall(fn: (...args: never[]) => unknown, args: unknown[], opts: OperatorOptions | undefined, receiver: unknown): unknown {
+    return this.calls.call(fn, args, opts, receiver);
+  }
 
   ifStmt(cond: unknown, body: Thunk<void>, orelse: Thunk<void>, getState: GetState, setState: SetState,
          symbolNames: string[], nouts: number, opts?: OperatorOptions): void {

@@ -111,6 +111,9 @@ function nodeDifference(a: RawTrace, b: RawTrace, na: Node, nb: Node, where: str
       return graphDifference(a, b, na.then, nbIf.then, `the if branch of the conditional${originText(na.origin)}`) ??
         graphDifference(a, b, na.else, nbIf.else, `the else branch of the conditional${originText(na.origin)}`);
     }
+    case 'Call':
+      // A function graph is traced for its arguments' dims: calls are never shared between dims.
+      return ` is a staged recursive call${originText(na.origin)}, whose function graph is traced for the dims of its arguments`;
     case 'While': {
       const nbWhile = nb as typeof na;
       if (JSON.stringify(na.inputs) !== JSON.stringify(nbWhile.inputs) || na.loopVars !== nbWhile.loopVars) return ' has other inputs';

@@ -172,7 +172,7 @@ export class Tracer implements KernelListener {
     if (outer !== undefined) return outer;
     const only = this.facts.conditionOnly.get(info);
     if (only !== undefined) throw new StagingError(only.misuse);
-    const home = this.madeIn.get(info);
+    const home = this.madeIn.get(info) ?? (this.root.values.get(info) !== undefined ? this.root : undefined);
     if (home !== undefined && !b.isWithin(home)) throw escapedTensor(home, b);
     if ('listSpec' in info) throw new Error('autograph-ts internal: a list value that no graph holds');
     return this.constantRef(info);
@@ -367,13 +367,22 @@ function refuseDeepNesting(builder: GraphBuilder): void {
   for (let b: GraphBuilder | undefined = builder; b !== undefined; b = b.parent) depth++;
   if (depth <= MAX_NESTING) return;
   throw new StagingError(`autograph-ts: staged conditionals and loops nest more than ${MAX_NESTING} deep, at ` +
-    `${builder.label}. A function that calls itself under a tensor condition (recursion) would be unrolled into the ` +
-    'graph without end: stage it as a loop instead (while (n.greater(0)) { ...; n = n.sub(1); }), with the state the ' +
-    'recursion carries as loop variables.');
+    `${builder.label}. A function that calls itself under a tensor condition is staged as recursion when a call repeats ` +
+    'an earlier call\'s arguments (the same tensor shapes and dtypes, the same JS values); this one\'s differ on every ' +
+    'call (a JS number that counts the depth, a shape that grows), so the trace would unroll it without end. Keep the ' +
+    'arguments\' shapes and JS values the same from call to call, or stage it as a loop with the recursion\'s state as ' +
+    'loop variables.');
 }
 
 function escapedTensor(home: GraphBuilder, user: GraphBuilder): StagingError {
   const where = userFrame();
+  let top = user;
+  while (top.parent !== undefined) top = top.parent;
+  if (top.label.startsWith('the recursive function')) {
+    return new StagingError(`autograph-ts: a tensor computed in ${home.label} is used in ${top.label}` +
+      `${where ? ` (${where})` : ''}, which a staged recursion runs as a graph of its own: it sees only its arguments. ` +
+      'Pass the tensor as an argument.');
+  }
   return new StagingError(`autograph-ts: a tensor computed in ${home.label} is used outside it, in ${user.label}` +
     `${where ? ` (${where})` : ''}. A staged branch or loop body passes values out only through the variables it ` +
     'assigns: a tensor it stores elsewhere (an array element, an object property, a push, a closure) keeps no ' +

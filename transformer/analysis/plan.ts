@@ -62,6 +62,8 @@ export interface ConversionPlan {
   readonly mayBeArray: (receiver: TS.Expression) => boolean;
   /** Whether a name read by a converted statement is an object of the user's whose fields may change (Classifier.mayHaveFields). */
   readonly mayHaveFields: (name: TS.Expression) => boolean;
+  /** Calls that may lead back to this function (analysis/recursion.ts): `ag__.recursiveCall(...)`. */
+  readonly recursiveCalls: ReadonlySet<TS.CallExpression>;
 }
 
 interface Site<T extends TS.Node> {
@@ -70,7 +72,8 @@ interface Site<T extends TS.Node> {
   ancestors: TS.Statement[];
 }
 
-export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classifier, sloppy = false): ConversionPlan {
+export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classifier, sloppy = false,
+                             recursiveCalls: ReadonlySet<TS.CallExpression> = new Set()): ConversionPlan {
   const controls: Site<TS.Statement>[] = [];
   const jumps: Site<Jump>[] = [];
   const returns: Site<TS.ReturnStatement>[] = [];
@@ -264,7 +267,7 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
   return { converted, loweredJumps, jumpTargets, lowerReturns, expressions, switchExits, loweredSwitches, promotion,
     warnings: [...booleanTypedTensors(expressions, classifier), ...optionalTensorConditions(controls, converted, classifier)],
     asserts: assertKinds(expressions, classifier), switchDiscriminants, newLists: newLists(body, withGuarded(converted, guarded), classifier),
-    mayBeArray: (receiver) => classifier.mayBeArray(receiver), mayHaveFields: (name) => classifier.mayHaveFields(name) };
+    mayBeArray: (receiver) => classifier.mayBeArray(receiver), mayHaveFields: (name) => classifier.mayHaveFields(name), recursiveCalls };
 }
 
 function skipOuterExpressions(e: TS.Expression): TS.Expression {

@@ -10,13 +10,14 @@ import { convertAssert } from './asserts';
 import { convertConditional } from './conditional_expressions';
 import { convertLogical } from './logical_expressions';
 import { convertNewList } from './lists';
+import { convertRecursiveCall } from './recursive_calls';
 import { convertPromoted, plainValueCall } from './promoted_values';
 
 export function convertExpressions<T extends TS.Node>(root: T, plan: ConversionPlan, emit: EmitContext,
                                                      context: TS.TransformationContext): T {
   const { promotion } = plan;
   if (plan.expressions.size === 0 && plan.switchDiscriminants.size === 0 && !promotion.active &&
-      plan.newLists.size === 0) return root;
+      plan.newLists.size === 0 && plan.recursiveCalls.size === 0) return root;
   const visit = (node: TS.Node): TS.Node => {
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return node;
     if (ts.isVariableDeclaration(node) && plan.newLists.has(node)) return convertNewList(node, visit, emit);
@@ -38,6 +39,9 @@ export function convertExpressions<T extends TS.Node>(root: T, plan: ConversionP
         : ts.isCallExpression(node) ? convertAssert(node, plan.asserts.get(node)!, visitExpression, emit)
         : convertLogical(node as TS.Expression, visitExpression, emit);
       if (converted !== undefined) return withOrigin(converted, node);
+    }
+    if (ts.isCallExpression(node) && plan.recursiveCalls.has(node)) {
+      return withOrigin(convertRecursiveCall(node, (e) => visit(e) as TS.Expression, emit), node);
     }
     if (promotion.active) {
       const converted = convertPromoted(node, promotion, (e) => visit(e) as TS.Expression, emit);

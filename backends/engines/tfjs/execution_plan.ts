@@ -77,10 +77,26 @@ export interface ListStep extends StepBase {
   join?: tf.KernelFunc;
 }
 export interface PrintStep extends StepBase { kind: 'Print'; ins: Slot[]; parts: PrintPart[] }
+/** A call of a function graph (staged recursion); its plan is compiled on the first call. */
+export interface CallStep extends StepBase { kind: 'Call'; ins: Slot[]; outs: Slot[]; callee: () => Plan }
 export interface CheckStep extends StepBase { kind: 'Check'; pred: Slot; error: number }
 
 export type Step = KernelStep | RowStep | ReadVariableStep | AssignVariableStep | RandomStep | IfStep | WhileStep |
-  ListStep | PrintStep | CheckStep;
+  ListStep | PrintStep | CheckStep | CallStep;
+
+/**
+ * The plans of a program's function graphs (Program.functions) for one backend, each compiled
+ * when first called: a function graph calls itself, so compiling it eagerly would never end.
+ */
+export class FunctionPlans {
+  private readonly plans: Plan[] = [];
+
+  constructor(private readonly functions: readonly Graph[], private readonly backendName: string | undefined) {}
+
+  plan(index: number): Plan {
+    return (this.plans[index] ??= compile(this.functions[index], this.backendName, this));
+  }
+}
 
 export interface Plan {
   numSlots: number;
@@ -107,7 +123,7 @@ const ROW_SLICE_BACKENDS = new Set(['cpu']);
 // Long on purpose (~125 lines): compileNode is one switch over node kinds that shares the slot
 // table and frees being built here; a plan is compiled once per program and backend.
 /** Compiles `graph` for `backendName` (undefined: engine mode, kernels dispatched by name). */
-export function compile(graph: Graph, backendName: string | undefined): Plan {
+export function compile(graph: Graph, backendName: string | undefined, functions?: FunctionPlans): Plan {
   const slotOf: number[][] = [];
   let numSlots = 0;
   const owned: boolean[] = [];
@@ -175,15 +191,15 @@ export function compile(graph: Graph, backendName: string | undefined): Plan {
         const [cond, ...rest] = ins(node);
         const outs = node.outputs.map(() => newSlot(true));
         slotOf[index] = outs;
-        steps.push({ kind: 'If', cond, ins: rest, then: compile(node.then, backendName),
-          else: compile(node.else, backendName), outs, free: [] });
+        steps.push({ kind: 'If', cond, ins: rest, then: compile(node.then, backendName, functions),
+          else: compile(node.else, backendName, functions), outs, free: [] });
         return;
       }
       case 'While': {
         const outs = node.outputs.map(() => newSlot(true));
         slotOf[index] = outs;
-        steps.push({ kind: 'While', ins: ins(node), loopVars: node.loopVars, cond: compile(node.cond, backendName),
-          body: compile(node.body, backendName), outs, free: [], counted: countedLoop(node) });
+        steps.push({ kind: 'While', ins: ins(node), loopVars: node.loopVars, cond: compile(node.cond, backendName, functions),
+          body: compile(node.body, backendName, functions), outs, free: [], counted: countedLoop(node) });
         return;
       }
       case 'List': {
@@ -209,6 +225,14 @@ export function compile(graph: Graph, backendName: string | undefined): Plan {
         slotOf[index] = [];
         steps.push({ kind: 'Check', pred: ins(node)[0], error: node.error, free: [] });
         return;
+      case 'Call': {
+        if (functions === undefined) throw new Error('autograph-ts internal: a Call node outside a program with functions');
+        const outs = node.outputs.map(() => newSlot(true));
+        slotOf[index] = outs;
+        const callee = node.function;
+        steps.push({ kind: 'Call', ins: ins(node), outs, callee: () => functions.plan(callee), free: [] });
+        return;
+      }
     }
   };
   graph.nodes.forEach((node, index) => {
@@ -261,6 +285,7 @@ function stepInputs(step: Step): Slot[] {
     case 'While':
     case 'List':
     case 'Print':
+    case 'Call':
       return step.ins;
     case 'If':
       return [step.cond, ...step.ins];
@@ -279,6 +304,7 @@ function stepOutputs(step: Step): Slot[] {
     case 'If':
     case 'While':
     case 'List':
+    case 'Call':
       return step.outs;
     case 'ReadVariable':
     case 'Random':

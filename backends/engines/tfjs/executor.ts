@@ -12,9 +12,9 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { Program } from '../../graph/graph';
-import type { CheckStep, IfStep, KernelStep, ListStep, Plan, PrintStep, Step, WhileStep } from './execution_plan';
+import type { CallStep, CheckStep, IfStep, KernelStep, ListStep, Plan, PrintStep, Step, WhileStep } from './execution_plan';
 import { tripCount } from './counted_loops';
-import { compile } from './execution_plan';
+import { compile, FunctionPlans } from './execution_plan';
 import { callRandomOp } from '../../kernels/random_ops';
 import { formatPrint, rebuildError } from './host_callbacks';
 import { tooManyIterations } from '../../common/errors';
@@ -57,7 +57,10 @@ export function planFor(program: Program, backendName: string | undefined): Plan
   if (byBackend === undefined) plans.set(program, (byBackend = new Map()));
   const key = backendName ?? '';
   let plan = byBackend.get(key);
-  if (plan === undefined) byBackend.set(key, (plan = compile(program.graph, backendName)));
+  if (plan === undefined) {
+    const functions = program.functions === undefined ? undefined : new FunctionPlans(program.functions, backendName);
+    byBackend.set(key, (plan = compile(program.graph, backendName, functions)));
+  }
   return plan;
 }
 
@@ -117,7 +120,7 @@ const planReads = new WeakMap<Plan, boolean>();
 function readsBack(plan: Plan): boolean {
   let reads = planReads.get(plan);
   if (reads === undefined) {
-    reads = plan.steps.some((s) => s.kind === 'If' || s.kind === 'While' || s.kind === 'Check' || s.kind === 'Print' ||
+    reads = plan.steps.some((s) => s.kind === 'If' || s.kind === 'While' || s.kind === 'Check' || s.kind === 'Print' || s.kind === 'Call' ||
       (s.kind === 'List' && s.op === 'TensorListGetItem'));
     planReads.set(plan, reads);
   }
@@ -230,7 +233,13 @@ class DirectRun {
       for (; i < steps.length; i++) {
         const step = steps[i];
         if (step.kind === 'Kernel') this.kernel(step, frame);
-        else this.step(step, frame);
+        else if (step.kind === 'If' || step.kind === 'Call') {
+          // Run here, not in step(): a staged recursion nests a run per call and per branch, and
+          // one JS frame per level lets it go as deep as the eager recursion does.
+          const sub = step.kind === 'Call' ? step.callee() : this.test(frame[step.cond]!) ? step.then : step.else;
+          const outs = this.run(sub, paramsOf(step.ins, frame));
+          for (let k = 0; k < outs.length; k++) frame[step.outs[k]] = outs[k];
+        } else this.step(step, frame);
         this.releaseFreed(step.free, frame);
       }
       return this.finish(plan, frame, out);
@@ -252,7 +261,8 @@ class DirectRun {
       for (; i < steps.length; i++) {
         const step = steps[i];
         if (step.kind === 'Kernel') this.kernel(step, frame);
-        else if (step.kind === 'If' || step.kind === 'While' || step.kind === 'Check' || step.kind === 'List' || step.kind === 'Print') {
+        else if (step.kind === 'If' || step.kind === 'While' || step.kind === 'Check' || step.kind === 'List' || step.kind === 'Print' ||
+                 step.kind === 'Call') {
           await this.stepAsync(step, frame);
         }
         else this.step(step, frame);
@@ -397,15 +407,6 @@ class DirectRun {
         vals[step.out] = callRandomOp(step.op, step.args, step.ins.map((s) => this.tensorOf(vals[s]!)));
         return;
       }
-      case 'If': {
-        const branch = Boolean(this.test(vals[step.cond]!)) ? step.then : step.else;
-        const ins = step.ins;
-        const params: Value[] = new Array(ins.length);
-        for (let i = 0; i < ins.length; i++) params[i] = vals[ins[i]]!;
-        const outs = this.run(branch, params);
-        for (let i = 0; i < outs.length; i++) vals[step.outs[i]] = outs[i];
-        return;
-      }
       case 'While':
         this.loop(step, vals);
         return;
@@ -425,11 +426,14 @@ class DirectRun {
         if (!this.test(vals[step.pred]!)) throw rebuildError(this.program.errors[step.error]);
         return;
       }
+      case 'If':
+      case 'Call':
+        throw new Error('autograph-ts internal: If and Call steps run in run()');
     }
   }
 
   /** The steps that read a value back, with that read awaited. */
-  private async stepAsync(step: IfStep | WhileStep | CheckStep | ListStep | PrintStep, vals: (Value | undefined)[]): Promise<void> {
+  private async stepAsync(step: IfStep | WhileStep | CheckStep | ListStep | PrintStep | CallStep, vals: (Value | undefined)[]): Promise<void> {
     switch (step.kind) {
       case 'Print': {
         // The printed tensors read asynchronously first: webgl and webgpu keep what read() fetched
@@ -441,6 +445,11 @@ class DirectRun {
         } finally {
           tensors.forEach((t, i) => t !== vals[step.ins[i]] && t.dispose());
         }
+        return;
+      }
+      case 'Call': {
+        const outs = await this.runAsync(step.callee(), step.ins.map((slot) => vals[slot]!));
+        for (let i = 0; i < outs.length; i++) vals[step.outs[i]] = outs[i];
         return;
       }
       case 'If': {
@@ -622,6 +631,13 @@ class DirectRun {
   }
 }
 
+/** The values of `slots` in `frame`, as a sub-graph's parameters. */
+function paramsOf(slots: readonly number[], frame: readonly (Value | undefined)[]): Value[] {
+  const params: Value[] = new Array(slots.length);
+  for (let i = 0; i < slots.length; i++) params[i] = frame[slots[i]]!;
+  return params;
+}
+
 /** Engine mode: tensors all the way, every kernel through tf.engine().runKernel (taped). */
 class EngineRun {
   constructor(private readonly program: Program) {}
@@ -759,6 +775,11 @@ class EngineRun {
       case 'Check':
         if (!vals[step.pred]!.dataSync()[0]) throw rebuildError(this.program.errors[step.error]);
         return;
+      case 'Call': {
+        const outs = this.run(step.callee(), step.ins.map((s) => vals[s]!));
+        step.outs.forEach((s, i) => (vals[s] = outs[i]));
+        return;
+      }
     }
   }
 }
