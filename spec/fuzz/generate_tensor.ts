@@ -15,6 +15,8 @@
  * itself returned (a JS array of tensors, as eagerly); values a loop creates — a `const` of the
  * body, and a variable with no value before the loop that the body assigns first (read after a
  * do-while, which runs at least once); and an object a loop body builds (`{ a, n }`).
+ * Half the programs call a recursive helper `rec(a, k)` in expressions, which a tensor ends
+ * (staged recursion as a function graph that calls itself).
  */
 import { Compound, Program, ProgramGenerator, Random, Stmt, Text } from './program';
 
@@ -45,13 +47,18 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
     return this.stress ? STRESS_RETURN : RETURN;
   }
 
+  /** Whether the program has a recursive helper `rec` (half of them), called in expressions. */
+  private recursive = false;
+
   program(): Program {
     this.budget = 6 + this.random.int(10);
+    this.recursive = this.random.chance(0.5);
     return {
       preamble: [
         ["import * as tf from '@tensorflow/tfjs';", ''],
         "import { range } from 'autograph-ts';",
         "class Ctr { n = 0; bump(): void { 'use autograph'; this.n = this.n + 1; } }",
+        ...(this.recursive ? [recursiveHelper(this.random.int(4), this.random.int(3) - 1)] : []),
       ],
       signature: ['export function run(x: tf.Tensor, y: tf.Tensor): unknown[] {', 'export function run(x: number, y: number): unknown[] {'],
       declarations: [
@@ -99,7 +106,12 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
     if (depth > 1 || r.chance(0.3)) return [base, base];
     const right = this.rightOperand(scope);
     const inner = this.expression(scope, depth + 1);
-    switch (r.int(5)) {
+    switch (r.int(this.recursive && depth === 0 ? 6 : 5)) {
+      case 5: {
+        // A call of the recursive helper, its depth a small whole number (staged recursion, issue 17).
+        const k = this.operand(scope);
+        return [`rec(${inner[0]}, tf.minimum(tf.abs(${k}), 3))`, `rec(${inner[1]}, Math.min(Math.abs(${k}), 3))`];
+      }
       case 0: return [`${inner[0]}.add(${right})`, `(${inner[1]} + ${right})`];
       case 1: return [`${inner[0]}.sub(${right})`, `(${inner[1]} - ${right})`];
       case 2: { const k = r.pick([-1, 2]); return [`${inner[0]}.mul(${k})`, `(${inner[1]} * ${k})`]; }
@@ -137,6 +149,10 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
 
   private assignment(scope: Scope): Dual {
     const target = this.random.pick(VARS);
+    if (this.recursive && this.random.chance(0.25)) {
+      const [a, k] = [this.operand(scope), this.operand(scope)];
+      return [`${target} = rec(${a}, tf.minimum(tf.abs(${k}), 3));`, `${target} = rec(${a}, Math.min(Math.abs(${k}), 3));`];
+    }
     if (this.random.chance(0.3)) {
       const source = this.operand(scope);
       return [`${target} = ${source};`, `${target} = ${source};`];
@@ -253,6 +269,25 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
     })();
     return [...made.before, ...loop, ...made.after];
   }
+}
+
+/**
+ * `rec(a, k)`: a function that calls itself until the tensor k runs out (staged recursion), in one
+ * of the shapes people write it: a linear recursion with work after the call, a conditional
+ * expression, tree recursion (two calls), a staged loop before the call. Exact on small integers.
+ */
+function recursiveHelper(shape: number, c: number): Dual {
+  const head: Dual = ["function rec(a: tf.Tensor, k: tf.Tensor): tf.Tensor {\n  'use autograph';", 'function rec(a: number, k: number): number {'];
+  const bodies: Dual[] = [
+    [`if (k.lessEqual(0)) return a;\n  return rec(a.add(${c}), k.sub(1)).mul(-1);`, `if (k <= 0) return a;\n  return rec(a + ${c}, k - 1) * -1;`],
+    [`return k.lessEqual(0) ? a : rec(a.sub(${c}), k.sub(1));`, `return k <= 0 ? a : rec(a - ${c}, k - 1);`],
+    [`if (k.lessEqual(1)) return a.add(${c});\n  return rec(a, k.sub(1)).add(rec(a.mul(-1), k.sub(2)));`,
+      `if (k <= 1) return a + ${c};\n  return rec(a, k - 1) + rec(a * -1, k - 2);`],
+    ['let b = a;\n  let j = tf.scalar(0);\n  while (j.less(k)) { b = b.add(1); j = j.add(1); }\n  if (k.lessEqual(0)) return b;\n  return rec(b.sub(k), k.sub(1));',
+      'let b = a;\n  let j = 0;\n  while (j < k) { b = b + 1; j = j + 1; }\n  if (k <= 0) return b;\n  return rec(b - k, k - 1);'],
+  ];
+  const body = bodies[shape];
+  return [`${head[0]}\n  ${body[0]}\n}`, `${head[1]}\n  ${body[1]}\n}`];
 }
 
 function line(text: Text): Stmt {
