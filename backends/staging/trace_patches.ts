@@ -3,7 +3,7 @@
  * - reading a tensor's value (dataSync, arraySync, data, array, bufferSync, toString) is an error:
  *   the value would be baked into the graph;
  * - t.print(), tf.print() and console.log of tensors become Print nodes (printed on every run);
- * - the random ops become Random nodes (re-drawn on every run);
+ * - the random ops become Random nodes (re-drawn on every run); Math.random() in the user's code is an error;
  * - Variable.assign becomes an AssignVariable node; variables created while tracing are state;
  * - every tensor made is reported to the tracer, which knows the sub-graph it belongs to;
  * - tf.scalar, tf.tensor*, tf.fill of promoted JS values build their tensor with recorded ops
@@ -34,6 +34,7 @@ import { joinOfStandIns } from './list_joins';
 import { TENSOR_FROM_VALUES_OPS, tensorFromValues } from './tensor_from_values';
 import type { Tracer } from './tracer';
 import { asLibrary } from '../../runtime/library_code';
+import { readByUserCode, userReadLocation } from './user_reads';
 
 type Undo = () => void;
 
@@ -105,6 +106,7 @@ export function installTracePatches(tracer: Tracer): Undo {
     patchEngine(patches, tracer);
     patchPrinting(patches, tracer);
     patchExports(patches, tracer);
+    patchHostRandom(patches);
     const variableProto = tf.Variable.prototype as unknown as Record<string, unknown>;
     const assign = variableProto.assign as (this: tf.Variable, value: tf.Tensor) => void;
     patches.set(variableProto, 'assign', function (this: tf.Variable, value: tf.Tensor): void {
@@ -164,6 +166,24 @@ function patchPrinting(patches: Patches, tracer: Tracer): void {
   patches.set(console, 'log', (...args: unknown[]): void => {
     if (args.some((a) => a instanceof tf.Tensor)) asLibrary(() => tracer.recordPrint(args, false));
     else log.apply(console, args);
+  });
+}
+
+/**
+ * Math.random() in the user's code: its draw would be a constant of the graph, repeated on every
+ * call where eager code draws anew — an error naming the line. (tfjs's own calls, e.g. seeding a
+ * random op, and autograph-ts's are not the user's: user_reads.ts.)
+ */
+function patchHostRandom(patches: Patches): void {
+  const random = Math.random;
+  patches.set(Math, 'random', function random_(): number {
+    if (readByUserCode()) {
+      const where = userReadLocation();
+      throw new StagingError(`autograph-ts: Math.random() was called while stage() traces the function${where ? ` (${where})` : ''}: ` +
+        'the staged graph would repeat this one draw on every call. Draw with tfjs (tf.randomUniform([]), drawn anew on ' +
+        'every call), or draw outside the staged function and pass the value in.');
+    }
+    return random();
   });
 }
 

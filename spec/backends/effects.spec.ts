@@ -57,6 +57,15 @@ describe('stage(): stateful effects', () => {
     expect(new Set(masks).size).to.be.greaterThan(1);
   });
 
+  it('refuses Math.random() in the function (its draw would repeat on every call); tfjs draws and Math.random after it work', () => {
+    const f = stage((x: tf.Tensor) => x.add(Math.random()));
+    expect(() => f(tf.scalar(1))).to.throw(/Math\.random\(\) was called while stage\(\) traces the function .*tf\.randomUniform/);
+    const g = stage((x: tf.Tensor) => x.add(tf.randomUniform([])));
+    const [a, b] = [values(g(tf.scalar(0)))[0], values(g(tf.scalar(0)))[0]];
+    expect(a).to.not.equal(b);
+    expect(Math.random()).to.be.within(0, 1);
+  });
+
   it('prints tensors at run time, on every call, in program order', () => {
     const f = stage((x: tf.Tensor) => {
       console.log('first', x);
