@@ -18,6 +18,7 @@
  *   error: that value would be frozen into the graph.
  * - Tensors that fn stores outside itself while tracing are disposed when the trace ends.
  */
+import { writeBackState } from './staging/object_state';
 import type * as tf from '@tensorflow/tfjs-core';
 import { throwIfNotConverted, throwIfNotTraceable } from './cache/retracing';
 import { SignatureCache } from './cache/signature_cache';
@@ -121,7 +122,7 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
     if (activeTracer() !== undefined) return (fn as unknown as (...a: unknown[]) => unknown).apply(this, args);
     try {
       const { entry, tensors } = cache.lookup(this, args);
-      return entry.rebuild(runOn(engineOf(entry), entry.program, tensors));
+      return entry.rebuild(writeBackState(entry.state, runOn(engineOf(entry), entry.program, tensors)));
     } catch (error) {
       rewriteStack(error); // the user's .ts frames first, engine frames dropped
       throw error;
@@ -136,7 +137,7 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
       // `staged.run(...)` has the staged function as `this`: the plain call `staged(...)`.
       const { entry, tensors } = cache.lookup(this === staged ? undefined : this, args);
       const results = await runOnAsync(engineOf(entry), entry.program, tensors);
-      return entry.rebuild(await readPromotedAsync(results, entry.promoted));
+      return entry.rebuild(writeBackState(entry.state, await readPromotedAsync(results, entry.promoted)));
     } catch (error) {
       rewriteStack(error);
       throw error;

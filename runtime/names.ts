@@ -19,6 +19,7 @@ export const OperatorNames = {
   retval: 'retval',
   newList: 'newList',
   recursiveCall: 'recursiveCall',
+  observeFields: 'observeFields',
   binaryOp: 'binaryOp',
   unaryOp: 'unaryOp',
   postfixOp: 'postfixOp',

@@ -191,6 +191,15 @@ export function recursiveCall<R>(fn: (...args: never[]) => R, args: unknown[], o
   return staging.recursiveCall(fn, args, opts, receiver) as R;
 }
 
+/**
+ * At the start of a function that writes fields of `object` (`this.best = ...`): outside a trace,
+ * nothing; a trace carries those fields as the graph's state (written back after every call).
+ */
+export function observeFields(object: unknown, keys: string[], name: string, opts?: OperatorOptions): void {
+  const staging = activeStaging();
+  if (staging !== undefined && object !== null && typeof object === 'object') staging.observeFields(object, keys, name, opts);
+}
+
 function tensorRows(tensor: tf.Tensor, opts: OperatorOptions | undefined): Iterable<unknown> {
   if (tensor.rank === 0) {
     throw userError(new TypeError(`autograph-ts: cannot iterate over a scalar tensor${describeOrigin(opts)}`));

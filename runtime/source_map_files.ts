@@ -5,6 +5,7 @@
  */
 import type { SourceMapConsumer } from 'source-map-js';
 import { nodeBuiltin, nodeRequire } from './node_host';
+import { asLibrary } from './library_code';
 
 /** source-map-js, loaded with the files it reads (in Node only: a bundle for the page leaves it out). */
 const consumerClass = (): typeof SourceMapConsumer => (nodeRequire()!('source-map-js') as typeof import('source-map-js')).SourceMapConsumer;
@@ -16,7 +17,9 @@ export function originalPosition(file: string, line: number, column: number): { 
   const path = nodeBuiltin('path');
   const consumer = path === undefined ? null : consumerFor(file);
   if (!consumer || path === undefined) return undefined;
-  const original = consumer.originalPositionFor({ line, column: column - 1 });
+  // (As autograph-ts's own code: source-map-js sorts its mappings with Math.random pivots, which a trace
+  // refuses from the user's code.)
+  const original = asLibrary(() => consumer.originalPositionFor({ line, column: column - 1 }));
   if (original.source == null || original.line == null) return undefined;
   return { source: path.resolve(path.dirname(file), original.source.replace(/^file:\/\//, '')), line: original.line,
     column: (original.column ?? 0) + 1 };

@@ -33,6 +33,7 @@ export interface StagingHooks {
   assert(cond: unknown, message: unknown, opts?: OperatorOptions): void;
   newList(items: unknown[], opts?: OperatorOptions): unknown[];
   recursiveCall(fn: (...args: never[]) => unknown, args: unknown[], opts: OperatorOptions | undefined, receiver: unknown): unknown;
+  observeFields(object: object, keys: string[], name: string, opts?: OperatorOptions): void;
 }
 
 let active: StagingHooks | undefined;

@@ -24,7 +24,9 @@ import type * as TS from 'typescript';
 import { planFunction } from './analysis/plan';
 import { Classifier } from './classify';
 import { ConversionError } from './diagnostics';
-import { EmitContext } from './emit';
+import { EmitContext, operatorCall, optionsObject } from './emit';
+import { fieldWritesOf } from './analysis/field_writes';
+import { hasDirective } from './directives';
 import { ts } from './typescript';
 import { convertExpressions } from './converters/expressions';
 import { hoistDeclarations } from './converters/declarations';
@@ -49,13 +51,20 @@ export function convertFunctionBody(body: TS.ConciseBody, classifier: Classifier
                                     recursiveCalls?: ReadonlySet<TS.CallExpression>): ConvertedBody {
   const plan = planFunction(body, classifier, sloppy, recursiveCalls);
   const warnings = plan.warnings;
-  if (plan.converted.size === 0 && plan.expressions.size === 0 && plan.switchDiscriminants.size === 0 &&
-      !plan.promotion.active && plan.recursiveCalls.size === 0) {
+  const nothingElse = plan.converted.size === 0 && plan.expressions.size === 0 && plan.switchDiscriminants.size === 0 &&
+    !plan.promotion.active && plan.recursiveCalls.size === 0;
+  // Fields written by a function marked for staging, or converted anyway (a constructor makes its object).
+  const marked = ts.isBlock(body) && hasDirective(body.statements);
+  const writes = ts.isBlock(body) && !ts.isConstructorDeclaration(body.parent) && (marked || !nothingElse)
+    ? fieldWritesOf(body) : new Map<string, string[]>();
+  if (nothingElse && writes.size === 0) {
     return { body, usesRuntime: false, warnings };
   }
 
   let converted = convertExpressions(body, plan, emit, context);
-  if (!ts.isBlock(converted) || plan.converted.size === 0) return { body: converted, usesRuntime: true, warnings };
+  if (!ts.isBlock(converted) || plan.converted.size === 0) {
+    return { body: withObservedFields(converted, writes, emit, body), usesRuntime: true, warnings };
+  }
 
   const state = createLoweringState(plan, emit);
   converted = hoistDeclarations(converted, context);
@@ -65,5 +74,22 @@ export function convertFunctionBody(body: TS.ConciseBody, classifier: Classifier
   converted = lowerReturns(converted, state, context);
   converted = resolveFinallyOverrides(converted, state, context);
   converted = convertControlFlow(converted, state, context);
-  return { body: converted, usesRuntime: true, warnings };
+  return { body: withObservedFields(converted, writes, emit, body), usesRuntime: true, warnings };
+}
+
+/** `ag__.observeFields(this, ["best"], "this", { origin })` first, for each object whose fields the function writes. */
+function withObservedFields(body: TS.ConciseBody, writes: Map<string, string[]>, emit: EmitContext, original: TS.ConciseBody): TS.ConciseBody {
+  if (writes.size === 0 || !ts.isBlock(body)) return body;
+  const f = ts.factory;
+  const calls = [...writes].map(([owner, keys]) => f.createExpressionStatement(operatorCall(emit, 'observeFields', [
+    owner === 'this' ? f.createThis() : f.createIdentifier(owner),
+    f.createArrayLiteralExpression(keys.map((k) => f.createStringLiteral(k))),
+    f.createStringLiteral(owner),
+    optionsObject(emit.origin(original.parent ?? original)),
+  ])));
+  // After the directive prologue ('use strict', 'use autograph'), which must stay first.
+  let prologue = 0;
+  while (prologue < body.statements.length && ts.isExpressionStatement(body.statements[prologue]) &&
+         ts.isStringLiteral((body.statements[prologue] as TS.ExpressionStatement).expression)) prologue++;
+  return f.updateBlock(body, [...body.statements.slice(0, prologue), ...calls, ...body.statements.slice(prologue)]);
 }

@@ -7,6 +7,7 @@ import type * as tf from '@tensorflow/tfjs-core';
 import type { EngineChoice } from '../engines/engine';
 import { type Graph, mergeShapes, type Program } from '../graph/graph';
 import type { DimRead } from '../staging/dim_reads';
+import type { ObjectStateUse } from '../staging/object_state';
 import { mergeDims, type RawTrace, readOfUnknownDim } from '../staging/shape_relaxation';
 
 export interface CacheEntry {
@@ -26,6 +27,8 @@ export interface CacheEntry {
   dimReads: string[];
   /** Reads of any dims by the user's code, per graph (audited traces only). */
   audit?: Map<Graph, DimRead[]>;
+  /** The user's objects' fields the graph carries and the state it was traced for (object_state.ts). */
+  state?: ObjectStateUse;
 }
 
 /** Arguments whose unknown dims a trace watches: a shape pattern and a name per tensor argument. */

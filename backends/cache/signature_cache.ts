@@ -20,6 +20,7 @@ import { RetraceLog } from './retracing';
 import { type CallSignature, checkInputSignature, describePattern, fitsPattern, type InputSpec, matchInputSignature,
   signatureOf, throwIfDisposed } from './signatures';
 import { trace } from './trace';
+import { stateHolds, stateInputs } from '../staging/object_state';
 
 export interface CacheOptions {
   /** Graph optimizations (all on by default); `false` turns them all off. */
@@ -76,6 +77,11 @@ export class SignatureCache {
     let entry = options.alwaysRetrace ? undefined : this.entries.get(call.signature);
     if (entry === undefined && !options.alwaysRetrace && family?.relaxed !== undefined &&
         fitsPattern(family.relaxed.pattern, call.tensors)) entry = family.relaxed;
+    // The user's objects changed since the trace (a field it read, or one a call wrote back): trace again.
+    if (entry?.state !== undefined && !stateHolds(entry.state)) {
+      this.forget(call, entry);
+      entry = undefined;
+    }
     if (entry === undefined) {
       this.traceCount++;
       this.retraces.onTrace(this.traceCount, args, options.alwaysRetrace === true);
@@ -85,7 +91,16 @@ export class SignatureCache {
     } else {
       verboseLog(2, () => `cache hit for ${this.name}: ${call.signature}`);
     }
-    return { entry, tensors: call.tensors, signature: call.signature };
+    const tensors = entry.state === undefined || entry.state.inputs.length === 0 ? call.tensors : [...call.tensors, ...stateInputs(entry.state)];
+    return { entry, tensors, signature: call.signature };
+  }
+
+  /** Drops (and frees) an entry whose objects changed, with its family when it serves it. */
+  private forget(call: CallSignature, entry: CacheEntry): void {
+    if (this.entries.get(call.signature) === entry) this.entries.delete(call.signature);
+    const family = this.families.get(call.family);
+    if (family !== undefined && (family.base === entry || family.relaxed === entry)) this.families.delete(call.family);
+    disposeEntry(entry);
   }
 
   /** Drops (and frees) every entry: the next call traces again. */

@@ -15,6 +15,7 @@ import { withoutTape } from '../staging/tape';
 import { runTrace } from '../staging/trace_context';
 import { markDisposedByTrace, traceScopeTensors } from '../staging/trace_patches';
 import { Tracer } from '../staging/tracer';
+import type { ObjectStateUse } from '../staging/object_state';
 import { promotionOf } from '../../runtime/promoted_values';
 import { type CacheEntry, disposeProgram, type Watch } from './entry';
 import { signatureOf } from './signatures';
@@ -42,6 +43,9 @@ function traceAsLibrary(fn: (...args: never[]) => unknown, thisArg: unknown, arg
   if (watch !== undefined) tensors.forEach((t, i) => tracer.watchDims(t, watch.pattern[i], watch.names[i]));
   if (audit) tensors.forEach((t) => tracer.auditTensor(t));
   for (const t of tensors) tracer.root.values.set(t, tracer.root.addParam({ shape: [...t.shape], dtype: t.dtype }));
+  for (const value of [thisArg, ...args]) {
+    if (value !== null && typeof value === 'object' && !(value instanceof tf.Tensor)) tracer.facts.objects.given.add(value);
+  }
 
   // The trace's own kernels must not land on an outer gradient tape (tf.grad around a staged call).
   return withoutTape(() => traceOutsideTape(fn, thisArg, args, tensors, tracer));
@@ -53,12 +57,17 @@ function traceOutsideTape(fn: (...args: never[]) => unknown, thisArg: unknown, a
   let rebuild: CacheEntry['rebuild'] = () => undefined;
   let promoted: boolean[] = [];
   let resultKey = '';
+  let state: ObjectStateUse | undefined;
   try {
     const result = runTrace(tracer, userCallback(() => callTraced(fn, thisArg, args)), new StagedControlFlow(tracer));
     if (result instanceof Promise) {
       throw new StagingError('autograph-ts: stage() needs a synchronous function; this one returned a Promise.');
     }
     ({ rebuild, resultKey, promoted } = bindResults(tracer, result));
+    state = tracer.facts.objects.finish(tracer);
+    if (state !== undefined && (state.inputs.length > 0 || state.outputs.length > 0)) {
+      tracer.program.objectState = { inputs: state.inputs.map((f) => f.name), outputs: state.outputs.map((f) => f.name) };
+    }
     explainRecordedErrors(tracer.program, fn, thisArg);
   } catch (error) {
     disposeProgram(tracer.program);
@@ -74,7 +83,7 @@ function traceOutsideTape(fn: (...args: never[]) => unknown, thisArg: unknown, a
   }
   return {
     program: tracer.program, rebuild, promoted, raw: rawTraceOf(tracer.program, resultKey), pattern: tensors.map((t) => [...t.shape]),
-    changingDims: tracer.changingDims, dimReads: tracer.dimReads, audit: tracer.audit,
+    changingDims: tracer.changingDims, dimReads: tracer.dimReads, audit: tracer.audit, state,
   };
 }
 

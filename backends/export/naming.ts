@@ -30,6 +30,12 @@ export function exportNames(staged: AnyStaged, args: unknown[], inputNames?: str
   const info = staged.inspect(...(args as never[]));
   const fn = staged.original as (...a: unknown[]) => unknown;
   const name = fn.name || 'staged';
+  const state = info.program.objectState;
+  if (state !== undefined) {
+    throw new Error(`autograph-ts: ${name} keeps state in ${[...state.inputs, ...state.outputs].map((n) => `'${n}'`).join(', ')} ` +
+      '(read or written back on every call); an exported model has no JS objects. Pass that state in as arguments and ' +
+      'return it, then export.');
+  }
   const numParams = info.program.graph.numParams;
   const given = inputNames ?? signatureNames(staged.inputSignature);
   if (given !== undefined && given.length !== numParams) {

@@ -229,6 +229,11 @@ export interface Program {
    * share the program's tables (constants, variables, errors, sites).
    */
   functions?: Graph[];
+  /**
+   * Fields of the user's objects the graph reads as its last parameters and returns as its last
+   * results (staging/object_state.ts), as code names them ('this.best').
+   */
+  objectState?: { inputs: string[]; outputs: string[] };
   /** What the optimizer changed beyond removing and merging nodes, one line each (inspect() shows them). */
   optimizations?: string[];
   /**

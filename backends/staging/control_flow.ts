@@ -34,6 +34,12 @@ export class StagedControlFlow implements StagingHooks {
     return this.calls.call(fn, args, opts, receiver);
   }
 
+  observeFields(object: object, keys: string[], name: string): void {
+    const facts = this.tracer.facts;
+    if (!facts.observedObjects.has(object)) facts.observedObjects.set(object, name);
+    facts.objects.observe(this.tracer, object, name, keys, true);
+  }
+
   ifStmt(cond: unknown, body: Thunk<void>, orelse: Thunk<void>, getState: GetState, setState: SetState,
          symbolNames: string[], nouts: number, opts?: OperatorOptions): void {
     if (!isTensor(cond)) {
@@ -41,7 +47,7 @@ export class StagedControlFlow implements StagingHooks {
       else orelse();
       return;
     }
-    withObservedFields(this.tracer.facts, opts, getState, setState, symbolNames, (fields, fieldOpts) => retryWithLists(opts, () => {
+    withObservedFields(this.tracer, this.tracer.facts, opts, getState, setState, symbolNames, (fields, fieldOpts) => retryWithLists(opts, () => {
       // The first nouts names are the outputs; the others are only restored before each branch is
       // traced (the branches run one after the other here) and after the If (they are dead there).
       const state = withComposites(getState, setState, symbolNames, nouts, opts, fields);
@@ -261,7 +267,7 @@ export class StagedControlFlow implements StagingHooks {
    */
   private loop(test: Thunk, body: Thunk<void>, getState: GetState, setState: SetState, names: string[],
                opts: LoopOptions | undefined): void {
-    withObservedFields(this.tracer.facts, opts, getState, setState, names, (fields, fieldOpts) => retryWithLists(opts, () => {
+    withObservedFields(this.tracer, this.tracer.facts, opts, getState, setState, names, (fields, fieldOpts) => retryWithLists(opts, () => {
       const state = withComposites(getState, setState, names, names.length, opts, fields);
       const before = state.getState();
       return {
@@ -314,7 +320,7 @@ function retryWithLists(opts: OperatorOptions | undefined, attempt: () => { run:
  * observed_fields.ts) that its state does not carry, everything is put back as it was and the
  * statement is staged again with that field as state.
  */
-function withObservedFields(facts: TraceFacts, opts: OperatorOptions | undefined, getState: GetState, setState: SetState,
+function withObservedFields(tracer: Tracer, facts: TraceFacts, opts: OperatorOptions | undefined, getState: GetState, setState: SetState,
                             names: string[], stage: (fields: Field[], opts: OperatorOptions | undefined) => void): void {
   // Numbers and booleans inside the composites a statement changes (`x.b = 1`, `y[0] += 1`) are
   // promoted like variables: returned, they are read back; read by JS code, a named error.
@@ -322,6 +328,7 @@ function withObservedFields(facts: TraceFacts, opts: OperatorOptions | undefined
   if (composites.length > 0) opts = { ...opts, promote: [...(opts?.promote ?? []), ...composites] };
   const watch = new FieldWatch(opts, names);
   for (const [name, object] of watch.observed) if (!facts.observedObjects.has(object)) facts.observedObjects.set(object, name);
+  for (const [name, object] of watch.observed) facts.objects.observe(tracer, object, name);
   if (watch.empty) return stage([], opts);
   const plain = withComposites(getState, setState, names, names.length, opts, []);
   const initial = plain.getState();

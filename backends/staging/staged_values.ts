@@ -4,6 +4,7 @@
  * (the guards the transformer emits), and how JS values become tensors. The per-trace facts are a
  * `TraceFacts` that the Tracer owns (`tracer.facts`): nothing here outlives a trace.
  */
+import { ObjectState } from './object_state';
 import * as tf from '@tensorflow/tfjs-core';
 import { Undefined, UndefinedReturnValue } from '../../runtime/undefined_values';
 import type { OperatorOptions } from '../../runtime/options';
@@ -64,6 +65,8 @@ export class TraceFacts {
   readonly unset = new WeakSet<tf.Tensor>();
   /** The user's objects that staged statements observed (observed_fields.ts), by the name code reads them by. */
   readonly observedObjects = new Map<object, string>();
+  /** Their fields as first seen, and what the graph carries of them (object_state.ts). */
+  readonly objects = new ObjectState();
 }
 
 /** Checks a tensor condition and returns it as a bool tensor (recorded ops). */

@@ -1,0 +1,144 @@
+/**
+ * The user's objects as state of a staged function (issue 17, "state kept on objects"). A staged
+ * call runs the function's JavaScript only while tracing, so a field it changes (`this.best = loss`,
+ * `this.wait++`) would change once per trace, and later calls would compute from the field's value
+ * at trace time: silently wrong. Instead, a trace records the fields of the objects it observes
+ * (ag__.observeFields at the start of a function that writes them, and the objects staged
+ * statements observe, observed_fields.ts) as they were when first seen, and at its end:
+ *  - a field that then holds a tensor of the graph is a state output: the graph returns its value
+ *    and every call writes it back (a promoted number or boolean as the JS value);
+ *  - a field that held a tensor when first seen at the function's top level is a state input: a
+ *    parameter of the graph, bound to the field's current tensor on every call;
+ *  - every other field seen is guarded: a call whose fields differ from the trace's (a JS number
+ *    the last call wrote back, a tensor of another shape) traces again, as a new signature would.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import { promotionOf } from '../../runtime/promoted_values';
+import { type GraphBuilder, specOf } from '../graph/builder';
+import type { ValueRef } from '../graph/graph';
+
+/** What of the trace in progress the state needs (the Tracer). */
+interface TraceGraphs {
+  readonly root: GraphBuilder;
+  readonly current: GraphBuilder;
+  resolve(info: tf.TensorInfo): ValueRef;
+}
+
+/**
+ * Objects that outlive the call: the staged call's receiver and argument objects, and those the
+ * function observes before it does anything else (`this` of a bound method). An object first seen
+ * later may be one the call creates (`const cb = new EarlyStopping()`), which is not state.
+ */
+function outlivesCall(tracer: TraceGraphs, object: object, given: WeakSet<object>): boolean {
+  return given.has(object) || (tracer.current === tracer.root && tracer.root.graph.nodes.every((n) => n.kind === 'Input'));
+}
+
+export interface FieldRef {
+  object: Record<string, unknown>;
+  key: string;
+  /** As code reads it: `this.best`. */
+  name: string;
+}
+
+export interface StateOutput extends FieldRef {
+  /** A promoted JS number or boolean: written back as that JS value. */
+  promoted: boolean;
+}
+
+/** What a cache entry needs to run with the user's objects as state. */
+export interface ObjectStateUse {
+  inputs: FieldRef[];
+  outputs: StateOutput[];
+  /** Fields as they were when traced: primitives by value, objects by identity, state inputs by spec. */
+  guard: { field: FieldRef; value: unknown }[];
+}
+
+interface Seen {
+  field: FieldRef;
+  start: unknown;
+  input: boolean;
+}
+
+export class ObjectState {
+  private readonly seen: Seen[] = [];
+  private readonly keys = new Map<object, Set<string>>();
+  /** The staged call's receiver and argument objects (set when the trace starts). */
+  readonly given = new WeakSet<object>();
+
+  /** Records the fields `keys` of `object` (all own data fields when undefined) as first seen. */
+  observe(tracer: TraceGraphs, object: object, name: string, keys?: readonly string[], bindTensors = false): void {
+    const record = object as Record<string, unknown>;
+    let known = this.keys.get(object);
+    if (known === undefined) {
+      if (!outlivesCall(tracer, object, this.given)) return;
+      this.keys.set(object, (known = new Set()));
+    }
+    for (const key of keys ?? Object.keys(object)) {
+      if (known.has(key)) continue;
+      const descriptor = Object.getOwnPropertyDescriptor(object, key);
+      if (descriptor !== undefined && !('value' in descriptor)) continue; // accessors: not state we can carry
+      known.add(key);
+      const start = descriptor?.value;
+      const input = bindTensors && tracer.current === tracer.root && isPlainTensor(start) && tracer.root.values.get(start) === undefined;
+      if (input) tracer.root.values.set(start as tf.Tensor, tracer.root.addParam(specOf(start as tf.Tensor)));
+      this.seen.push({ field: { object: record, key, name: `${name}.${key}` }, start, input });
+    }
+  }
+
+  /**
+   * At the end of a trace (the root graph current): the state outputs appended to the graph's
+   * results, fields put back as they were (the first run writes them), and the guard.
+   */
+  finish(tracer: TraceGraphs): ObjectStateUse | undefined {
+    if (this.seen.length === 0) return undefined;
+    const outputs: StateOutput[] = [];
+    for (const { field, start } of this.seen) {
+      const now = field.object[field.key];
+      if (Object.is(now, start) || !(now instanceof tf.Tensor) || now instanceof tf.Variable) continue;
+      tracer.root.graph.results.push(tracer.resolve(now));
+      outputs.push({ ...field, promoted: promotionOf(now) !== undefined });
+      field.object[field.key] = start;
+    }
+    const inputs = this.seen.filter((s) => s.input).map((s) => s.field);
+    const guard = this.seen.map(({ field, start, input }) => ({ field, value: input ? specKey(start as tf.Tensor) : start }));
+    return { inputs, outputs, guard };
+  }
+}
+
+const isPlainTensor = (value: unknown): value is tf.Tensor => value instanceof tf.Tensor && !(value instanceof tf.Variable) && !value.isDisposed;
+const specKey = (t: tf.Tensor): string => `${t.dtype}[${t.shape.join(',')}]`;
+
+/** Whether the objects still look as the entry's trace saw them (else the call traces again). */
+export function stateHolds(use: ObjectStateUse): boolean {
+  const inputs = new Set(use.inputs);
+  return use.guard.every(({ field, value }) => {
+    const now = Object.getOwnPropertyDescriptor(field.object, field.key)?.value;
+    if (inputs.has(field)) return isPlainTensor(now) && specKey(now) === value;
+    return Object.is(now, value);
+  });
+}
+
+/** The state inputs' current tensors, after the call's own tensors. */
+export function stateInputs(use: ObjectStateUse): tf.Tensor[] {
+  return use.inputs.map((f) => f.object[f.key] as tf.Tensor);
+}
+
+/**
+ * Writes a run's state outputs (the last results) back to their fields; returns the other
+ * results. A promoted value is read as its JS value, and its tensor freed.
+ */
+export function writeBackState(use: ObjectStateUse | undefined, results: tf.Tensor[]): tf.Tensor[] {
+  if (use === undefined || use.outputs.length === 0) return results;
+  const own = results.slice(0, results.length - use.outputs.length);
+  use.outputs.forEach((field, i) => {
+    const value = results[own.length + i];
+    if (!field.promoted || !(value instanceof tf.Tensor)) {
+      field.object[field.key] = value;
+      return;
+    }
+    const n = value.dataSync()[0] as number;
+    value.dispose();
+    field.object[field.key] = value.dtype === 'bool' ? n !== 0 : n;
+  });
+  return own;
+}
