@@ -113,7 +113,7 @@ export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () =>
     const e = flatten(isFlag ? unreturnedLike(elseValues[i], thenValues[i]) : elseValues[i], isFlag ? keepReturnedArray : undefined);
     if (t.structure !== e.structure) {
       throw new StructureChange(name, `autograph-ts: '${name}' has a different structure in the two branches of a tensor ` +
-        `conditional${at(opts)}: ${t.structure} vs ${e.structure}.`);
+        `conditional${at(opts)}: ${t.structure} vs ${e.structure}.${lengthHint(thenValues[i], elseValues[i], name)}`);
     }
     const leaves = t.leaves.map((a, k): MergedLeaf => {
       const b = e.leaves[k];
@@ -430,4 +430,13 @@ function sameListType(a: unknown, b: unknown, name: string, opts: OperatorOption
 
 function asError(error: unknown): Error {
   return error instanceof Error ? error : Object.assign(new Error(String(error)), { thrown: error });
+}
+
+/** For an array whose length differs between the branches (a push under the condition): what stages. */
+function lengthHint(a: unknown, b: unknown, name: string): string {
+  if (!Array.isArray(a) || !Array.isArray(b) || a.length === b.length) return '';
+  const numbers = [...a, ...b].every((v) => typeof v === 'number' || typeof v === 'boolean');
+  return ` Its length depends on the condition (a push under it). An array of tensors declared in the function ` +
+    `(\`const ${name}: tf.Tensor[] = []\`) is a list of the graph and may grow under a tensor condition` +
+    `${numbers ? `; for JS numbers, push tensors (\`${name}.push(tf.scalar(t))\`) and read them after the call` : ''}.`;
 }
