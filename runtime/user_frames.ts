@@ -107,6 +107,27 @@ export function siteLocation(site: object): { location: string; name?: string } 
   return match ? { location: `${match[3]}:${match[4]}:${match[5]}`, name: match[2] || undefined } : undefined;
 }
 
+/**
+ * `origin` (a project-relative `file.ts:line:col` the transformer wrote) as a site on `error`'s
+ * stack: the path of the user frame in that file (absolute, as Node prints it) at origin's line and
+ * column, with that frame's function name; else origin itself.
+ */
+export function userSiteAt(error: unknown, origin: string): { location: string; name?: string } {
+  const match = /^(.*):(\d+):(\d+)$/.exec(origin);
+  const stack = (error as { stack?: unknown } | null)?.stack;
+  if (match === null || typeof stack !== 'string') return { location: origin };
+  const file = match[1].replace(/\\/g, '/');
+  for (const line of stack.split('\n')) {
+    if (!isUserFrame(line)) continue;
+    const frame = FRAME.exec(mapFrame(line));
+    const framePath = frame?.[3].replace(/\\/g, '/');
+    if (framePath !== undefined && (framePath === file || framePath.endsWith(`/${file}`))) {
+      return { location: `${frame![3]}:${match[2]}:${match[3]}`, name: frame![2] || undefined };
+    }
+  }
+  return { location: origin };
+}
+
 const located = new WeakSet<object>();
 
 /**
