@@ -13,6 +13,7 @@ import { flatten } from '../common/nest';
 import { describeList, keepReturnedArray, notReturned, relaxedShape, TracedList } from './staged_lists';
 import type { Tracer } from './tracer';
 import { markPromoted, promotionOf } from '../../runtime/promoted_values';
+import { rewriteStack } from '../../runtime/user_frames';
 import { UndefinedReturnValue } from '../../runtime/undefined_values';
 import {
   conditionTensor, describeValue, isInt32, isReturnSentinel, promotedDtypeOf, isUndefinedValue, MaybeUndefined, placeholderLike, zerosOf,
@@ -40,6 +41,10 @@ interface Leaf {
 /** A loop variable whose dims the body changes: traced again with those dims unknown. */
 interface ChangingDims {
   shape: number[];
+  /** Its real shape after the first iteration (on the second iteration), as the first trace found it. */
+  after: number[];
+  /** Traced with `after` instead of stand-in sizes (see secondIterationError). */
+  asSecondIteration?: boolean;
 }
 
 class RetryWithUnknownDims {
@@ -128,6 +133,7 @@ function stageLoopOnce(tracer: Tracer, spec: LoopSpec): void {
   const rebound = new Set<number>();
   const promoted = new Map<number, PromotedDtype>();
   const changing = new Map<number, ChangingDims>();
+  let standInFailure: Error | undefined;
   for (let attempt = 0, widened = 0; ; attempt++) {
     const current = leaves.map((leaf, k) => {
       // `let h = h0` with h0 a tf.Variable, then `h = ...` in the body: h is a loop variable whose
@@ -146,15 +152,30 @@ function stageLoopOnce(tracer: Tracer, spec: LoopSpec): void {
       if (!p.created) maybeUndefined.set(value, { flag: p.flag, origin: opts?.origin });
       return { ...leaf, value, loop: true };
     }).map((leaf, k) => withDims(k, changing, leaf));
+    // On the retrace as a second iteration, stacks deep enough to reach past tfjs's frames to the user's line.
+    const stackLimit = Error.stackTraceLimit;
+    if (standInFailure !== undefined) Error.stackTraceLimit = Math.max(stackLimit, 100);
     try {
       traceWhile(tracer, spec, current, stateOf);
+      if (standInFailure !== undefined) throw standInOnlyFailure(standInFailure, spec, current);
       const created = [...new Set([...placeholders].filter(([, p]) => p.created).map(([k]) => leaves[k].name))];
       if (created.length > 0) checkLoopRan(tracer, spec, stateOf(current.map((l) => l.value)), created);
       return;
     } catch (error) {
+      Error.stackTraceLimit = stackLimit;
+      if (isKernelError(error) && changing.size > 0) {
+        // The body failed on stand-ins for the dims it changes (sizes the user never had): trace it
+        // once more as on its second iteration, with real dims, to raise the error eager code meets.
+        if (standInFailure !== undefined) throw secondIterationError(error, spec, current);
+        standInFailure = error;
+        changing.forEach((d, k) => changing.set(k, { ...d, asSecondIteration: true }));
+        spec.setState(initial);
+        attempt--;
+        continue;
+      }
       // Each retry for dims makes at least one more dim unknown: as many retries as dims at most.
       if (error instanceof RetryWithUnknownDims) {
-        error.dims.forEach((d, k) => changing.set(k, d));
+        error.dims.forEach((d, k) => changing.set(k, { ...d, after: changing.get(k)?.after ?? d.after }));
         spec.setState(initial);
         tracer.changingDims = true;
         attempt--;
@@ -180,6 +201,48 @@ function createdSpec(tracer: Tracer, out: tf.Tensor): TensorSpec {
   return { shape: tracer.changingDims ? out.shape.map(() => 0) : [...out.shape], dtype: out.dtype };
 }
 
+/** An error of the user's code or of a tfjs kernel (not one of staging's own, nor a retry). */
+function isKernelError(error: unknown): error is Error {
+  return error instanceof Error && !(error instanceof StagingError);
+}
+
+/** `'x' is [2,4] there ([2,3] before the loop)`, for each loop variable whose dims change. */
+function changingDimsText(leaves: Leaf[]): string {
+  return leaves.filter((l) => l.dims !== undefined).map((l) => `'${l.name}' is [${l.dims!.after.join(',')}] there ` +
+    `([${(l.value as tf.Tensor).shape.join(',')}] before the loop)`).join(', ');
+}
+
+/**
+ * The body of a loop whose dims change failed on its second iteration's real dims: the error eager
+ * code meets when the loop runs twice, with its shapes, raised at the user's line, saying so.
+ */
+function secondIterationError(error: Error, spec: LoopSpec, leaves: Leaf[]): Error {
+  const note = `\n\nin user code: raised while stage() traced the loop${spec.opts?.origin ? ` at ${spec.opts.origin}` : ''} ` +
+    `as on its second iteration, where ${changingDimsText(leaves)}: its body fails there (eager code too, when the loop ` +
+    'runs a second time).';
+  const stack = error.stack;
+  const before = error.message;
+  error.message += note;
+  if (typeof stack === 'string') {
+    Object.defineProperty(error, 'stack', { value: stack.replace(before, error.message), writable: true, configurable: true });
+  }
+  rewriteStack(error);
+  return error;
+}
+
+/**
+ * The body works on the dims of the loop's first two iterations but failed on the stand-in sizes
+ * stage() traces changing dims with (to check that the graph does not depend on them): a named
+ * error, not a graph checked on fewer sizes.
+ */
+function standInOnlyFailure(error: Error, spec: LoopSpec, leaves: Leaf[]): StagingError {
+  return new StagingError(`autograph-ts: the body of the loop staged on a tensor condition${at(spec.opts)} changes the ` +
+    `dims of ${leaves.filter((l) => l.dims !== undefined).map((l) => `'${l.name}'`).join(', ')}, and stage() traces it with ` +
+    `other sizes for them (it is not traced per iteration) to check the graph does not depend on them; there it fails: ` +
+    `${error.message}. It runs on the dims of the first two iterations (${changingDimsText(leaves)}). Keep the dims the ` +
+    'loop changes out of the ops that need particular sizes, or run this loop eagerly.');
+}
+
 /** A leaf with the dims the body changes (as the last retry found them). */
 function withDims(k: number, changing: Map<number, ChangingDims>, leaf: Leaf): Leaf {
   const dims = changing.get(k);
@@ -200,7 +263,8 @@ function standIn(tracer: Tracer, leaf: Leaf, afterLoop = false): tf.Tensor {
   if (leaf.dims === undefined) return tracer.freshCopy(init);
   const unknown = leaf.dims.shape;
   const size = (d: number): number => (afterLoop ? (tracer.variant === 1 ? 2 * d + 11 : d + 8) : (tracer.variant === 1 ? 2 * d + 5 : d + 2));
-  const dims = init.shape.map((d, i) => (unknown[i] === UNKNOWN_DIM ? size(d) : d));
+  const dims = !afterLoop && leaf.dims.asSecondIteration ? leaf.dims.after
+    : init.shape.map((d, i) => (unknown[i] === UNKNOWN_DIM ? size(d) : d));
   const t = tracer.freshCopy(tracer.makeConstant(zerosOf({ shape: dims, dtype: init.dtype }), dims, init.dtype));
   tracer.watchDims(t, unknown, leaf.name);
   return t;
@@ -400,7 +464,7 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
         // is traced again (see RetryWithUnknownDims and Tracer.variant).
         const ref = tracer.resolve(t);
         const widened = mergeShapes(mergeShapes(shape, t.shape), bodyBuilder.graph.nodes[ref.node].outputs[ref.output].shape);
-        if (!sameShape(widened, shape)) widenDims.set(k, { shape: widened });
+        if (!sameShape(widened, shape)) widenDims.set(k, { shape: widened, after: [...t.shape] });
       } else {
         const what = t.dtype !== init.dtype ? 'dtype' : 'rank';
         throw new StagingError(`autograph-ts: loop variable '${leaf.name}' changes ${what} in a loop staged on a ` +
