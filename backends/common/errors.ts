@@ -52,6 +52,14 @@ export function tooManyIterations(limit: number, origin: string | undefined): St
     'never becomes false runs forever; raise maximumIterations if this one needs more.');
 }
 
+/** An asynchronous staged run went past `stage(fn, { timeBudgetMs })` inside a loop. */
+export function pastTimeBudget(budget: number, elapsed: number, iterations: number, origin: string | undefined): StagingError {
+  return new StagingError(`autograph-ts: staged.run(...) did not finish within timeBudgetMs (${budget} ms): after ` +
+    `${Math.round(elapsed)} ms the loop staged on a tensor condition${origin ? ` at ${origin}` : ''} was still running ` +
+    `(${iterations} iteration${iterations === 1 ? '' : 's'} in this run of it). A loop whose condition never becomes false ` +
+    'runs forever; raise timeBudgetMs if this call needs more time.');
+}
+
 /** A value returned on one path of a tensor conditional only. */
 export function returnInOneBranch(opts: OperatorOptions | undefined): StagingError {
   return new StagingError(`autograph-ts: a value is returned in one branch of a conditional on a tensor but not in ` +

@@ -211,6 +211,12 @@ export interface Program {
    * run of the loop) throws a StagingError naming its line instead (the tfjs executor checks it).
    */
   maximumIterations?: number;
+  /**
+   * `stage(fn, { timeBudgetMs })`: an asynchronous run (`staged.run(...)`) still in a While after
+   * this many milliseconds throws a StagingError naming the loop (the tfjs executor checks it
+   * between iterations).
+   */
+  timeBudgetMs?: number;
   /** What the optimizer changed beyond removing and merging nodes, one line each (inspect() shows them). */
   optimizations?: string[];
   /**

@@ -152,3 +152,43 @@ describe('stage(fn, { maximumIterations }): a staged loop that does not end is a
     expect(() => stage(forever, { maximumIterations: -1 })).to.throw(TypeError, 'maximumIterations must be a non-negative integer, got -1');
   });
 });
+
+describe('stage(fn, { timeBudgetMs }): an asynchronous call still in a staged loop past its budget is a named error', () => {
+  /** `while (x.greater(0)) x = x.add(1)` as the transformer emits it, at 'forever.ts:3:3'. */
+  function forever(x: tf.Tensor): tf.Tensor {
+    ag__.whileStmt(() => x.greater(0), () => { x = x.add(1); }, () => [x], ([a]) => { x = a as tf.Tensor; }, ['x'],
+      { origin: 'forever.ts:3:3' });
+    return x;
+  }
+
+  for (const engine of ['tfjs', 'auto'] as const) {
+    it(`on engine '${engine}': staged.run rejects naming the loop's line and the budget; a call within it is unaffected`, async () => {
+      const staged = stage(forever, { engine, timeBudgetMs: 200 });
+      const started = performance.now();
+      let error: Error | undefined;
+      try {
+        await staged.run(tf.scalar(1));
+      } catch (e) {
+        error = e as Error;
+      }
+      const elapsed = performance.now() - started;
+      expect(error).to.be.instanceOf(StagingError);
+      expect(error!.message).to.match(new RegExp('^autograph-ts: staged\\.run\\(\\.\\.\\.\\) did not finish within timeBudgetMs ' +
+        '\\(200 ms\\): after \\d+ ms the loop staged on a tensor condition at forever\\.ts:3:3 was still running \\(\\d+ iterations ' +
+        'in this run of it\\)\\. A loop whose condition never becomes false runs forever; raise timeBudgetMs if this call needs ' +
+        'more time\\.$'));
+      expect(error!.stack!.split('\n').find((l) => /^\s+at /.test(l))).to.equal('    at forever.ts:3:3');
+      expect(elapsed).to.be.below(200 + 5000); // (a loaded machine: one iteration can be slow, but not forever)
+      expect((await staged.run(tf.scalar(-5))).dataSync()[0]).to.equal(-5);
+      expect(staged.inspect(tf.scalar(1)).engine.engine).to.equal('tfjs');
+      if (engine === 'auto' && onnxRuntimeAvailable()) {
+        expect(staged.inspect(tf.scalar(1)).engine.reason).to.equal("engine 'auto' keeps the tfjs executor: timeBudgetMs " +
+          "(200) is checked by the tfjs executor only: ONNX Runtime's Loop cannot raise the error that names the loop");
+      }
+    });
+  }
+
+  it('a bad budget is a TypeError', () => {
+    expect(() => stage(forever, { timeBudgetMs: 0 })).to.throw(TypeError, 'timeBudgetMs must be a positive number of milliseconds, got 0');
+  });
+});

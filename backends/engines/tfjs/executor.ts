@@ -17,7 +17,7 @@ import { tripCount } from './counted_loops';
 import { compile } from './execution_plan';
 import { callRandomOp } from '../../kernels/random_ops';
 import { formatPrint, rebuildError } from './host_callbacks';
-import { tooManyIterations } from '../../common/errors';
+import { pastTimeBudget, tooManyIterations } from '../../common/errors';
 import { locateError, siteLocation } from '../../../runtime/user_frames';
 
 /** Where the user's code made the node a failed step ran: its captured site, or the origin of an
@@ -40,6 +40,14 @@ type Value = tf.TensorInfo;
 function loopLimitError(limit: number, step: WhileStep): Error {
   const origin = step.node?.kind === 'While' ? step.node.origin : undefined;
   const error = tooManyIterations(limit, origin);
+  locateError(error, origin === undefined ? undefined : { location: origin }, 'the staged loop');
+  return error;
+}
+
+/** `stage(fn, { timeBudgetMs })` exceeded in an asynchronous run: named like loopLimitError. */
+function timeBudgetError(budget: number, started: number, iterations: number, step: WhileStep): Error {
+  const origin = step.node?.kind === 'While' ? step.node.origin : undefined;
+  const error = pastTimeBudget(budget, performance.now() - started, iterations, origin);
   locateError(error, origin === undefined ? undefined : { location: origin }, 'the staged loop');
   return error;
 }
@@ -86,7 +94,9 @@ export async function executeAsync(program: Program, args: tf.Tensor[]): Promise
   if (engine().isTapeOn()) return execute(program, args);
   const backendName = tf.getBackend();
   const backend = tf.engine().backend;
-  const outs = await new DirectRun(program, backend, backendName).runAsync(planFor(program, backendName), args);
+  const run = new DirectRun(program, backend, backendName);
+  if (program.timeBudgetMs !== undefined) run.startedAt = performance.now();
+  const outs = await run.runAsync(planFor(program, backendName), args);
   return resultTensors(outs, backend);
 }
 
@@ -182,6 +192,9 @@ class DirectRun {
   private readonly read: ScalarReader;
 
   private readonly hostMemory: boolean;
+
+  /** When an asynchronous run with a time budget (Program.timeBudgetMs) started. */
+  startedAt?: number;
 
   constructor(private readonly program: Program, private readonly backend: tf.KernelBackend, backendName: string) {
     this.read = scalarReader(backend, backendName);
@@ -504,6 +517,7 @@ class DirectRun {
           if (!go) break;
         }
         if (iterations >= limit) throw loopLimitError(limit, step);
+        this.checkTimeBudget(iterations, step);
         await this.runAsync(step.body, params, next);
         for (let i = 0; i < step.loopVars; i++) {
           this.release(params[i]);
@@ -515,6 +529,13 @@ class DirectRun {
       throw error;
     }
     for (let i = 0; i < step.loopVars; i++) vals[step.outs[i]] = params[i];
+  }
+
+  /** Throws when an asynchronous run has gone past its time budget (checked before each iteration). */
+  private checkTimeBudget(iterations: number, step: WhileStep): void {
+    const budget = this.program.timeBudgetMs;
+    if (this.startedAt === undefined || budget === undefined) return;
+    if (performance.now() - this.startedAt > budget) throw timeBudgetError(budget, this.startedAt, iterations, step);
   }
 
   /**
