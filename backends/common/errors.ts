@@ -25,7 +25,7 @@ export function at(opts: OperatorOptions | undefined): string {
   return opts?.origin ? ` (${opts.origin})` : '';
 }
 
-export { isInternalFrame as isEngineFrame } from '../../runtime/user_frames';
+export { isInternalFrame as isEngineFrame, userError } from '../../runtime/user_frames';
 
 /** The first stack frame outside tfjs and autograph-ts, mapped to .ts: the user's line, best effort. */
 export const userFrame = currentUserLocation;

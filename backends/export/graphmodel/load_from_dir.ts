@@ -8,7 +8,7 @@ import type * as tf from '@tensorflow/tfjs-core';
 import type { GraphModel } from '@tensorflow/tfjs-converter';
 import * as tfc from '@tensorflow/tfjs-core';
 import { nodeBuiltin, nodeRequire, notInNode } from '../../common/node_host';
-import { userError } from '../../../runtime/user_frames';
+import { userError } from '../../common/errors';
 
 /** The IOHandler of the GraphModel written to `dir` (exportGraphModel's model.json and weights). */
 export function graphModelFiles(dir: string): tf.io.IOHandler {
