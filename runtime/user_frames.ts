@@ -65,9 +65,23 @@ export function rewriteStack(error: unknown, site?: { location: string; name?: s
   }
 }
 
-/** The first user frame of the current call stack, mapped to .ts (`file.ts:line:col`). */
+/**
+ * The first user frame of the current call stack, mapped to .ts (`file.ts:line:col`), for a
+ * message: relative to the working directory where the file is inside it, in the style of the
+ * transformer's origins (relative to the project), so that one message never mixes a project
+ * path with an absolute one. (Stack frames keep Node's absolute paths.)
+ */
 export function currentUserLocation(): string | undefined {
-  return siteLocation(captureSite())?.location;
+  const location = siteLocation(captureSite())?.location;
+  return location === undefined ? undefined : messageLocation(location);
+}
+
+/** An absolute `path:line:col` relative to the working directory when the file is inside it. */
+export function messageLocation(location: string): string {
+  const cwd = (globalThis as { process?: { cwd?(): string } }).process?.cwd?.();
+  if (path === undefined || cwd === undefined || !path.isAbsolute(location)) return location;
+  const relative = path.relative(cwd, location);
+  return relative.startsWith('..') || path.isAbsolute(relative) ? location : relative.replace(/\\/g, '/');
 }
 
 /** The current call stack, captured but not formatted (deep enough to reach past tfjs). */
