@@ -9,6 +9,7 @@
 import { nodeBuiltin } from './node_host';
 import { originalPosition } from './source_map_files';
 import { VERBOSITY } from './verbosity';
+import { StagingError } from './staging_error';
 
 const path = nodeBuiltin('path');
 /** The package's root: dist/runtime/.. /.. when built, and where its sources are (unknown in a bundle). */
@@ -154,8 +155,9 @@ export function locateError(error: unknown, site: { location: string; name?: str
   located.add(error);
   try {
     const e = error as { message?: unknown };
-    if (typeof e.message === 'string' && !e.message.includes(site.location)) {
-      e.message = `${e.message}\n\nin user code: ${what} at ${site.location}`;
+    const shown = messageLocation(site.location);
+    if (typeof e.message === 'string' && !e.message.includes(site.location) && !e.message.includes(shown)) {
+      e.message = `${e.message}\n\nin user code: ${what} at ${shown}`;
       const stack = (error as { stack?: unknown }).stack;
       if (typeof stack === 'string') {
         const firstFrame = stack.search(/\n\s*at /);
@@ -167,6 +169,30 @@ export function locateError(error: unknown, site: { location: string; name?: str
     // never replace the user's error
   }
   rewriteStack(error, site);
+}
+
+const iterationNoted = new WeakSet<object>();
+
+/**
+ * An error located at a node (locateError) inside a staged loop: its message says on which
+ * iteration of the (innermost) loop it was raised — `, on iteration 2 of the staged loop at file.ts:l:c`.
+ */
+export function noteIteration(error: unknown, iteration: number, origin: string | undefined): void {
+  if (typeof error !== 'object' || error === null || !located.has(error) || iterationNoted.has(error) ||
+      error instanceof StagingError) return; // (autograph-ts's own errors about a loop name it already)
+  iterationNoted.add(error);
+  try {
+    const e = error as { message?: unknown; stack?: unknown };
+    if (typeof e.message !== 'string') return;
+    const before = e.message;
+    const message = `${before}, on iteration ${iteration + 1} of the staged loop${origin ? ` at ${origin}` : ''}`;
+    e.message = message;
+    if (typeof e.stack === 'string' && e.stack.includes(before)) {
+      Object.defineProperty(error, 'stack', { value: e.stack.replace(before, message), writable: true, configurable: true });
+    }
+  } catch {
+    // never replace the user's error
+  }
 }
 
 // ---- source maps ------------------------------------------------------------------------------

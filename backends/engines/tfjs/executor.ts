@@ -18,7 +18,7 @@ import { compile } from './execution_plan';
 import { callRandomOp } from '../../kernels/random_ops';
 import { formatPrint, rebuildError } from './host_callbacks';
 import { pastTimeBudget, tooManyIterations } from '../../common/errors';
-import { locateError, siteLocation } from '../../../runtime/user_frames';
+import { locateError, noteIteration, siteLocation } from '../../../runtime/user_frames';
 
 /** Where the user's code made the node a failed step ran: its captured site, or the origin of an
  * If/While/Check the transformer named. */
@@ -35,6 +35,8 @@ import { engineInternals } from '../../kernels/engine_internals';
 import { countListElement, ListValue, releaseList } from './tensor_lists';
 
 type Value = tf.TensorInfo;
+
+const loopOrigin = (step: WhileStep): string | undefined => (step.node?.kind === 'While' ? step.node.origin : undefined);
 
 /** `stage(fn, { maximumIterations })` exceeded: the error names the loop's line, its first frame too. */
 function loopLimitError(limit: number, step: WhileStep): Error {
@@ -476,13 +478,15 @@ class DirectRun {
     const params = this.loopParams(step, vals);
     const next: Value[] = new Array(step.loopVars);
     const limit = this.program.maximumIterations ?? Infinity;
+    let iteration = 0;
     try {
       const trips = step.counted === undefined ? undefined : this.trips(step, this.countedOperands(step, vals).map((v) => this.number(v)));
       if (trips !== undefined) {
-        for (let iterations = 0; iterations < trips; iterations++) this.iterate(step, params, next, iterations, limit);
+        for (let iterations = 0; iterations < trips; iterations++) this.iterate(step, params, next, (iteration = iterations), limit);
       } else {
         const test: Value[] = [undefined as unknown as Value];
         for (let iterations = 0; ; iterations++) {
+          iteration = iterations;
           this.run(step.cond, params, test);
           const go = Boolean(this.test(test[0]));
           this.release(test[0]);
@@ -492,6 +496,7 @@ class DirectRun {
       }
     } catch (error) {
       for (let i = 0; i < step.loopVars; i++) this.release(params[i]);
+      noteIteration(error, iteration, loopOrigin(step));
       throw error;
     }
     for (let i = 0; i < step.loopVars; i++) vals[step.outs[i]] = params[i];
@@ -502,6 +507,7 @@ class DirectRun {
     const params = this.loopParams(step, vals);
     const next: Value[] = new Array(step.loopVars);
     const limit = this.program.maximumIterations ?? Infinity;
+    let iteration = 0;
     try {
       let trips: number | undefined;
       if (step.counted !== undefined) {
@@ -510,6 +516,7 @@ class DirectRun {
         trips = this.trips(step, operands);
       }
       for (let iterations = 0; trips === undefined || iterations < trips; iterations++) {
+        iteration = iterations;
         if (trips === undefined) {
           const [c] = await this.runAsync(step.cond, params, [undefined as unknown as Value]);
           const go = Boolean(await this.testAsync(c));
@@ -526,6 +533,7 @@ class DirectRun {
       }
     } catch (error) {
       for (let i = 0; i < step.loopVars; i++) this.release(params[i]);
+      noteIteration(error, iteration, loopOrigin(step));
       throw error;
     }
     for (let i = 0; i < step.loopVars; i++) vals[step.outs[i]] = params[i];
