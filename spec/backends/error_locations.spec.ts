@@ -151,14 +151,15 @@ describe('errors point at the user\'s TypeScript line', function () {
   ];
   // x changes shape in the loop ([2,3] -> [2,4]): the body is traced with a stand-in for x's changing
   // dim, where matMul fails with shapes the user never had (2,5); eagerly it fails on the second
-  // iteration. The error is that one: real shapes, the user's line, and which iteration.
+  // iteration. The error is that one, raised when the run reaches it: real shapes, the user's line,
+  // and which iteration (runs of 0 and 1 iterations: first_contact.spec.ts).
   for (const which of ['growTfjs', 'growAuto']) {
     it(`${which}: a kernel error in a loop whose value changes shape has the real shapes, the iteration and the user's line first`, () => {
       const error = failure(which, false);
       expect(error.message).to.equal('Error in matMul: inner shapes (4) and (3) of Tensors with shapes 2,4 and 3,4 and ' +
-        'transposeA=false and transposeB=false must match.\n\nin user code: raised while stage() traced the loop at ' +
-        `model.ts:${lineOf('while (k.less(steps)) {')}:3 as on its second iteration, where 'x' is [2,4] there ([2,3] before the ` +
-        'loop): its body fails there (eager code too, when the loop runs a second time).');
+        'transposeA=false and transposeB=false must match.\n\nin user code: the loop staged on a tensor condition at ' +
+        `model.ts:${lineOf('while (k.less(steps)) {')}:3 fails on its second iteration (as eager code does), where 'x' is [2,4] ` +
+        '([2,3] before the loop): stage() traced that iteration to find it, and the graph raises it when a run reaches it.');
       const frames = error.stack.split('\n').filter((l) => /^\s+at /.test(l));
       expect(frames[0], error.stack).to.match(new RegExp(`src[\\\\/]model\\.ts:${lineOf('x = x.matMul(w);')}:\\d+`));
       expect(error.stack).not.to.match(/[\\/](backends|runtime)[\\/]\w+\.(js|ts):|tfjs/);

@@ -192,3 +192,41 @@ describe('stage(fn, { timeBudgetMs }): an asynchronous call still in a staged lo
     expect(() => stage(forever, { timeBudgetMs: 0 })).to.throw(TypeError, 'timeBudgetMs must be a positive number of milliseconds, got 0');
   });
 });
+
+describe('a loop whose value changes shape and whose body fails on the changed shape (x = x.matMul(w), x [2,3], w [3,4])', () => {
+  /** `while (i.less(n)) { x = x.matMul(w); i = i.add(1); }` as the transformer emits it, at 'grow.ts:4:3'. */
+  function grow(x: tf.Tensor, w: tf.Tensor, n: tf.Tensor): tf.Tensor {
+    let i: tf.Tensor = tf.scalar(0);
+    ag__.whileStmt(() => i.less(n), function growBody() { x = x.matMul(w); i = i.add(1); }, () => [x, i],
+      ([a, b]) => { x = a as tf.Tensor; i = b as tf.Tensor; }, ['x', 'i'], { origin: 'grow.ts:4:3' });
+    return x;
+  }
+  const args = (n: number): [tf.Tensor, tf.Tensor, tf.Tensor] => [tf.ones([2, 3]), tf.ones([3, 4]), tf.scalar(n)];
+  const message = 'Error in matMul: inner shapes (4) and (3) of Tensors with shapes 2,4 and 3,4 and transposeA=false and ' +
+    'transposeB=false must match.\n\nin user code: the loop staged on a tensor condition at grow.ts:4:3 fails on its second ' +
+    "iteration (as eager code does), where 'x' is [2,4] ([2,3] before the loop): stage() traced that iteration to find it, " +
+    'and the graph raises it when a run reaches it.';
+
+  for (const engine of ['tfjs', 'auto'] as const) {
+    it(`on engine '${engine}': runs of 0 and 1 iterations equal eager; a second iteration raises eager's error with the body's line first`, () => {
+      const staged = stage(grow, { engine });
+      for (const n of [0, 1]) {
+        const want = grow(...args(n));
+        const got = staged(...args(n));
+        expect(got.shape).to.deep.equal(want.shape);
+        expect(got.arraySync()).to.deep.equal(want.arraySync());
+      }
+      expect(() => grow(...args(3))).to.throw('inner shapes (4) and (3) of Tensors with shapes 2,4 and 3,4');
+      const error = thrown(() => staged(...args(3)));
+      expect(error.message).to.equal(message);
+      expect(error.stack!.split('\n').find((l) => /^\s+at /.test(l))).to.match(/at (Object\.)?growBody \(.*first_contact\.spec\.ts:\d+:\d+\)/);
+      // (One graph for every n: traced twice, as a graph with unknown dims is, not per call.)
+      expect(staged.traceCount).to.equal(2);
+    });
+  }
+
+  it("engine 'onnx' refuses it, saying why (the check is a host callback inside the loop)", function () {
+    if (!onnxRuntimeAvailable()) this.skip();
+    expect(() => stage(grow, { engine: 'onnx' })(...args(1))).to.throw("engine 'onnx' cannot run grow");
+  });
+});
