@@ -45,12 +45,14 @@ interface ChangingDims {
   /** Its real shape after the first iteration (on the second iteration), as the first trace found it. */
   after: number[];
   /**
-   * Where the body failed on stand-in sizes for these dims: 'second', traced as on the loop's second
-   * iteration (with `after`); 'first', it failed there too (`failure`, eager's error on that iteration):
-   * the body is traced on the first iteration's dims and a Check at its start raises `failure` when an
-   * iteration starts with other dims (see firstIterationOnly).
+   * Where the body failed on stand-in sizes for these dims, it is traced on real ones instead:
+   * 'second', as on the loop's second iteration (`after`); where that works, the second trace that
+   * stage() compares with (Tracer.variant 1) takes the first iteration's dims ('initial'), so the two
+   * traces still see other dims. 'first': it failed on the second iteration's dims too (`failure`,
+   * eager's error there): the body is traced on the first iteration's dims and a Check at its start
+   * raises `failure` when an iteration starts with other dims (see firstIterationOnly).
    */
-  mode?: 'second' | 'first';
+  mode?: 'second' | 'initial' | 'first';
   failure?: Error;
 }
 
@@ -140,7 +142,6 @@ function stageLoopOnce(tracer: Tracer, spec: LoopSpec): void {
   const rebound = new Set<number>();
   const promoted = new Map<number, PromotedDtype>();
   const changing = new Map<number, ChangingDims>();
-  let standInFailure: Error | undefined;
   for (let attempt = 0, widened = 0; ; attempt++) {
     const current = leaves.map((leaf, k) => {
       // `let h = h0` with h0 a tf.Variable, then `h = ...` in the body: h is a loop variable whose
@@ -164,20 +165,26 @@ function stageLoopOnce(tracer: Tracer, spec: LoopSpec): void {
     const phase = [...changing.values()].find((d) => d.mode !== undefined)?.mode;
     if (phase === 'second') Error.stackTraceLimit = Math.max(stackLimit, 100);
     try {
-      traceWhile(tracer, spec, current, stateOf);
+      // (The second trace only probes the second iteration's dims: it goes on with the first's, below.)
+      const probeOnly = phase === 'second' && tracer.variant === 1;
+      traceWhile(tracer, spec, current, stateOf, probeOnly);
       Error.stackTraceLimit = stackLimit;
-      if (phase === 'second') throw standInOnlyFailure(standInFailure!, spec, current);
+      if (probeOnly) {
+        changing.forEach((d, k) => changing.set(k, { ...d, mode: 'initial' }));
+        spec.setState(initial);
+        attempt--;
+        continue;
+      }
       const created = [...new Set([...placeholders].filter(([, p]) => p.created).map(([k]) => leaves[k].name))];
       if (created.length > 0) checkLoopRan(tracer, spec, stateOf(current.map((l) => l.value)), created);
       return;
     } catch (error) {
       Error.stackTraceLimit = stackLimit;
-      if (isKernelError(error) && changing.size > 0 && phase !== 'first') {
+      if (isKernelError(error) && changing.size > 0 && (phase === undefined || phase === 'second')) {
         // The body failed on stand-ins for the dims it changes (sizes the user never had): trace it
         // once more as on its second iteration, with real dims, to find the error eager code meets.
         // Where it fails there too, that error is raised when a run reaches the second iteration.
         const failure = phase === 'second' ? secondIterationError(error, spec, current) : undefined;
-        if (phase === undefined) standInFailure = error;
         changing.forEach((d, k) => changing.set(k, { ...d, mode: phase === undefined ? 'second' : 'first', failure }));
         spec.setState(initial);
         attempt--;
@@ -261,19 +268,6 @@ function secondIterationError(error: Error, spec: LoopSpec, leaves: Leaf[]): Err
   return error;
 }
 
-/**
- * The body works on the dims of the loop's first two iterations but failed on the stand-in sizes
- * stage() traces changing dims with (to check that the graph does not depend on them): a named
- * error, not a graph checked on fewer sizes.
- */
-function standInOnlyFailure(error: Error, spec: LoopSpec, leaves: Leaf[]): StagingError {
-  return new StagingError(`autograph-ts: the body of the loop staged on a tensor condition${at(spec.opts)} changes the ` +
-    `dims of ${leaves.filter((l) => l.dims !== undefined).map((l) => `'${l.name}'`).join(', ')}, and stage() traces it with ` +
-    `other sizes for them (it is not traced per iteration) to check the graph does not depend on them; there it fails: ` +
-    `${error.message}. It runs on the dims of the first two iterations (on the second, ${changingDimsText(leaves)}). Keep the dims the ` +
-    'loop changes out of the ops that need particular sizes, or run this loop eagerly.');
-}
-
 /** A leaf with the dims the body changes (as the last retry found them). */
 function withDims(k: number, changing: Map<number, ChangingDims>, leaf: Leaf): Leaf {
   const dims = changing.get(k);
@@ -296,7 +290,7 @@ function standIn(tracer: Tracer, leaf: Leaf, afterLoop = false, inBody = false):
   const size = (d: number): number => (afterLoop ? (tracer.variant === 1 ? 2 * d + 11 : d + 8) : (tracer.variant === 1 ? 2 * d + 5 : d + 2));
   const { mode } = leaf.dims;
   const dims = !afterLoop && mode === 'second' ? leaf.dims.after
-    : !afterLoop && mode === 'first' && inBody ? [...init.shape]
+    : !afterLoop && (mode === 'initial' || (mode === 'first' && inBody)) ? [...init.shape]
       : init.shape.map((d, i) => (unknown[i] === UNKNOWN_DIM ? size(d) : d));
   const t = tracer.freshCopy(tracer.makeConstant(zerosOf({ shape: dims, dtype: init.dtype }), dims, init.dtype));
   tracer.watchDims(t, unknown, leaf.name);
@@ -386,7 +380,8 @@ function promotedDtype(before: unknown, after: unknown): PromotedDtype | undefin
 // Long on purpose (~195 lines): the condition trace, the body trace and the While node share the
 // loop's leaves, their stand-ins and marks; `enter` is the one place that binds a trace's loop
 // variables, and the body's checks (dtype, structure, lists) read what it bound.
-function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (values: unknown[]) => unknown[]): void {
+/** `probeOnly`: trace the condition and the body, and stop there (nothing is added to the graph). */
+function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (values: unknown[]) => unknown[], probeOnly = false): void {
   const { opts } = spec;
   const { maybeUndefined } = tracer.facts;
   const loopIndices = leaves.flatMap((l, k) => (l.loop ? [k] : []));
@@ -563,6 +558,7 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
     bodyBuilder.graph.results = results.map((r) => r!);
   });
 
+  if (probeOnly) return;
   const captures = unifyCaptures([condBuilder, bodyBuilder], n);
   const realOutputs = loopIndices.map((k) => {
     const init = leaves[k].value as tf.Tensor;

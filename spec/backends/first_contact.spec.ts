@@ -225,6 +225,28 @@ describe('a loop whose value changes shape and whose body fails on the changed s
     });
   }
 
+  it('a body that fails only on the stand-in sizes (reshape([-1, 2]) of a growing x) is traced on the first two iterations\' dims: equal eager', () => {
+    /** `while (i.less(n)) { x = tf.concat([x, tf.ones([2])]); s = x.reshape([-1, 2]).sum(); i = i.add(1); }` at 'pairs.ts:4:3'. */
+    function pairs(x: tf.Tensor, n: tf.Tensor): tf.Tensor[] {
+      let i: tf.Tensor = tf.scalar(0);
+      let s: tf.Tensor = tf.scalar(0);
+      ag__.whileStmt(() => i.less(n), () => { x = tf.concat([x, tf.ones([2])]); s = x.reshape([-1, 2]).sum(); i = i.add(1); },
+        () => [x, s, i], ([a, b, c]) => { x = a as tf.Tensor; s = b as tf.Tensor; i = c as tf.Tensor; }, ['x', 's', 'i'],
+        { origin: 'pairs.ts:4:3' });
+      return [s, x];
+    }
+    for (const engine of ['tfjs', 'auto'] as const) {
+      const staged = stage(pairs, { engine });
+      for (const n of [0, 1, 2, 5]) {
+        const [wantS, wantX] = pairs(tf.ones([4]), tf.scalar(n));
+        const [gotS, gotX] = staged(tf.ones([4]), tf.scalar(n));
+        expect(gotS.dataSync()[0], `${engine} n=${n}`).to.equal(wantS.dataSync()[0]);
+        expect(gotX.shape).to.deep.equal(wantX.shape);
+      }
+      expect(staged.traceCount).to.equal(2);
+    }
+  });
+
   it("engine 'onnx' refuses it, saying why (the check is a host callback inside the loop)", function () {
     if (!onnxRuntimeAvailable()) this.skip();
     expect(() => stage(grow, { engine: 'onnx' })(...args(1))).to.throw("engine 'onnx' cannot run grow");
