@@ -7,6 +7,7 @@
  *   - `exportOnnx(staged, args, path?, options?)`: the traced graph as an ONNX model (its bytes,
  *     written to path when given); `onnxRuntimeAvailable()`;
  *   - `exportGraphModel(staged, args, dir)`: the traced graph as a TensorFlow.js GraphModel;
+ *     `loadGraphModelFromDir(dir)` loads it in Node without tfjs-node (`graphModelFiles(dir)`: its IOHandler);
  *   - the typing (and behaviour) of `for (const row of tensor)`.
  * Emitted code imports the operators from 'autograph-ts/runtime' (runtime/operators.ts) instead.
  */
@@ -21,4 +22,5 @@ export { StagingError } from './backends/common/errors';
 export { exportOnnx } from './backends/export/onnx/export';
 export type { OnnxExport, OnnxExportOptions } from './backends/export/onnx/export';
 export { exportGraphModel } from './backends/export/graphmodel/export';
+export { graphModelFiles, loadGraphModelFromDir } from './backends/export/graphmodel/load_from_dir';
 export { onnxRuntimeAvailable } from './backends/engines/onnx/runtime';

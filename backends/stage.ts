@@ -59,6 +59,13 @@ export interface StageOptions {
    * blocking forever. Checked by the tfjs executor: with it, 'auto' runs graphs with loops there.
    */
   maximumIterations?: number;
+  /**
+   * A per-call time budget for asynchronous calls (`staged.run(...)`), in milliseconds: a run still
+   * inside a loop staged on a tensor condition after this long rejects with a StagingError naming
+   * the loop and how many iterations it ran, instead of running on forever. Checked by the tfjs
+   * executor between iterations: with it, 'auto' runs graphs with loops there.
+   */
+  timeBudgetMs?: number;
 }
 
 export interface StagedGraphInfo {
@@ -112,6 +119,10 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
   const limit = options.maximumIterations;
   if (limit !== undefined && !(Number.isInteger(limit) && limit >= 0)) {
     throw new TypeError(`autograph-ts: maximumIterations must be a non-negative integer, got ${String(limit)}`);
+  }
+  const budget = options.timeBudgetMs;
+  if (budget !== undefined && !(typeof budget === 'number' && budget > 0)) {
+    throw new TypeError(`autograph-ts: timeBudgetMs must be a positive number of milliseconds, got ${String(budget)}`);
   }
   const cache = new SignatureCache(fn, { ...options, relaxDims: options.engine !== 'onnx' });
   const engineOf = (entry: CacheEntry): EngineChoice =>

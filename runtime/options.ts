@@ -39,6 +39,12 @@ export interface OperatorOptions {
   /** For ag__.assert: the original check (node's assert, console.assert) applied to the
    * condition's value; a staged assert calls it when the graph runs. */
   check?: (ok: boolean) => void;
+  /**
+   * For the guard a lowered jump puts around the rest of a block (`if (!continue_) { ... }`): the
+   * user's jump and the location of the condition it is under. Errors about the guard's branches
+   * name them: its if branch is "past the jump", its else branch "where the jump is taken".
+   */
+  jump?: { kind: 'break' | 'continue' | 'return'; origin: string };
   /** For ag__.newList: the name of the array variable (errors name it). */
   name?: string;
   /** For ag__.assert: 'console' for console.assert, which reports instead of throwing. */

@@ -9,6 +9,7 @@
 import { nodeBuiltin } from './node_host';
 import { originalPosition } from './source_map_files';
 import { VERBOSITY } from './verbosity';
+import { StagingError } from './staging_error';
 
 const path = nodeBuiltin('path');
 /** The package's root: dist/runtime/.. /.. when built, and where its sources are (unknown in a bundle). */
@@ -65,9 +66,23 @@ export function rewriteStack(error: unknown, site?: { location: string; name?: s
   }
 }
 
-/** The first user frame of the current call stack, mapped to .ts (`file.ts:line:col`). */
+/**
+ * The first user frame of the current call stack, mapped to .ts (`file.ts:line:col`), for a
+ * message: relative to the working directory where the file is inside it, in the style of the
+ * transformer's origins (relative to the project), so that one message never mixes a project
+ * path with an absolute one. (Stack frames keep Node's absolute paths.)
+ */
 export function currentUserLocation(): string | undefined {
-  return siteLocation(captureSite())?.location;
+  const location = siteLocation(captureSite())?.location;
+  return location === undefined ? undefined : messageLocation(location);
+}
+
+/** An absolute `path:line:col` relative to the working directory when the file is inside it. */
+export function messageLocation(location: string): string {
+  const cwd = (globalThis as { process?: { cwd?(): string } }).process?.cwd?.();
+  if (path === undefined || cwd === undefined || !path.isAbsolute(location)) return location;
+  const relative = path.relative(cwd, location);
+  return relative.startsWith('..') || path.isAbsolute(relative) ? location : relative.replace(/\\/g, '/');
 }
 
 /** The current call stack, captured but not formatted (deep enough to reach past tfjs). */
@@ -107,6 +122,27 @@ export function siteLocation(site: object): { location: string; name?: string } 
   return match ? { location: `${match[3]}:${match[4]}:${match[5]}`, name: match[2] || undefined } : undefined;
 }
 
+/**
+ * `origin` (a project-relative `file.ts:line:col` the transformer wrote) as a site on `error`'s
+ * stack: the path of the user frame in that file (absolute, as Node prints it) at origin's line and
+ * column, with that frame's function name; else origin itself.
+ */
+export function userSiteAt(error: unknown, origin: string): { location: string; name?: string } {
+  const match = /^(.*):(\d+):(\d+)$/.exec(origin);
+  const stack = (error as { stack?: unknown } | null)?.stack;
+  if (match === null || typeof stack !== 'string') return { location: origin };
+  const file = match[1].replace(/\\/g, '/');
+  for (const line of stack.split('\n')) {
+    if (!isUserFrame(line)) continue;
+    const frame = FRAME.exec(mapFrame(line));
+    const framePath = frame?.[3].replace(/\\/g, '/');
+    if (framePath !== undefined && (framePath === file || framePath.endsWith(`/${file}`))) {
+      return { location: `${frame![3]}:${match[2]}:${match[3]}`, name: frame![2] || undefined };
+    }
+  }
+  return { location: origin };
+}
+
 const located = new WeakSet<object>();
 
 /**
@@ -119,8 +155,9 @@ export function locateError(error: unknown, site: { location: string; name?: str
   located.add(error);
   try {
     const e = error as { message?: unknown };
-    if (typeof e.message === 'string' && !e.message.includes(site.location)) {
-      e.message = `${e.message}\n\nin user code: ${what} at ${site.location}`;
+    const shown = messageLocation(site.location);
+    if (typeof e.message === 'string' && !e.message.includes(site.location) && !e.message.includes(shown)) {
+      e.message = `${e.message}\n\nin user code: ${what} at ${shown}`;
       const stack = (error as { stack?: unknown }).stack;
       if (typeof stack === 'string') {
         const firstFrame = stack.search(/\n\s*at /);
@@ -132,6 +169,30 @@ export function locateError(error: unknown, site: { location: string; name?: str
     // never replace the user's error
   }
   rewriteStack(error, site);
+}
+
+const iterationNoted = new WeakSet<object>();
+
+/**
+ * An error located at a node (locateError) inside a staged loop: its message says on which
+ * iteration of the (innermost) loop it was raised — `, on iteration 2 of the staged loop at file.ts:l:c`.
+ */
+export function noteIteration(error: unknown, iteration: number, origin: string | undefined): void {
+  if (typeof error !== 'object' || error === null || !located.has(error) || iterationNoted.has(error) ||
+      error instanceof StagingError) return; // (autograph-ts's own errors about a loop name it already)
+  iterationNoted.add(error);
+  try {
+    const e = error as { message?: unknown; stack?: unknown };
+    if (typeof e.message !== 'string') return;
+    const before = e.message;
+    const message = `${before}, on iteration ${iteration + 1} of the staged loop${origin ? ` at ${origin}` : ''}`;
+    e.message = message;
+    if (typeof e.stack === 'string' && e.stack.includes(before)) {
+      Object.defineProperty(error, 'stack', { value: e.stack.replace(before, message), writable: true, configurable: true });
+    }
+  } catch {
+    // never replace the user's error
+  }
 }
 
 // ---- source maps ------------------------------------------------------------------------------

@@ -33,6 +33,8 @@ export interface CacheOptions {
   relaxDims: boolean;
   /** A staged loop that runs more iterations than this throws (Program.maximumIterations). */
   maximumIterations?: number;
+  /** An asynchronous run still in a staged loop after this many ms throws (Program.timeBudgetMs). */
+  timeBudgetMs?: number;
 }
 
 /** The calls of one signature family (they differ only in dims). */
@@ -144,6 +146,7 @@ export class SignatureCache {
       // (The program that runs under a gradient tape, if the optimizer kept one, has the same limit.)
       if (entry.program.forGradients !== undefined) entry.program.forGradients.maximumIterations = this.options.maximumIterations;
     }
+    if (this.options.timeBudgetMs !== undefined) entry.program.timeBudgetMs = this.options.timeBudgetMs;
   }
 
   /** A new entry for this call, relaxed with its family's when the graph is the same up to dims. */

@@ -25,7 +25,7 @@ export function at(opts: OperatorOptions | undefined): string {
   return opts?.origin ? ` (${opts.origin})` : '';
 }
 
-export { isInternalFrame as isEngineFrame } from '../../runtime/user_frames';
+export { isInternalFrame as isEngineFrame, userError } from '../../runtime/user_frames';
 
 /** The first stack frame outside tfjs and autograph-ts, mapped to .ts: the user's line, best effort. */
 export const userFrame = currentUserLocation;
@@ -50,6 +50,14 @@ export function tooManyIterations(limit: number, origin: string | undefined): St
   return new StagingError(`autograph-ts: the loop staged on a tensor condition${origin ? ` at ${origin}` : ''} did not end ` +
     `within maximumIterations (${limit}): its condition still held after ${limit} iterations. A loop whose condition ` +
     'never becomes false runs forever; raise maximumIterations if this one needs more.');
+}
+
+/** An asynchronous staged run went past `stage(fn, { timeBudgetMs })` inside a loop. */
+export function pastTimeBudget(budget: number, elapsed: number, iterations: number, origin: string | undefined): StagingError {
+  return new StagingError(`autograph-ts: staged.run(...) did not finish within timeBudgetMs (${budget} ms): after ` +
+    `${Math.round(elapsed)} ms the loop staged on a tensor condition${origin ? ` at ${origin}` : ''} was still running ` +
+    `(${iterations} iteration${iterations === 1 ? '' : 's'} in this run of it). A loop whose condition never becomes false ` +
+    'runs forever; raise timeBudgetMs if this call needs more time.');
 }
 
 /** A value returned on one path of a tensor conditional only. */

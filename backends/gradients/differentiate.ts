@@ -183,9 +183,10 @@ function rowGatherGradient(graph: Graph, node: KernelNode, dy: tf.Tensor, isLive
   if (!isLive(node.inputs[0])) return [undefined, undefined];
   const x = specOfRef(graph, node.inputs[0]);
   const rows = x.shape[0];
-  const mask = tf.oneHot(forwardTensor(node.inputs[1]) as tf.Tensor1D, rows).cast('float32')
-    .reshape([rows, ...x.shape.slice(1).map(() => 1)]);
-  return [mask.mul(dy.expandDims(0)), undefined];
+  // (tf.cast / tf.expandDims, not chained methods: the ES-module build's typings lack those on these types.)
+  const mask = tf.reshape(tf.cast(tf.oneHot(forwardTensor(node.inputs[1]) as tf.Tensor1D, rows), 'float32'),
+    [rows, ...x.shape.slice(1).map(() => 1)]);
+  return [tf.mul(mask, tf.expandDims(dy, 0)), undefined];
 }
 
 /** Zeros of `spec` in the current graph (a Fill kernel: no constant of that size is kept). */

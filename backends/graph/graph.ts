@@ -234,6 +234,12 @@ export interface Program {
    * results (staging/object_state.ts), as code names them ('this.best').
    */
   objectState?: { inputs: string[]; outputs: string[] };
+  /**
+   * `stage(fn, { timeBudgetMs })`: an asynchronous run (`staged.run(...)`) still in a While after
+   * this many milliseconds throws a StagingError naming the loop (the tfjs executor checks it
+   * between iterations).
+   */
+  timeBudgetMs?: number;
   /** What the optimizer changed beyond removing and merging nodes, one line each (inspect() shows them). */
   optimizations?: string[];
   /**

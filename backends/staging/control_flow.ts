@@ -229,15 +229,15 @@ export class StagedControlFlow implements StagingHooks {
   /** for (const i of range(a, b, step)) with tensor bounds: a While over a counter. */
   private forOverRange(r: TensorRange, extraTest: Thunk | undefined, body: (item: unknown) => void,
                        getState: GetState, setState: SetState, names: string[], opts: LoopOptions | undefined): void {
-    const start = isTensor(r.start) ? r.start.cast(r.dtype) : tf.scalar(r.start, r.dtype);
+    const start = isTensor(r.start) ? tf.cast(r.start, r.dtype) : tf.scalar(r.start, r.dtype);
     const inRange = (i: tf.Tensor): tf.Tensor => {
       if (!isTensor(r.delta)) return r.delta > 0 ? tf.less(i, r.limit) : tf.greater(i, r.limit);
       const up = tf.logicalAnd(tf.greater(r.delta, 0), tf.less(i, r.limit));
       const down = tf.logicalAnd(tf.less(r.delta, 0), tf.greater(i, r.limit));
       return tf.logicalOr(up, down);
     };
-    const delta = isTensor(r.delta) ? r.delta.cast(r.dtype) : r.delta;
-    this.countedLoop(start.reshape([]), inRange, delta, (i) => i, extraTest, body, getState, setState, names, opts);
+    const delta = isTensor(r.delta) ? tf.cast(r.delta, r.dtype) : r.delta;
+    this.countedLoop(tf.reshape(start, []), inRange, delta, (i) => i, extraTest, body, getState, setState, names, opts);
   }
 
   private countedLoop(start: tf.Tensor, inRange: (i: tf.Tensor) => tf.Tensor, delta: tf.Tensor | number,

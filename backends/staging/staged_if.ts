@@ -12,6 +12,7 @@ import { mergeShapes, sameShape } from '../graph/graph';
 import { flatten } from '../common/nest';
 import { describeList, keepReturnedArray, notReturned, relaxedShape, TracedList } from './staged_lists';
 import type { Tracer } from './tracer';
+import { explainGuardError } from './guard_errors';
 import { markPromoted, promotionOf } from '../../runtime/promoted_values';
 import {
   conditionTensor, describeValue, isInt32, isReturnSentinel, promotedDtypeOf, isUndefinedValue, MaybeUndefined, placeholderLike, zerosOf,
@@ -44,8 +45,26 @@ function traceBranch(tracer: Tracer, run: () => unknown[], label: string): Branc
   try {
     return { builder, values: tracer.inSubgraph(builder, run) };
   } catch (error) {
-    if (error instanceof StagingError) throw error;
+    if (error instanceof StagingError) throw raisedInBranch(error);
     return { builder, error };
+  }
+}
+
+/** Errors a branch's own statements raised (they name their own statements, not this conditional). */
+const fromBranches = new WeakSet<object>();
+const raisedInBranch = <E extends object>(error: E): E => (fromBranches.add(error), error);
+
+/**
+ * A conditional on a tensor staged as an If node (see stageIf below); the errors about a guard that
+ * a lowered jump made name the jump and the user's condition (guard_errors.ts).
+ */
+export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () => unknown[], runElse: () => unknown[],
+                                 spec: ConditionalSpec): unknown[] {
+  if (spec.opts?.jump === undefined) return stageIf(tracer, cond, runThen, runElse, spec);
+  try {
+    return stageIf(tracer, cond, runThen, runElse, spec);
+  } catch (error) {
+    throw typeof error === 'object' && error !== null && fromBranches.has(error) ? error : explainGuardError(error, spec.opts);
   }
 }
 
@@ -55,8 +74,8 @@ type Status = { defined: true } | { defined: false; mark: MaybeUndefined };
 // Long on purpose (~190 lines): the two branch traces, the merge of their outputs (tensors,
 // promoted numbers, lists, undefined values) and the If node share the per-output state built
 // here; each step is a named closure below, in the order a reader follows a staged if.
-export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () => unknown[], runElse: () => unknown[],
-                                 spec: ConditionalSpec): unknown[] {
+function stageIf(tracer: Tracer, cond: tf.Tensor, runThen: () => unknown[], runElse: () => unknown[],
+                 spec: ConditionalSpec): unknown[] {
   const { names, flags, opts } = spec;
   const { maybeUndefined, knownTrue, negationOf, conditionOnly } = tracer.facts;
   const pred = conditionTensor(tracer.facts, cond, opts);

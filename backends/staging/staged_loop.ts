@@ -13,6 +13,8 @@ import { flatten } from '../common/nest';
 import { describeList, keepReturnedArray, notReturned, relaxedShape, TracedList } from './staged_lists';
 import type { Tracer } from './tracer';
 import { markPromoted, promotionOf } from '../../runtime/promoted_values';
+import { rewriteStack } from '../../runtime/user_frames';
+import { shapeTensor } from '../kernels/shape_kernel';
 import { UndefinedReturnValue } from '../../runtime/undefined_values';
 import {
   conditionTensor, describeValue, isInt32, isReturnSentinel, promotedDtypeOf, isUndefinedValue, MaybeUndefined, placeholderLike, zerosOf,
@@ -40,6 +42,18 @@ interface Leaf {
 /** A loop variable whose dims the body changes: traced again with those dims unknown. */
 interface ChangingDims {
   shape: number[];
+  /** Its real shape after the first iteration (on the second iteration), as the first trace found it. */
+  after: number[];
+  /**
+   * Where the body failed on stand-in sizes for these dims, it is traced on real ones instead:
+   * 'second', as on the loop's second iteration (`after`); where that works, the second trace that
+   * stage() compares with (Tracer.variant 1) takes the first iteration's dims ('initial'), so the two
+   * traces still see other dims. 'first': it failed on the second iteration's dims too (`failure`,
+   * eager's error there): the body is traced on the first iteration's dims and a Check at its start
+   * raises `failure` when an iteration starts with other dims (see firstIterationOnly).
+   */
+  mode?: 'second' | 'initial' | 'first';
+  failure?: Error;
 }
 
 class RetryWithUnknownDims {
@@ -146,15 +160,42 @@ function stageLoopOnce(tracer: Tracer, spec: LoopSpec): void {
       if (!p.created) maybeUndefined.set(value, { flag: p.flag, origin: opts?.origin });
       return { ...leaf, value, loop: true };
     }).map((leaf, k) => withDims(k, changing, leaf));
+    // On the retrace as a second iteration, stacks deep enough to reach past tfjs's frames to the user's line.
+    const stackLimit = Error.stackTraceLimit;
+    const phase = [...changing.values()].find((d) => d.mode !== undefined)?.mode;
+    if (phase === 'second') Error.stackTraceLimit = Math.max(stackLimit, 100);
     try {
-      traceWhile(tracer, spec, current, stateOf);
+      // (The second trace only probes the second iteration's dims: it goes on with the first's, below.)
+      const probeOnly = phase === 'second' && tracer.variant === 1;
+      traceWhile(tracer, spec, current, stateOf, probeOnly);
+      Error.stackTraceLimit = stackLimit;
+      if (probeOnly) {
+        changing.forEach((d, k) => changing.set(k, { ...d, mode: 'initial' }));
+        spec.setState(initial);
+        attempt--;
+        continue;
+      }
       const created = [...new Set([...placeholders].filter(([, p]) => p.created).map(([k]) => leaves[k].name))];
       if (created.length > 0) checkLoopRan(tracer, spec, stateOf(current.map((l) => l.value)), created);
       return;
     } catch (error) {
+      Error.stackTraceLimit = stackLimit;
+      if (isKernelError(error) && changing.size > 0 && (phase === undefined || phase === 'second')) {
+        // The body failed on stand-ins for the dims it changes (sizes the user never had): trace it
+        // once more as on its second iteration, with real dims, to find the error eager code meets.
+        // Where it fails there too, that error is raised when a run reaches the second iteration.
+        const failure = phase === 'second' ? secondIterationError(error, spec, current) : undefined;
+        changing.forEach((d, k) => changing.set(k, { ...d, mode: phase === undefined ? 'second' : 'first', failure }));
+        spec.setState(initial);
+        attempt--;
+        continue;
+      }
       // Each retry for dims makes at least one more dim unknown: as many retries as dims at most.
       if (error instanceof RetryWithUnknownDims) {
-        error.dims.forEach((d, k) => changing.set(k, d));
+        error.dims.forEach((d, k) => {
+          const known = changing.get(k);
+          changing.set(k, { ...d, after: known?.after ?? d.after, mode: known?.mode, failure: known?.failure });
+        });
         spec.setState(initial);
         tracer.changingDims = true;
         attempt--;
@@ -180,6 +221,53 @@ function createdSpec(tracer: Tracer, out: tf.Tensor): TensorSpec {
   return { shape: tracer.changingDims ? out.shape.map(() => 0) : [...out.shape], dtype: out.dtype };
 }
 
+/**
+ * A body traced on the first iteration's dims (ChangingDims.mode 'first': it fails on other dims)
+ * runs only on them: a Check at its start raises the error eager code meets on the second
+ * iteration when an iteration starts with other dims. Runs of zero or one iteration give eager's result.
+ */
+function firstIterationOnly(tracer: Tracer, leaves: Leaf[], entered: unknown[], opts: OperatorOptions | undefined): void {
+  let same: tf.Tensor | undefined;
+  let failure: Error | undefined;
+  leaves.forEach((leaf, k) => {
+    if (leaf.dims?.mode !== 'first' || leaf.dims.failure === undefined) return;
+    failure = leaf.dims.failure;
+    const dims = (leaf.value as tf.Tensor).shape;
+    const equal = tf.all(tf.equal(shapeTensor(entered[k] as tf.Tensor), tracer.makeConstant([...dims], [dims.length], 'int32')));
+    same = same === undefined ? equal : tf.logicalAnd(same, equal);
+  });
+  if (same !== undefined) tracer.recordCheck(tracer.resolve(same), failure!, opts?.origin);
+}
+
+/** An error of the user's code or of a tfjs kernel (not one of staging's own, nor a retry). */
+function isKernelError(error: unknown): error is Error {
+  return error instanceof Error && !(error instanceof StagingError);
+}
+
+/** `'x' is [2,4] ([2,3] before the loop)`, for each loop variable whose dims change (as on the second iteration). */
+function changingDimsText(leaves: Leaf[]): string {
+  return leaves.filter((l) => l.dims !== undefined).map((l) => `'${l.name}' is [${l.dims!.after.join(',')}] ` +
+    `([${(l.value as tf.Tensor).shape.join(',')}] before the loop)`).join(', ');
+}
+
+/**
+ * The body of a loop whose dims change failed on its second iteration's real dims: the error eager
+ * code meets when the loop runs twice, with its shapes, raised at the user's line, saying so.
+ */
+function secondIterationError(error: Error, spec: LoopSpec, leaves: Leaf[]): Error {
+  const note = `\n\nin user code: the loop staged on a tensor condition${spec.opts?.origin ? ` at ${spec.opts.origin}` : ''} ` +
+    `fails on its second iteration (as eager code does), where ${changingDimsText(leaves)}: stage() traced that ` +
+    'iteration to find it, and the graph raises it when a run reaches it.';
+  const stack = error.stack;
+  const before = error.message;
+  error.message += note;
+  if (typeof stack === 'string') {
+    Object.defineProperty(error, 'stack', { value: stack.replace(before, error.message), writable: true, configurable: true });
+  }
+  rewriteStack(error);
+  return error;
+}
+
 /** A leaf with the dims the body changes (as the last retry found them). */
 function withDims(k: number, changing: Map<number, ChangingDims>, leaf: Leaf): Leaf {
   const dims = changing.get(k);
@@ -195,12 +283,15 @@ function withDims(k: number, changing: Map<number, ChangingDims>, leaf: Leaf): L
  * iterations' worth, d + 8 (variant 1: 2d + 11) — code after a growing loop often cannot take its
  * initial value (`acc.slice(0, 2)` of an accumulator that starts empty).
  */
-function standIn(tracer: Tracer, leaf: Leaf, afterLoop = false): tf.Tensor {
+function standIn(tracer: Tracer, leaf: Leaf, afterLoop = false, inBody = false): tf.Tensor {
   const init = leaf.value as tf.Tensor;
   if (leaf.dims === undefined) return tracer.freshCopy(init);
   const unknown = leaf.dims.shape;
   const size = (d: number): number => (afterLoop ? (tracer.variant === 1 ? 2 * d + 11 : d + 8) : (tracer.variant === 1 ? 2 * d + 5 : d + 2));
-  const dims = init.shape.map((d, i) => (unknown[i] === UNKNOWN_DIM ? size(d) : d));
+  const { mode } = leaf.dims;
+  const dims = !afterLoop && mode === 'second' ? leaf.dims.after
+    : !afterLoop && (mode === 'initial' || (mode === 'first' && inBody)) ? [...init.shape]
+      : init.shape.map((d, i) => (unknown[i] === UNKNOWN_DIM ? size(d) : d));
   const t = tracer.freshCopy(tracer.makeConstant(zerosOf({ shape: dims, dtype: init.dtype }), dims, init.dtype));
   tracer.watchDims(t, unknown, leaf.name);
   return t;
@@ -289,7 +380,8 @@ function promotedDtype(before: unknown, after: unknown): PromotedDtype | undefin
 // Long on purpose (~195 lines): the condition trace, the body trace and the While node share the
 // loop's leaves, their stand-ins and marks; `enter` is the one place that binds a trace's loop
 // variables, and the body's checks (dtype, structure, lists) read what it bound.
-function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (values: unknown[]) => unknown[]): void {
+/** `probeOnly`: trace the condition and the body, and stop there (nothing is added to the graph). */
+function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (values: unknown[]) => unknown[], probeOnly = false): void {
   const { opts } = spec;
   const { maybeUndefined } = tracer.facts;
   const loopIndices = leaves.flatMap((l, k) => (l.loop ? [k] : []));
@@ -297,10 +389,10 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
   const initRefs = loopIndices.map((k) => tracer.resolve(leaves[k].value as tf.Tensor));
 
   /** Binds fresh parameters for the loop variables in `builder` and sets the state to them. */
-  const enter = (builder: GraphBuilder): unknown[] => {
+  const enter = (builder: GraphBuilder, inBody = false): unknown[] => {
     const params = loopIndices.map((k) => {
       const init = leaves[k].value as tf.Tensor;
-      const p = init instanceof TracedList ? init.fresh() as unknown as tf.Tensor : standIn(tracer, leaves[k]);
+      const p = init instanceof TracedList ? init.fresh() as unknown as tf.Tensor : standIn(tracer, leaves[k], false, inBody);
       const ref = builder.addParam(loopSpecOf(leaves[k]));
       builder.values.set(p, ref);
       const mark = maybeUndefined.get(init);
@@ -335,7 +427,8 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
   const bodyBuilder = new GraphBuilder(tracer.current, `the body of the loop${at(opts)}`);
   const marks: (MaybeUndefined | undefined)[] = [];
   tracer.inSubgraph(bodyBuilder, () => {
-    enter(bodyBuilder);
+    const entered = enter(bodyBuilder, true);
+    firstIterationOnly(tracer, leaves, entered, opts);
     spec.body();
     const after = spec.getState().map((v, i) => flattenState(spec, i, v));
     const outLeaves: unknown[] = [];
@@ -400,7 +493,7 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
         // is traced again (see RetryWithUnknownDims and Tracer.variant).
         const ref = tracer.resolve(t);
         const widened = mergeShapes(mergeShapes(shape, t.shape), bodyBuilder.graph.nodes[ref.node].outputs[ref.output].shape);
-        if (!sameShape(widened, shape)) widenDims.set(k, { shape: widened });
+        if (!sameShape(widened, shape)) widenDims.set(k, { shape: widened, after: [...t.shape] });
       } else {
         const what = t.dtype !== init.dtype ? 'dtype' : 'rank';
         throw new StagingError(`autograph-ts: loop variable '${leaf.name}' changes ${what} in a loop staged on a ` +
@@ -465,6 +558,7 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
     bodyBuilder.graph.results = results.map((r) => r!);
   });
 
+  if (probeOnly) return;
   const captures = unifyCaptures([condBuilder, bodyBuilder], n);
   const realOutputs = loopIndices.map((k) => {
     const init = leaves[k].value as tf.Tensor;

@@ -152,3 +152,103 @@ describe('stage(fn, { maximumIterations }): a staged loop that does not end is a
     expect(() => stage(forever, { maximumIterations: -1 })).to.throw(TypeError, 'maximumIterations must be a non-negative integer, got -1');
   });
 });
+
+describe('stage(fn, { timeBudgetMs }): an asynchronous call still in a staged loop past its budget is a named error', () => {
+  /** `while (x.greater(0)) x = x.add(1)` as the transformer emits it, at 'forever.ts:3:3'. */
+  function forever(x: tf.Tensor): tf.Tensor {
+    ag__.whileStmt(() => x.greater(0), () => { x = x.add(1); }, () => [x], ([a]) => { x = a as tf.Tensor; }, ['x'],
+      { origin: 'forever.ts:3:3' });
+    return x;
+  }
+
+  for (const engine of ['tfjs', 'auto'] as const) {
+    it(`on engine '${engine}': staged.run rejects naming the loop's line and the budget; a call within it is unaffected`, async () => {
+      const staged = stage(forever, { engine, timeBudgetMs: 200 });
+      const started = performance.now();
+      let error: Error | undefined;
+      try {
+        await staged.run(tf.scalar(1));
+      } catch (e) {
+        error = e as Error;
+      }
+      const elapsed = performance.now() - started;
+      expect(error).to.be.instanceOf(StagingError);
+      expect(error!.message).to.match(new RegExp('^autograph-ts: staged\\.run\\(\\.\\.\\.\\) did not finish within timeBudgetMs ' +
+        '\\(200 ms\\): after \\d+ ms the loop staged on a tensor condition at forever\\.ts:3:3 was still running \\(\\d+ iterations ' +
+        'in this run of it\\)\\. A loop whose condition never becomes false runs forever; raise timeBudgetMs if this call needs ' +
+        'more time\\.$'));
+      expect(error!.stack!.split('\n').find((l) => /^\s+at /.test(l))).to.equal('    at forever.ts:3:3');
+      expect(elapsed).to.be.below(200 + 5000); // (a loaded machine: one iteration can be slow, but not forever)
+      expect((await staged.run(tf.scalar(-5))).dataSync()[0]).to.equal(-5);
+      expect(staged.inspect(tf.scalar(1)).engine.engine).to.equal('tfjs');
+      if (engine === 'auto' && onnxRuntimeAvailable()) {
+        expect(staged.inspect(tf.scalar(1)).engine.reason).to.equal("engine 'auto' keeps the tfjs executor: timeBudgetMs " +
+          "(200) is checked by the tfjs executor only: ONNX Runtime's Loop cannot raise the error that names the loop");
+      }
+    });
+  }
+
+  it('a bad budget is a TypeError', () => {
+    expect(() => stage(forever, { timeBudgetMs: 0 })).to.throw(TypeError, 'timeBudgetMs must be a positive number of milliseconds, got 0');
+  });
+});
+
+describe('a loop whose value changes shape and whose body fails on the changed shape (x = x.matMul(w), x [2,3], w [3,4])', () => {
+  /** `while (i.less(n)) { x = x.matMul(w); i = i.add(1); }` as the transformer emits it, at 'grow.ts:4:3'. */
+  function grow(x: tf.Tensor, w: tf.Tensor, n: tf.Tensor): tf.Tensor {
+    let i: tf.Tensor = tf.scalar(0);
+    ag__.whileStmt(() => i.less(n), function growBody() { x = x.matMul(w); i = i.add(1); }, () => [x, i],
+      ([a, b]) => { x = a as tf.Tensor; i = b as tf.Tensor; }, ['x', 'i'], { origin: 'grow.ts:4:3' });
+    return x;
+  }
+  const args = (n: number): [tf.Tensor, tf.Tensor, tf.Tensor] => [tf.ones([2, 3]), tf.ones([3, 4]), tf.scalar(n)];
+  const message = 'Error in matMul: inner shapes (4) and (3) of Tensors with shapes 2,4 and 3,4 and transposeA=false and ' +
+    'transposeB=false must match.\n\nin user code: the loop staged on a tensor condition at grow.ts:4:3 fails on its second ' +
+    "iteration (as eager code does), where 'x' is [2,4] ([2,3] before the loop): stage() traced that iteration to find it, " +
+    'and the graph raises it when a run reaches it.';
+
+  for (const engine of ['tfjs', 'auto'] as const) {
+    it(`on engine '${engine}': runs of 0 and 1 iterations equal eager; a second iteration raises eager's error with the body's line first`, () => {
+      const staged = stage(grow, { engine });
+      for (const n of [0, 1]) {
+        const want = grow(...args(n));
+        const got = staged(...args(n));
+        expect(got.shape).to.deep.equal(want.shape);
+        expect(got.arraySync()).to.deep.equal(want.arraySync());
+      }
+      expect(() => grow(...args(3))).to.throw('inner shapes (4) and (3) of Tensors with shapes 2,4 and 3,4');
+      const error = thrown(() => staged(...args(3)));
+      expect(error.message).to.equal(message);
+      expect(error.stack!.split('\n').find((l) => /^\s+at /.test(l))).to.match(/at (Object\.)?growBody \(.*first_contact\.spec\.ts:\d+:\d+\)/);
+      // (One graph for every n: traced twice, as a graph with unknown dims is, not per call.)
+      expect(staged.traceCount).to.equal(2);
+    });
+  }
+
+  it('a body that fails only on the stand-in sizes (reshape([-1, 2]) of a growing x) is traced on the first two iterations\' dims: equal eager', () => {
+    /** `while (i.less(n)) { x = tf.concat([x, tf.ones([2])]); s = x.reshape([-1, 2]).sum(); i = i.add(1); }` at 'pairs.ts:4:3'. */
+    function pairs(x: tf.Tensor, n: tf.Tensor): tf.Tensor[] {
+      let i: tf.Tensor = tf.scalar(0);
+      let s: tf.Tensor = tf.scalar(0);
+      ag__.whileStmt(() => i.less(n), () => { x = tf.concat([x, tf.ones([2])]); s = x.reshape([-1, 2]).sum(); i = i.add(1); },
+        () => [x, s, i], ([a, b, c]) => { x = a as tf.Tensor; s = b as tf.Tensor; i = c as tf.Tensor; }, ['x', 's', 'i'],
+        { origin: 'pairs.ts:4:3' });
+      return [s, x];
+    }
+    for (const engine of ['tfjs', 'auto'] as const) {
+      const staged = stage(pairs, { engine });
+      for (const n of [0, 1, 2, 5]) {
+        const [wantS, wantX] = pairs(tf.ones([4]), tf.scalar(n));
+        const [gotS, gotX] = staged(tf.ones([4]), tf.scalar(n));
+        expect(gotS.dataSync()[0], `${engine} n=${n}`).to.equal(wantS.dataSync()[0]);
+        expect(gotX.shape).to.deep.equal(wantX.shape);
+      }
+      expect(staged.traceCount).to.equal(2);
+    }
+  });
+
+  it("engine 'onnx' refuses it, saying why (the check is a host callback inside the loop)", function () {
+    if (!onnxRuntimeAvailable()) this.skip();
+    expect(() => stage(grow, { engine: 'onnx' })(...args(1))).to.throw("engine 'onnx' cannot run grow");
+  });
+});

@@ -21,7 +21,7 @@ export function lastBelow(xs, limit) {
                 const if_body_1 = () => {
                     last = i;
                 };
-                ag__.ifStmt(ag__.not(do_return), if_body_1, undefined, () => [last], vars__1 => { [last] = vars__1; }, ["last"], 1, { origin: "finally_overrides.ts:12:7" });
+                ag__.ifStmt(ag__.not(do_return), if_body_1, undefined, () => [last], vars__1 => { [last] = vars__1; }, ["last"], 1, { origin: "finally_overrides.ts:12:7", jump: { kind: "return", origin: "finally_overrides.ts:11:11" } });
             }
             catch (error) {
                 threw_ = true;
@@ -53,6 +53,6 @@ export function lastBelow(xs, limit) {
         retval_ = last;
         do_return = true;
     };
-    ag__.ifStmt(ag__.not(do_return), if_body_4, undefined, () => [retval_, do_return], vars__5 => { [retval_, do_return] = vars__5; }, ["retval_", "do_return"], 2, { origin: "finally_overrides.ts:18:3", flags: ["retval_", "do_return"] });
+    ag__.ifStmt(ag__.not(do_return), if_body_4, undefined, () => [retval_, do_return], vars__5 => { [retval_, do_return] = vars__5; }, ["retval_", "do_return"], 2, { origin: "finally_overrides.ts:18:3", flags: ["retval_", "do_return"], jump: { kind: "return", origin: "finally_overrides.ts:11:11" } });
     return ag__.retval(retval_);
 }

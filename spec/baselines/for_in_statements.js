@@ -12,7 +12,7 @@ export function keysUntil(o, limit) {
         const if_body_1 = () => {
             out.push(k);
         };
-        ag__.ifStmt(ag__.not(break_), if_body_1, undefined, () => [], () => { }, [], 0, { origin: "for_in_statements.ts:10:5", composites: () => ({ out }) });
+        ag__.ifStmt(ag__.not(break_), if_body_1, undefined, () => [], () => { }, [], 0, { origin: "for_in_statements.ts:10:5", composites: () => ({ out }), jump: { kind: "break", origin: "for_in_statements.ts:9:9" } });
     };
     ag__.forInStmt(o, () => ag__.not(break_), loop_body, () => [break_], vars__1 => { [break_] = vars__1; }, ["break_"], { origin: "for_in_statements.ts:8:3", flags: ["break_"], composites: () => ({ out }) });
     return out;

@@ -28,7 +28,7 @@ export function keys(o, limit) {
         const if_body_1 = () => {
             out.push(k);
         };
-        ag__.ifStmt(ag__.not(break_), if_body_1, undefined, () => [], () => { }, [], 0, { origin: "for_of_statements.ts:22:5", composites: () => ({ out }) });
+        ag__.ifStmt(ag__.not(break_), if_body_1, undefined, () => [], () => { }, [], 0, { origin: "for_of_statements.ts:22:5", composites: () => ({ out }), jump: { kind: "break", origin: "for_of_statements.ts:21:9" } });
     };
     ag__.forInStmt(o, () => ag__.not(break_), loop_body_2, () => [break_], vars__3 => { [break_] = vars__3; }, ["break_"], { origin: "for_of_statements.ts:20:3", flags: ["break_"], composites: () => ({ out }) });
     return out;

@@ -21,7 +21,7 @@ export function firstNegative(xs) {
             };
             ag__.ifStmt(x.less(0), if_body_2, undefined, () => [index, break_], vars__1 => { [index, break_] = vars__1; }, ["index", "break_"], 2, { origin: "jumps.ts:10:5", flags: ["break_"] });
         };
-        ag__.ifStmt(ag__.not(continue_), if_body_1, undefined, () => [index, break_], vars__2 => { [index, break_] = vars__2; }, ["index", "break_"], 2, { origin: "jumps.ts:10:5", flags: ["break_"] });
+        ag__.ifStmt(ag__.not(continue_), if_body_1, undefined, () => [index, break_], vars__2 => { [index, break_] = vars__2; }, ["index", "break_"], 2, { origin: "jumps.ts:10:5", flags: ["break_"], jump: { kind: "continue", origin: "jumps.ts:9:9" } });
     };
     ag__.whileStmt(loop_test, loop_body, () => [continue_, i, index, break_], vars__3 => { [continue_, i, index, break_] = vars__3; }, ["continue_", "i", "index", "break_"], { origin: "jumps.ts:6:10", flags: ["continue_", "break_"] });
     return index;
@@ -44,8 +44,8 @@ export function sign(x) {
             retval_ = 0;
             do_return = true;
         };
-        ag__.ifStmt(ag__.not(do_return), if_body_6, undefined, () => [retval_, do_return], vars__6 => { [retval_, do_return] = vars__6; }, ["retval_", "do_return"], 2, { origin: "jumps.ts:21:3", flags: ["retval_", "do_return"] });
+        ag__.ifStmt(ag__.not(do_return), if_body_6, undefined, () => [retval_, do_return], vars__6 => { [retval_, do_return] = vars__6; }, ["retval_", "do_return"], 2, { origin: "jumps.ts:21:3", flags: ["retval_", "do_return"], jump: { kind: "return", origin: "jumps.ts:20:7" } });
     };
-    ag__.ifStmt(ag__.not(do_return), if_body_4, undefined, () => [retval_, do_return], vars__7 => { [retval_, do_return] = vars__7; }, ["retval_", "do_return"], 2, { origin: "jumps.ts:20:3", flags: ["retval_", "do_return"] });
+    ag__.ifStmt(ag__.not(do_return), if_body_4, undefined, () => [retval_, do_return], vars__7 => { [retval_, do_return] = vars__7; }, ["retval_", "do_return"], 2, { origin: "jumps.ts:20:3", flags: ["retval_", "do_return"], jump: { kind: "return", origin: "jumps.ts:19:7" } });
     return ag__.retval(retval_);
 }

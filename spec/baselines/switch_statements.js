@@ -24,9 +24,9 @@ export function clampByMode(mode, x) {
                     y = y.neg();
                 }
             };
-            ag__.ifStmt(ag__.not(break_), if_body_2, undefined, () => [y], vars__1 => { [y] = vars__1; }, ["y"], 1, { origin: "switch_statements.ts:13:5" });
+            ag__.ifStmt(ag__.not(break_), if_body_2, undefined, () => [y], vars__1 => { [y] = vars__1; }, ["y"], 1, { origin: "switch_statements.ts:13:5", jump: { kind: "break", origin: "switch_statements.ts:12:7" } });
         };
-        ag__.ifStmt(ag__.not(break_), if_body_1, undefined, () => [y, break_], vars__2 => { [y, break_] = vars__2; }, ["y", "break_"], 2, { origin: "switch_statements.ts:10:5", flags: ["break_"] });
+        ag__.ifStmt(ag__.not(break_), if_body_1, undefined, () => [y, break_], vars__2 => { [y, break_] = vars__2; }, ["y", "break_"], 2, { origin: "switch_statements.ts:10:5", flags: ["break_"], jump: { kind: "break", origin: "switch_statements.ts:9:11" } });
     }
     return y;
 }

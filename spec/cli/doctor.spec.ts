@@ -49,6 +49,17 @@ describe('autograph-ts doctor', () => {
     expect(copies.fix).to.contain('`npm dedupe`');
   });
 
+  it('finds two copies of autograph-ts (a dependency that brings its own), and says to dedupe', () => {
+    const dir = makeProject({ ...BASE,
+      'node_modules/some-model-zoo/package.json': { name: 'some-model-zoo', version: '1.0.0' },
+      'node_modules/some-model-zoo/node_modules/autograph-ts/package.json': { name: 'autograph-ts', version: '0.0.9' } });
+    const copies = find(diagnoseProject(dir), 'autograph-ts copies');
+    expect(copies.status).to.equal('problem');
+    expect(copies.detail).to.match(/^2 copies \(0\.1\.0 in .*; 0\.0\.9 in .*some-model-zoo\/node_modules\/autograph-ts\): each has its own runtime/);
+    expect(copies.fix).to.contain('`npm dedupe`');
+    expect(diagnoseProject(makeProject(BASE)).some((f) => f.check === 'autograph-ts copies')).to.equal(false);
+  });
+
   it('finds the second copy a symlinked checkout brings, and says to install autograph-ts as a copy', () => {
     const checkout = makeProject({
       'package.json': { name: 'autograph-ts', version: '0.1.0' },

@@ -51,6 +51,7 @@ export function diagnoseProject(dir: string, options: DoctorOptions = {}): Findi
   return [
     checkNode(),
     checkAutograph(autograph),
+    ...checkOneAutograph(dir),
     checkOneTfjsCore(dir, autograph),
     checkTypeScript(dir),
     checkTsPatch(dir, manifest),
@@ -77,6 +78,19 @@ function checkAutograph(autograph: InstalledPackage | undefined): Finding {
       'its own node_modules can supply a second copy of tfjs', fix: REINSTALL_AS_COPY };
   }
   return { check: 'autograph-ts', status: 'ok', detail: `${autograph.version}, installed as a copy` };
+}
+
+/**
+ * A second copy of autograph-ts (a dependency that brings its own) has its own runtime: code
+ * converted against one and staged by the other is not staged. Reported only when there is one.
+ */
+function checkOneAutograph(dir: string): Finding[] {
+  const copies = packageCopies(dir, 'autograph-ts');
+  if (copies.length < 2) return [];
+  return [{ check: 'autograph-ts copies', status: 'problem',
+    detail: `${copies.length} copies (${copies.map((c) => `${c.version} in ${c.realDir}`).join('; ')}): each has its own ` +
+      'runtime and staging engine, and code converted against one is not staged by the other',
+    fix: '`npm dedupe`; if copies remain, give every dependent the same autograph-ts' }];
 }
 
 function checkOneTfjsCore(dir: string, autograph: InstalledPackage | undefined): Finding {

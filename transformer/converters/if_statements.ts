@@ -19,12 +19,13 @@
  */
 import type * as TS from 'typescript';
 import {
-  asBlock, assignStatement, closure, constStatement, getStateClosure, id, letStatement, operatorCall, optionsObject,
+  asBlock, assignStatement, closure, constStatement, getStateClosure, id, letStatement, operatorCall, optionProperty, optionsObject,
   setStateClosure, stringArray, withOrigin,
 } from '../emit';
 import { activityOf } from '../analysis/activity';
 import { ts } from '../typescript';
 import type { ControlFlowContext } from './control_flow_context';
+import { type GuardJump, guardJumpOf } from '../lowering/guards';
 
 const LONG_CHAIN = 16;
 
@@ -43,14 +44,28 @@ export function convertIf(node: TS.IfStatement, cf: ControlFlowContext): TS.Stat
     statements.push(withOrigin(constStatement(name, closure(asBlock(cf.visit(node.elseStatement)))), node.elseStatement));
     orelse = id(name);
   }
+  const options = optionsObject(emit.origin(node), cf.flagsIn(names), cf.compositesOf(node, [node.thenStatement, node.elseStatement]),
+    cf.promotedIn(names), cf.observedOf(node, [node.thenStatement, node.elseStatement]));
   const call = operatorCall(emit, 'ifStmt', [
     node.expression, id(body), orelse, getStateClosure(names), setStateClosure(emit, names),
-    stringArray(names), ts.factory.createNumericLiteral(outputs.length),
-    optionsObject(emit.origin(node), cf.flagsIn(names), cf.compositesOf(node, [node.thenStatement, node.elseStatement]),
-      cf.promotedIn(names), cf.observedOf(node, [node.thenStatement, node.elseStatement])),
+    stringArray(names), ts.factory.createNumericLiteral(outputs.length), withJump(options, guardJumpOf(cf.state, node), cf),
   ]);
   statements.push(withOrigin(ts.factory.createExpressionStatement(call), node));
   return statements;
+}
+
+/**
+ * A guard that a lowered jump put around the rest of a block (`if (!continue_) { ... }`) names the
+ * jump and the user's condition it is under: errors about the guard speak of them (opts.jump), not
+ * of the statement the guard starts at.
+ */
+function withJump(options: TS.ObjectLiteralExpression, jump: GuardJump | undefined, cf: ControlFlowContext): TS.ObjectLiteralExpression {
+  if (jump === undefined) return options;
+  const value = ts.factory.createObjectLiteralExpression([
+    ts.factory.createPropertyAssignment('kind', ts.factory.createStringLiteral(jump.kind)),
+    ts.factory.createPropertyAssignment('origin', ts.factory.createStringLiteral(cf.emit.origin(jump.at))),
+  ], false);
+  return ts.factory.createObjectLiteralExpression([...options.properties, optionProperty('jump', value)], false);
 }
 
 /** The outputs, then the other names that `branches` modify (restored between branch traces). */

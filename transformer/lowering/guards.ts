@@ -16,6 +16,8 @@ export interface LoweringState {
   readonly flagSetters: WeakMap<TS.Node, string>;
   /** Synthesized `if` guards: always converted (their flag may be a tensor). */
   readonly guards: WeakSet<TS.Node>;
+  /** A guard's jump (the first that sets its flag) and the user's condition it is under: errors about the guard name them. */
+  readonly guardJumps: WeakMap<TS.Node, GuardJump>;
   /** Flags a converted loop's test must check, keyed by the original loop. */
   readonly loopFlags: Map<TS.Node, string[]>;
   /** Every flag name introduced in this function (passed to operators as opts.flags). */
@@ -24,8 +26,15 @@ export interface LoweringState {
   returns?: { flag: string; value: string };
 }
 
+export interface GuardJump {
+  kind: 'break' | 'continue' | 'return';
+  /** The condition of the user's `if` the jump is under, else the jump itself. */
+  at: TS.Node;
+}
+
 export function createLoweringState(plan: ConversionPlan, emit: EmitContext): LoweringState {
-  return { plan, emit, flagSetters: new WeakMap(), guards: new WeakSet(), loopFlags: new Map(), flagNames: new Set() };
+  return { plan, emit, flagSetters: new WeakMap(), guards: new WeakSet(), guardJumps: new WeakMap(), loopFlags: new Map(),
+    flagNames: new Set() };
 }
 
 /** `flag = true;` remembered as a setter of `flag`. */
@@ -41,6 +50,15 @@ export function addLoopFlag(state: LoweringState, loop: TS.Node, flag: string): 
   const flags = state.loopFlags.get(original) ?? [];
   if (!flags.includes(flag)) flags.push(flag);
   state.loopFlags.set(original, flags);
+}
+
+/** The jump a guard (or a converted copy of one) stands for, if it is a guard. */
+export function guardJumpOf(state: LoweringState, node: TS.Node): GuardJump | undefined {
+  for (let n: TS.Node | undefined = node; n !== undefined; n = (n as { original?: TS.Node }).original) {
+    const jump = state.guardJumps.get(n);
+    if (jump !== undefined) return jump;
+  }
+  return undefined;
 }
 
 /** Whether `node` may set `flag` (it holds a setter, outside nested functions). */
@@ -93,10 +111,35 @@ function guardList(state: LoweringState, statements: readonly TS.Statement[], fl
     const guard = ts.factory.createIfStatement(noFlagSet(state, [flag], rest[0]),
       ts.factory.createBlock(guardList(state, rest, flag, caseClause), true));
     state.guards.add(withPosition(guard, rest[0]));
+    const jump = jumpSetting(state, statement, flag);
+    if (jump !== undefined) state.guardJumps.set(guard, jump);
     out.push(guard);
     break;
   }
   return out;
+}
+
+/**
+ * The user's jump behind the first setter of `flag` in `node` (its original node: a break, continue
+ * or return), and the condition of the nearest `if` of the user's code around it.
+ */
+function jumpSetting(state: LoweringState, node: TS.Node, flag: string): GuardJump | undefined {
+  const setter = findSetter(state, node, flag);
+  const jump = setter === undefined ? undefined : ts.getOriginalNode(setter);
+  if (jump === undefined) return undefined;
+  const kind = ts.isBreakStatement(jump) ? 'break' : ts.isContinueStatement(jump) ? 'continue' : ts.isReturnStatement(jump) ? 'return' : undefined;
+  if (kind === undefined) return undefined;
+  for (let n: TS.Node | undefined = jump.parent; n !== undefined && !ts.isFunctionLike(n); n = n.parent) {
+    if (ts.isIfStatement(n)) return { kind, at: n.expression };
+    if (ts.isIterationStatement(n, false)) break;
+  }
+  return { kind, at: jump };
+}
+
+function findSetter(state: LoweringState, node: TS.Node, flag: string): TS.Node | undefined {
+  if (state.flagSetters.get(node) === flag) return node;
+  if (ts.isFunctionLike(node) || ts.isClassLike(node)) return undefined;
+  return ts.forEachChild(node, (child) => findSetter(state, child, flag));
 }
 
 /** Statements with no effect to skip (a trailing `break;` of a switch clause must stay native; in

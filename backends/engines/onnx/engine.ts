@@ -83,8 +83,12 @@ function lightBranchingLoop(graph: Graph): boolean {
 
 /** Why a program with loops and `stage(fn, { maximumIterations })` does not run here. */
 export function loopLimitRefusal(program: Program): string | undefined {
-  if (program.maximumIterations === undefined || graphStats(program.graph).whiles === 0) return undefined;
-  return `maximumIterations (${program.maximumIterations}) is checked by the tfjs executor only: ONNX Runtime's ` +
+  if ((program.maximumIterations === undefined && program.timeBudgetMs === undefined) || graphStats(program.graph).whiles === 0) return undefined;
+  const limits = [
+    ...(program.maximumIterations === undefined ? [] : [`maximumIterations (${program.maximumIterations})`]),
+    ...(program.timeBudgetMs === undefined ? [] : [`timeBudgetMs (${program.timeBudgetMs})`]),
+  ];
+  return `${limits.join(' and ')} ${limits.length > 1 ? 'are' : 'is'} checked by the tfjs executor only: ONNX Runtime's ` +
     'Loop cannot raise the error that names the loop';
 }
 

@@ -17,8 +17,8 @@ import { tripCount } from './counted_loops';
 import { compile, FunctionPlans } from './execution_plan';
 import { callRandomOp } from '../../kernels/random_ops';
 import { formatPrint, rebuildError } from './host_callbacks';
-import { tooManyIterations } from '../../common/errors';
-import { locateError, siteLocation } from '../../../runtime/user_frames';
+import { pastTimeBudget, tooManyIterations } from '../../common/errors';
+import { locateError, noteIteration, siteLocation } from '../../../runtime/user_frames';
 
 /** Where the user's code made the node a failed step ran: its captured site, or the origin of an
  * If/While/Check the transformer named. */
@@ -36,10 +36,20 @@ import { countListElement, ListValue, releaseList } from './tensor_lists';
 
 type Value = tf.TensorInfo;
 
+const loopOrigin = (step: WhileStep): string | undefined => (step.node?.kind === 'While' ? step.node.origin : undefined);
+
 /** `stage(fn, { maximumIterations })` exceeded: the error names the loop's line, its first frame too. */
 function loopLimitError(limit: number, step: WhileStep): Error {
   const origin = step.node?.kind === 'While' ? step.node.origin : undefined;
   const error = tooManyIterations(limit, origin);
+  locateError(error, origin === undefined ? undefined : { location: origin }, 'the staged loop');
+  return error;
+}
+
+/** `stage(fn, { timeBudgetMs })` exceeded in an asynchronous run: named like loopLimitError. */
+function timeBudgetError(budget: number, started: number, iterations: number, step: WhileStep): Error {
+  const origin = step.node?.kind === 'While' ? step.node.origin : undefined;
+  const error = pastTimeBudget(budget, performance.now() - started, iterations, origin);
   locateError(error, origin === undefined ? undefined : { location: origin }, 'the staged loop');
   return error;
 }
@@ -89,7 +99,9 @@ export async function executeAsync(program: Program, args: tf.Tensor[]): Promise
   if (engine().isTapeOn()) return execute(program, args);
   const backendName = tf.getBackend();
   const backend = tf.engine().backend;
-  const outs = await new DirectRun(program, backend, backendName).runAsync(planFor(program, backendName), args);
+  const run = new DirectRun(program, backend, backendName);
+  if (program.timeBudgetMs !== undefined) run.startedAt = performance.now();
+  const outs = await run.runAsync(planFor(program, backendName), args);
   return resultTensors(outs, backend);
 }
 
@@ -185,6 +197,9 @@ class DirectRun {
   private readonly read: ScalarReader;
 
   private readonly hostMemory: boolean;
+
+  /** When an asynchronous run with a time budget (Program.timeBudgetMs) started. */
+  startedAt?: number;
 
   constructor(private readonly program: Program, private readonly backend: tf.KernelBackend, backendName: string) {
     this.read = scalarReader(backend, backendName);
@@ -472,13 +487,15 @@ class DirectRun {
     const params = this.loopParams(step, vals);
     const next: Value[] = new Array(step.loopVars);
     const limit = this.program.maximumIterations ?? Infinity;
+    let iteration = 0;
     try {
       const trips = step.counted === undefined ? undefined : this.trips(step, this.countedOperands(step, vals).map((v) => this.number(v)));
       if (trips !== undefined) {
-        for (let iterations = 0; iterations < trips; iterations++) this.iterate(step, params, next, iterations, limit);
+        for (let iterations = 0; iterations < trips; iterations++) this.iterate(step, params, next, (iteration = iterations), limit);
       } else {
         const test: Value[] = [undefined as unknown as Value];
         for (let iterations = 0; ; iterations++) {
+          iteration = iterations;
           this.run(step.cond, params, test);
           const go = Boolean(this.test(test[0]));
           this.release(test[0]);
@@ -488,6 +505,7 @@ class DirectRun {
       }
     } catch (error) {
       for (let i = 0; i < step.loopVars; i++) this.release(params[i]);
+      noteIteration(error, iteration, loopOrigin(step));
       throw error;
     }
     for (let i = 0; i < step.loopVars; i++) vals[step.outs[i]] = params[i];
@@ -498,6 +516,7 @@ class DirectRun {
     const params = this.loopParams(step, vals);
     const next: Value[] = new Array(step.loopVars);
     const limit = this.program.maximumIterations ?? Infinity;
+    let iteration = 0;
     try {
       let trips: number | undefined;
       if (step.counted !== undefined) {
@@ -506,6 +525,7 @@ class DirectRun {
         trips = this.trips(step, operands);
       }
       for (let iterations = 0; trips === undefined || iterations < trips; iterations++) {
+        iteration = iterations;
         if (trips === undefined) {
           const [c] = await this.runAsync(step.cond, params, [undefined as unknown as Value]);
           const go = Boolean(await this.testAsync(c));
@@ -513,6 +533,7 @@ class DirectRun {
           if (!go) break;
         }
         if (iterations >= limit) throw loopLimitError(limit, step);
+        this.checkTimeBudget(iterations, step);
         await this.runAsync(step.body, params, next);
         for (let i = 0; i < step.loopVars; i++) {
           this.release(params[i]);
@@ -521,9 +542,17 @@ class DirectRun {
       }
     } catch (error) {
       for (let i = 0; i < step.loopVars; i++) this.release(params[i]);
+      noteIteration(error, iteration, loopOrigin(step));
       throw error;
     }
     for (let i = 0; i < step.loopVars; i++) vals[step.outs[i]] = params[i];
+  }
+
+  /** Throws when an asynchronous run has gone past its time budget (checked before each iteration). */
+  private checkTimeBudget(iterations: number, step: WhileStep): void {
+    const budget = this.program.timeBudgetMs;
+    if (this.startedAt === undefined || budget === undefined) return;
+    if (performance.now() - this.startedAt > budget) throw timeBudgetError(budget, this.startedAt, iterations, step);
   }
 
   /**
