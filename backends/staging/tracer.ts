@@ -110,23 +110,39 @@ export class Tracer implements KernelListener {
   onKernel(kernelName: string, inputs: NamedInputs, attrs: Record<string, unknown> | undefined,
            outputs: tf.TensorInfo | tf.TensorInfo[]): void {
     if (this.paused > 0) return;
-    const entries: [string, tf.TensorInfo | null | undefined][] = Array.isArray(inputs)
-      ? inputs.map((t, i) => [String(i), t]) : Object.entries(inputs);
-    const present = entries.filter((e): e is [string, tf.TensorInfo] => e[1] != null);
+    // (Once per recorded kernel: plain loops, no intermediate arrays.)
+    const names: string[] = [];
+    const present: tf.TensorInfo[] = [];
+    if (Array.isArray(inputs)) {
+      for (let i = 0; i < inputs.length; i++) {
+        if (inputs[i] == null) continue;
+        names.push(String(i));
+        present.push(inputs[i]);
+      }
+    } else {
+      for (const name in inputs) {
+        const t = inputs[name];
+        if (t == null) continue;
+        names.push(name);
+        present.push(t);
+      }
+    }
     const outs = Array.isArray(outputs) ? outputs : [outputs];
     followPromotedInt32(kernelName, present, outs);
+    const refs = new Array<ValueRef>(present.length);
+    for (let i = 0; i < present.length; i++) refs[i] = this.resolve(present[i]);
     const node: KernelNode = {
       kind: 'Kernel',
       op: kernelName,
-      inputs: present.map(([, t]) => this.resolve(t)),
-      inputNames: present.map(([name]) => name),
+      inputs: refs,
+      inputNames: names,
       variadic: Array.isArray(inputs),
       attrs: copyAttrs(kernelName, attrs),
       multiOutput: Array.isArray(outputs),
       outputs: outs.map(specOf),
     };
     this.defineAtSite(node, outs);
-    this.lists.onKernel(kernelName, present.map(([, t]) => t), outs);
+    this.lists.onKernel(kernelName, present, outs);
   }
 
   /**
@@ -396,9 +412,10 @@ function plainValue(value: unknown, where: string): AttrValue {
 }
 
 function copyAttrs(kernelName: string, attrs: Record<string, unknown> | undefined): Attrs {
-  if (attrs == null) return {};
   const out: Attrs = {};
-  for (const [k, v] of Object.entries(attrs)) {
+  if (attrs == null) return out;
+  for (const k in attrs) {
+    const v = attrs[k];
     if (v instanceof tf.Tensor) {
       throw new StagingError(`autograph-ts: kernel '${kernelName}' has a tensor attribute '${k}'; it cannot be staged`);
     }
@@ -423,11 +440,10 @@ const INT32_DIFFERS = new Set(['FloorDiv', 'RealDiv', 'Pow']);
  * kernel whose int32 result would differ in value — an integer division, a power — where it is an
  * error naming the counter, never that result. tf.cast ends it (the conversion is explicit).
  */
-function followPromotedInt32(kernelName: string, inputs: [string, tf.TensorInfo][], outputs: tf.TensorInfo[]): void {
-  if (INT32_SLOTS.has(kernelName)) return;
+function followPromotedInt32(kernelName: string, inputs: tf.TensorInfo[], outputs: tf.TensorInfo[]): void {
+  if (INT32_SLOTS.has(kernelName) || !outputs.some((o) => o.dtype === 'int32')) return;
   const int32Outputs = outputs.filter((o) => o.dtype === 'int32');
-  if (int32Outputs.length === 0) return;
-  const promotion = promotedInt32Input(inputs.filter(([, t]) => t.dtype === 'int32').map(([, t]) => t.dataId));
+  const promotion = promotedInt32Input(inputs.filter((t) => t.dtype === 'int32').map((t) => t.dataId));
   if (promotion === undefined) return;
   if (INT32_DIFFERS.has(kernelName)) {
     const where = userFrame();
