@@ -1,18 +1,22 @@
 /**
  * Where a staged function's first call goes, next to one eager call (#20: the first call of every
  * workload within 2x of one eager call). Each phase is timed on its own, on fresh staged functions:
- *   trace     stage(fn, { optimize: false }).inspect(...): the JS run that records the graph
- *             (and what inspect needs besides: the signature, dead nodes out);
+ *   trace     the JS run that records the graph (backends/cache/trace.ts);
  *   optimize  the optimizer pipeline on a copy of that graph;
  *   lower     the optimized program lowered to an ONNX model (bytes);
  *   session   onnxruntime-node loading that model (one session; the engine may load a second one
  *             while it measures threads, on later calls);
- * and the whole first call on each engine (trace, optimize, prepare and the first run), its result
- * read. What the phases do not cover (a first run's own cost, the engines' bookkeeping) is the
- * difference between the whole call and their sum.
+ * and the whole first call under 'auto' (the default) and on each engine, its result read: trace,
+ * optimize, prepare and the first run, or, for a straight-line graph under 'auto' or 'tfjs', the
+ * trace alone (its values are the call's: backends/cache/trace_results.ts). What the phases do not
+ * cover (a first run's own cost, the engines' bookkeeping) is the difference between the whole
+ * call and their sum.
  */
 import * as tf from '@tensorflow/tfjs';
 import { stage } from '../backends/stage';
+import { signatureOf } from '../backends/cache/signatures';
+import { trace } from '../backends/cache/trace';
+import { disposeEntry } from '../backends/cache/entry';
 import type { Program } from '../backends/graph/graph';
 import { optimizeProgram } from '../backends/optimize';
 import { lowerProgram } from '../backends/onnx_model/lower';
@@ -39,6 +43,7 @@ export interface FirstCallRow {
   optimizeMs: number;
   lowerMs?: number;
   sessionMs?: number;
+  firstAutoMs: number;
   firstTfjsMs: number;
   firstOnnxMs?: number;
   missing?: string;
@@ -69,7 +74,7 @@ function eagerMs(s: Subject): number {
   return median([0, 1, 2].map(() => timed(call).ms));
 }
 
-function firstCall(s: Subject, engine: 'tfjs' | 'onnx'): number {
+function firstCall(s: Subject, engine: 'auto' | 'tfjs' | 'onnx'): number {
   const staged = stage(s.fn, { engine });
   try {
     return timed(() => readAndFree(s.outputs(staged(...s.args)))).ms;
@@ -79,13 +84,14 @@ function firstCall(s: Subject, engine: 'tfjs' | 'onnx'): number {
 }
 
 function measureSubject(s: Subject): FirstCallRow {
-  const raw = stage(s.fn, { engine: 'tfjs', optimize: false });
+  const traced = timed(() => trace(s.fn as never, undefined, s.args, signatureOf(undefined, s.args).tensors, 0, undefined, false));
   try {
-    const trace = timed(() => raw.inspect(...s.args).program);
-    const program = copyOf(trace.value);
+    const program = copyOf(traced.value.program);
     try {
       const optimizeMs = timed(() => optimizeProgram(program, undefined)).ms;
-      const row: FirstCallRow = { name: s.name, eagerMs: eagerMs(s), traceMs: trace.ms, optimizeMs, firstTfjsMs: firstCall(s, 'tfjs') };
+      const row: FirstCallRow = {
+        name: s.name, eagerMs: eagerMs(s), traceMs: traced.ms, optimizeMs, firstAutoMs: firstCall(s, 'auto'), firstTfjsMs: firstCall(s, 'tfjs'),
+      };
       const missing = onnxRuntimeMissing();
       if (missing !== undefined) return { ...row, missing };
       const lowered = timed(() => lowerProgram(program));
@@ -98,7 +104,7 @@ function measureSubject(s: Subject): FirstCallRow {
       tf.dispose(program.constants);
     }
   } finally {
-    raw.dispose();
+    disposeEntry(traced.value);
   }
 }
 
@@ -156,14 +162,15 @@ const cell = (x: number | undefined, eager: number): string =>
 /** Measures and prints the split; returns the rows (for bench/results.json). */
 export function firstCallSection(): FirstCallRow[] {
   console.log(`${'workload'.padEnd(40)}${'one eager'.padStart(10)}${'trace'.padStart(15)}${'optimize'.padStart(15)}` +
-    `${'lower'.padStart(15)}${'session'.padStart(15)}${'1st tfjs'.padStart(15)}${'1st onnx'.padStart(15)}   (ms; e = eager calls)`);
+    `${'lower'.padStart(15)}${'session'.padStart(15)}${'1st auto'.padStart(15)}${'1st tfjs'.padStart(15)}${'1st onnx'.padStart(15)}   (ms; e = eager calls)`);
   const rows: FirstCallRow[] = [];
   for (const s of subjects()) {
     try {
       const r = measureSubject(s);
       rows.push(r);
       console.log(`${r.name.padEnd(40)}${r.eagerMs.toFixed(1).padStart(10)}${cell(r.traceMs, r.eagerMs)}${cell(r.optimizeMs, r.eagerMs)}` +
-        `${cell(r.lowerMs, r.eagerMs)}${cell(r.sessionMs, r.eagerMs)}${cell(r.firstTfjsMs, r.eagerMs)}${cell(r.firstOnnxMs, r.eagerMs)}` +
+        `${cell(r.lowerMs, r.eagerMs)}${cell(r.sessionMs, r.eagerMs)}${cell(r.firstAutoMs, r.eagerMs)}${cell(r.firstTfjsMs, r.eagerMs)}` +
+        `${cell(r.firstOnnxMs, r.eagerMs)}` +
         `${r.missing === undefined ? '' : `  (${r.missing})`}`);
     } finally {
       s.dispose();

@@ -77,7 +77,9 @@ function traceOutsideTape(fn: (...args: never[]) => unknown, thisArg: unknown, a
     throw error;
   } finally {
     tracer.unwatchDims();
-    tracer.restoreVariables();
+    // (Where the trace's values are the call's, so are its variable updates.)
+    if (held !== undefined) tracer.keepAssignedVariables();
+    else tracer.restoreVariables();
     const made = traceScopeTensors();
     tf.engine().endScope();
     // (Tracked by the caller's scope from here: a tf.tidy around the call frees them.)

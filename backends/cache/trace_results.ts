@@ -6,11 +6,12 @@
  * optimization and an engine's preparation that this one call does not need (#20: the first call
  * within 2x of one eager call). The graph is optimized and its engine chosen on the next call.
  *
- * Only where nothing else could differ: every node a parameter, a constant, a variable read or a
- * kernel (no If/While, whose traced values are stand-ins; no random draw, print, check, list or
- * assignment, which act per run); every result a distinct kernel output of this trace. The
- * tensors are handed over out of the trace's scope, tracked by the caller's (a tf.tidy around the
- * call frees them as it frees a run's results).
+ * Only where nothing else could differ: every node a parameter, a constant, a variable read or
+ * update, or a kernel (no If/While, whose traced values are stand-ins; no random draw, print, check
+ * or list, which act per run); every result a distinct kernel output of this trace. The trace
+ * updated the variables for real: those updates are then kept (the call's, as eager made them)
+ * instead of undone for the graph to make again. The tensors are handed over out of the trace's
+ * scope, tracked by the caller's (a tf.tidy around the call frees them as it frees a run's results).
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { Graph } from '../graph/graph';
@@ -21,11 +22,11 @@ export interface HeldResults {
   backend: tf.KernelBackend;
 }
 
-const PURE_KINDS = new Set(['Input', 'Constant', 'ReadVariable', 'Kernel']);
+const SERVED_KINDS = new Set(['Input', 'Constant', 'ReadVariable', 'AssignVariable', 'Kernel']);
 
 /** Whether the trace's `results` (per graph result, in order) are the call's results (see the header). */
 export function traceValuesAreResults(graph: Graph, results: readonly (tf.Tensor | undefined)[]): boolean {
-  if (!graph.nodes.every((n) => PURE_KINDS.has(n.kind))) return false;
+  if (!graph.nodes.every((n) => SERVED_KINDS.has(n.kind))) return false;
   const seen = new Set<tf.Tensor>();
   return graph.results.every((ref, i) => {
     const t = results[i];

@@ -309,6 +309,17 @@ export class Tracer implements KernelListener {
     this.current.variableReads.clear();
   }
 
+  /**
+   * Keeps every variable's value from the trace: the trace's values are the call's results
+   * (cache/trace_results.ts), so its assignments are the call's, as eager made them. Releases the
+   * values from before the trace (held for restoreVariables).
+   */
+  keepAssignedVariables(): void {
+    const engine = engineInternals();
+    for (const [v, dataId] of this.assigned) engine.makeTensorFromDataId(dataId, [...v.shape], v.dtype, this.backend).dispose();
+    this.assigned.clear();
+  }
+
   /** Puts every variable assigned while tracing back to its value from before the trace. */
   restoreVariables(): void {
     const engine = engineInternals();

@@ -166,21 +166,28 @@ describe('stage(): the first call of a straight-line graph takes its trace\'s va
     staged.dispose();
   });
 
-  it('a variable update runs on the first call (the trace puts the variable back)', () => {
-    const v = tf.variable(tf.scalar(1));
+  it('a variable update on the first call is the trace\'s (kept, not made again); later calls update it as eager does', () => {
+    const init = tf.scalar(1);
+    const v = tf.variable(init);
+    init.dispose();
     const staged = stage((x: tf.Tensor) => {
       v.assign(v.add(x));
       return v.mul(10);
-    });
+    }, { engine: 'tfjs' });
     const x = tf.scalar(2);
-    const first = staged(x);
-    expect(values(first)).to.deep.equal([30]);
-    expect(values(v)).to.deep.equal([3]);
-    const second = staged(x);
-    expect(values(second)).to.deep.equal([50]);
-    expect(values(v)).to.deep.equal([5]);
-    tf.dispose([first, second, x, v]);
+    const before = alive();
+    const got = [30, 50, 70].map((want, call) => {
+      const out = staged(x);
+      expect(lastCall(staged, x), `call ${call}`).to.equal(call === 0 ? 'trace' : 'tfjs');
+      expect(values(out), `call ${call}`).to.deep.equal([want]);
+      expect(values(v), `call ${call}`).to.deep.equal([want / 10]);
+      return out;
+    });
+    tf.dispose(got);
     staged.dispose();
+    // Every value the variable had before its last was freed (the data was the variable's only).
+    expect(alive()).to.deep.equal(before);
+    tf.dispose([x, v]);
   });
 
   it("engine: 'onnx' (asked for by name) runs the first call itself", function () {
