@@ -46,6 +46,8 @@ export class Tracer implements KernelListener {
   readonly lists: ListRecorder = new ListRecorder(this);
 
   private readonly constantIndex = new ValueTable<number>();
+  /** Scalar constants by dtype and value (scalarKey): one program constant per value. */
+  private readonly scalarConstants = new Map<string, number>();
   private readonly variableIndex = new Map<tf.Variable, number>();
   /** Current dataId of every variable: a tensor with it is a read of the variable. */
   private readonly variableByData = new Map<object, tf.Variable>();
@@ -224,16 +226,33 @@ export class Tracer implements KernelListener {
   constantRef(info: tf.TensorInfo): ValueRef {
     let index = this.constantIndex.get(info);
     if (index === undefined) {
-      // The program holds its own reference: the tensor may be disposed by the user or the trace.
-      const backend = this.backend;
-      backend.incRef(info.dataId);
-      const t = engineInternals().makeTensorFromTensorInfo({ dataId: info.dataId, shape: [...info.shape], dtype: info.dtype }, backend);
-      tf.keep(t);
-      index = this.program.constants.push(t) - 1;
+      const key = this.scalarKey(info);
+      index = key === undefined ? undefined : this.scalarConstants.get(key);
+      if (index === undefined) {
+        // The program holds its own reference: the tensor may be disposed by the user or the trace.
+        const backend = this.backend;
+        backend.incRef(info.dataId);
+        const t = engineInternals().makeTensorFromTensorInfo({ dataId: info.dataId, shape: [...info.shape], dtype: info.dtype }, backend);
+        tf.keep(t);
+        index = this.program.constants.push(t) - 1;
+        if (key !== undefined) this.scalarConstants.set(key, index);
+      }
       this.constantIndex.set(info, index);
     }
     const [ref] = this.define({ kind: 'Constant', constant: index, outputs: [specOf(info)] }, [info]);
     return ref;
+  }
+
+  /**
+   * A scalar's dtype and value (-0 apart from 0), for scalarConstants; undefined for other tensors.
+   * (A JS number becomes a new tensor on every use: `y.mul(0.999)` 5,000 times is 5,000 tensors of
+   * one value, one constant of the program. CSE would merge them later; merged here, the trace
+   * keeps one tensor for them, not 5,000.)
+   */
+  private scalarKey(info: tf.TensorInfo): string | undefined {
+    if (info.shape.length !== 0 || (info.dtype !== 'float32' && info.dtype !== 'int32' && info.dtype !== 'bool')) return undefined;
+    const v = this.readScalar(info);
+    return `${info.dtype}:${Object.is(v, -0) ? '-0' : String(v)}`;
   }
 
   /** A new tensor that only the engine knows (for placeholders and converted JS values). */
