@@ -26,11 +26,12 @@ import type { CacheEntry } from './cache/entry';
 import { promotedValue } from './cache/trace';
 import type { InputSpec } from './cache/signatures';
 import type { EngineChoice } from './engines/engine';
-import { chooseEngine, type EngineOption, runOn, runOnAsync } from './engines/choice';
+import { chooseEngine, type EngineOption, runOn, runOnAsync, runsEveryCallItself } from './engines/choice';
 import type { SessionOptions } from './engines/onnx/runtime';
 import { graphToDot } from './graph/dot';
 import { dumpGraph, graphStats, type GraphStats, type Program } from './graph/graph';
 import type { OptimizeOptions } from './optimize';
+import { isTapeOn } from './staging/tape';
 import { activeTracer } from './staging/trace_context';
 import { rewriteStack } from '../runtime/user_frames';
 
@@ -127,13 +128,18 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
   const cache = new SignatureCache(fn, { ...options, relaxDims: options.engine !== 'onnx' });
   const engineOf = (entry: CacheEntry): EngineChoice =>
     (entry.engine ??= chooseEngine(entry.program, options.engine ?? 'auto', { graph: fn.name }, options.onnx));
+  // A call that traces may take the trace's own values as its results (cache/trace_results.ts):
+  // not under a gradient tape (the call must run there to be differentiated), nor when an engine
+  // other than the fallback was asked for (it runs every call, or says why it cannot).
+  const takesTraceValues = (): boolean => !isTapeOn() && !runsEveryCallItself(options.engine ?? 'auto');
 
   const staged = function (this: unknown, ...args: unknown[]): unknown {
     // A staged function called while tracing is inlined into the trace in progress.
     if (activeTracer() !== undefined) return (fn as unknown as (...a: unknown[]) => unknown).apply(this, args);
     try {
-      const { entry, tensors } = cache.lookup(this, args);
-      return entry.rebuild(writeBackState(entry.state, runOn(engineOf(entry), entry.program, tensors)));
+      const { entry, tensors, values } = cache.lookup(this, args, takesTraceValues());
+      if (values !== undefined) servedByTrace(entry, false);
+      return entry.rebuild(values ?? writeBackState(entry.state, runOn(engineOf(entry), entry.program, tensors)));
     } catch (error) {
       rewriteStack(error); // the user's .ts frames first, engine frames dropped
       throw error;
@@ -146,9 +152,10 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
     }
     try {
       // `staged.run(...)` has the staged function as `this`: the plain call `staged(...)`.
-      const { entry, tensors } = cache.lookup(this === staged ? undefined : this, args);
-      const results = await runOnAsync(engineOf(entry), entry.program, tensors);
-      return entry.rebuild(writeBackState(entry.state, await readPromotedAsync(results, entry.promoted)));
+      const { entry, tensors, values } = cache.lookup(this === staged ? undefined : this, args, takesTraceValues());
+      if (values !== undefined) servedByTrace(entry, true);
+      const results = values ?? writeBackState(entry.state, await runOnAsync(engineOf(entry), entry.program, tensors));
+      return entry.rebuild(await readPromotedAsync(results, entry.promoted));
     } catch (error) {
       rewriteStack(error);
       throw error;
@@ -174,6 +181,16 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
   return staged;
 }
 
+/** The calls whose values their trace computed, until the entry's engine runs one (inspect().engine.lastCall). */
+const tracedCalls = new WeakMap<CacheEntry, { async: boolean }>();
+
+function servedByTrace(entry: CacheEntry, async: boolean): void {
+  tracedCalls.set(entry, { async });
+}
+
+const lastCallOfTrace = (async: boolean): NonNullable<EngineChoice['lastCall']> =>
+  ({ engine: 'trace', async, reason: 'the call that traced the graph: its results are the values the trace computed' });
+
 /**
  * The call's results with its promoted numbers and booleans read asynchronously (rebuild() would
  * read them with dataSync): their JS values in place of their tensors, which are freed.
@@ -188,7 +205,9 @@ function readPromotedAsync(results: tf.Tensor[], promoted: boolean[] | undefined
 }
 
 function describeEntry(entry: CacheEntry, signature: string, name: string, choice: EngineChoice): StagedGraphInfo {
-  const { runner, ...engine } = choice;
+  const { runner, ...described } = choice;
+  const traced = tracedCalls.get(entry);
+  const engine = described.lastCall === undefined && traced !== undefined ? { ...described, lastCall: lastCallOfTrace(traced.async) } : described;
   return {
     signature,
     stats: graphStats(entry.program.graph, entry.program.functions),

@@ -1,18 +1,22 @@
 /**
  * Where a staged function's first call goes, next to one eager call (#20: the first call of every
  * workload within 2x of one eager call). Each phase is timed on its own, on fresh staged functions:
- *   trace     stage(fn, { optimize: false }).inspect(...): the JS run that records the graph
- *             (and what inspect needs besides: the signature, dead nodes out);
+ *   trace     the JS run that records the graph (backends/cache/trace.ts);
  *   optimize  the optimizer pipeline on a copy of that graph;
  *   lower     the optimized program lowered to an ONNX model (bytes);
  *   session   onnxruntime-node loading that model (one session; the engine may load a second one
  *             while it measures threads, on later calls);
- * and the whole first call on each engine (trace, optimize, prepare and the first run), its result
- * read. What the phases do not cover (a first run's own cost, the engines' bookkeeping) is the
- * difference between the whole call and their sum.
+ * and the whole first call under 'auto' (the default) and on each engine, its result read: trace,
+ * optimize, prepare and the first run, or, for a straight-line graph under 'auto' or 'tfjs', the
+ * trace alone (its values are the call's: backends/cache/trace_results.ts). What the phases do not
+ * cover (a first run's own cost, the engines' bookkeeping) is the difference between the whole
+ * call and their sum.
  */
 import * as tf from '@tensorflow/tfjs';
 import { stage } from '../backends/stage';
+import { signatureOf } from '../backends/cache/signatures';
+import { trace } from '../backends/cache/trace';
+import { disposeEntry } from '../backends/cache/entry';
 import type { Program } from '../backends/graph/graph';
 import { optimizeProgram } from '../backends/optimize';
 import { lowerProgram } from '../backends/onnx_model/lower';
@@ -39,17 +43,34 @@ export interface FirstCallRow {
   optimizeMs: number;
   lowerMs?: number;
   sessionMs?: number;
+  firstAutoMs: number;
   firstTfjsMs: number;
+  /** CPU time of one eager call and of the first call under 'auto' (medians, as the wall times): steadier on a shared machine. */
+  eagerCpuMs: number;
+  firstAutoCpuMs: number;
   firstOnnxMs?: number;
   missing?: string;
 }
 
 const now = (): number => performance.now();
 
-function timed<T>(body: () => T): { value: T; ms: number } {
+/**
+ * Times `body` from a collected heap (the bench runs with --expose-gc): the garbage an earlier
+ * phase left (a program copy, a model, a session) is not collected inside the next one's time.
+ */
+function timed<T>(body: () => T): { value: T; ms: number; cpuMs: number } {
+  (globalThis as { gc?: () => void }).gc?.();
+  const cpu = process.cpuUsage();
   const start = now();
   const value = body();
-  return { value, ms: now() - start };
+  const ms = now() - start;
+  const used = process.cpuUsage(cpu);
+  return { value, ms, cpuMs: (used.user + used.system) / 1000 };
+}
+
+/** Medians of the wall and CPU times of `n` timings. */
+function medians(timings: { ms: number; cpuMs: number }[]): { ms: number; cpuMs: number } {
+  return { ms: median(timings.map((t) => t.ms)), cpuMs: median(timings.map((t) => t.cpuMs)) };
 }
 
 function readAndFree(tensors: tf.Tensor[]): void {
@@ -62,30 +83,37 @@ function copyOf(program: Program): Program {
   return { ...program, graph: structuredClone(program.graph), constants: program.constants.map((t) => t.clone()) };
 }
 
-/** The median of 3 eager calls after one warm-up. */
-function eagerMs(s: Subject): number {
+/** The medians of 5 eager calls after one warm-up. */
+function eagerMs(s: Subject): { ms: number; cpuMs: number } {
   const call = (): void => readAndFree(tf.tidy(() => s.outputs(s.fn(...s.args))));
   call();
-  return median([0, 1, 2].map(() => timed(call).ms));
+  return medians([0, 1, 2, 3, 4].map(() => timed(call)));
 }
 
-function firstCall(s: Subject, engine: 'tfjs' | 'onnx'): number {
-  const staged = stage(s.fn, { engine });
-  try {
-    return timed(() => readAndFree(s.outputs(staged(...s.args)))).ms;
-  } finally {
-    staged.dispose();
-  }
+/** The medians of 3 first calls, each of a new staged function. */
+function firstCall(s: Subject, engine: 'auto' | 'tfjs' | 'onnx'): { ms: number; cpuMs: number } {
+  return medians([0, 1, 2].map(() => {
+    const staged = stage(s.fn, { engine });
+    try {
+      return timed(() => readAndFree(s.outputs(staged(...s.args))));
+    } finally {
+      staged.dispose();
+    }
+  }));
 }
 
 function measureSubject(s: Subject): FirstCallRow {
-  const raw = stage(s.fn, { engine: 'tfjs', optimize: false });
+  const traced = timed(() => trace(s.fn as never, undefined, s.args, signatureOf(undefined, s.args).tensors, 0, undefined, false));
   try {
-    const trace = timed(() => raw.inspect(...s.args).program);
-    const program = copyOf(trace.value);
+    const program = copyOf(traced.value.program);
     try {
       const optimizeMs = timed(() => optimizeProgram(program, undefined)).ms;
-      const row: FirstCallRow = { name: s.name, eagerMs: eagerMs(s), traceMs: trace.ms, optimizeMs, firstTfjsMs: firstCall(s, 'tfjs') };
+      const eager = eagerMs(s);
+      const auto = firstCall(s, 'auto');
+      const row: FirstCallRow = {
+        name: s.name, eagerMs: eager.ms, traceMs: traced.ms, optimizeMs, firstAutoMs: auto.ms, firstTfjsMs: firstCall(s, 'tfjs').ms,
+        eagerCpuMs: eager.cpuMs, firstAutoCpuMs: auto.cpuMs,
+      };
       const missing = onnxRuntimeMissing();
       if (missing !== undefined) return { ...row, missing };
       const lowered = timed(() => lowerProgram(program));
@@ -93,12 +121,12 @@ function measureSubject(s: Subject): FirstCallRow {
       const bytes = lowered.value.model.bytes;
       const session = timed(() => new OrtSession(bytes, { intraOpNumThreads: 1 }));
       session.value.dispose();
-      return { ...row, lowerMs: lowered.ms, sessionMs: session.ms, firstOnnxMs: firstCall(s, 'onnx') };
+      return { ...row, lowerMs: lowered.ms, sessionMs: session.ms, firstOnnxMs: firstCall(s, 'onnx').ms };
     } finally {
       tf.dispose(program.constants);
     }
   } finally {
-    raw.dispose();
+    disposeEntry(traced.value);
   }
 }
 
@@ -156,14 +184,16 @@ const cell = (x: number | undefined, eager: number): string =>
 /** Measures and prints the split; returns the rows (for bench/results.json). */
 export function firstCallSection(): FirstCallRow[] {
   console.log(`${'workload'.padEnd(40)}${'one eager'.padStart(10)}${'trace'.padStart(15)}${'optimize'.padStart(15)}` +
-    `${'lower'.padStart(15)}${'session'.padStart(15)}${'1st tfjs'.padStart(15)}${'1st onnx'.padStart(15)}   (ms; e = eager calls)`);
+    `${'lower'.padStart(15)}${'session'.padStart(15)}${'1st auto'.padStart(15)}${'1st tfjs'.padStart(15)}${'1st onnx'.padStart(15)}` +
+    `${'auto cpu'.padStart(10)}   (ms; e = eager calls; first calls: median of 3; auto cpu: its CPU time in eager calls' CPU time)`);
   const rows: FirstCallRow[] = [];
   for (const s of subjects()) {
     try {
       const r = measureSubject(s);
       rows.push(r);
       console.log(`${r.name.padEnd(40)}${r.eagerMs.toFixed(1).padStart(10)}${cell(r.traceMs, r.eagerMs)}${cell(r.optimizeMs, r.eagerMs)}` +
-        `${cell(r.lowerMs, r.eagerMs)}${cell(r.sessionMs, r.eagerMs)}${cell(r.firstTfjsMs, r.eagerMs)}${cell(r.firstOnnxMs, r.eagerMs)}` +
+        `${cell(r.lowerMs, r.eagerMs)}${cell(r.sessionMs, r.eagerMs)}${cell(r.firstAutoMs, r.eagerMs)}${cell(r.firstTfjsMs, r.eagerMs)}` +
+        `${cell(r.firstOnnxMs, r.eagerMs)}${`${(r.firstAutoCpuMs / r.eagerCpuMs).toFixed(2)}e`.padStart(10)}` +
         `${r.missing === undefined ? '' : `  (${r.missing})`}`);
     } finally {
       s.dispose();

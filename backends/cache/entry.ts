@@ -29,6 +29,10 @@ export interface CacheEntry {
   audit?: Map<Graph, DimRead[]>;
   /** The user's objects' fields the graph carries and the state it was traced for (object_state.ts). */
   state?: ObjectStateUse;
+  /** The program has been optimized (signature_cache.ts does it before its first run). */
+  optimized?: boolean;
+  /** The results of the call that traced it, computed by the trace (trace_results.ts), until that call takes them. */
+  traceValues?: tf.Tensor[];
 }
 
 /** Arguments whose unknown dims a trace watches: a shape pattern and a name per tensor argument. */
@@ -53,6 +57,8 @@ export function unknownDimRead(entry: CacheEntry, other: RawTrace): string | und
 
 export function disposeEntry(entry: CacheEntry): void {
   entry.engine?.runner?.dispose();
+  for (const t of entry.traceValues ?? []) t.dispose();
+  entry.traceValues = undefined;
   disposeProgram(entry.program);
 }
 

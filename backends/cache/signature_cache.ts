@@ -13,7 +13,7 @@ import type * as tf from '@tensorflow/tfjs-core';
 import { StagingError } from '../common/errors';
 import { dumpGraph, mergeShapes, UNKNOWN_DIM } from '../graph/graph';
 import { optimizeProgram, type OptimizeOptions } from '../optimize';
-import { firstDifference, mergeDims, type Probe, probeFor } from '../staging/shape_relaxation';
+import { firstDifference, frozenRawTrace, mergeDims, type Probe, probeFor } from '../staging/shape_relaxation';
 import { verboseLog } from '../../runtime/verbosity';
 import { type CacheEntry, disposeEntry, relaxDims, unknownDimRead, type Watch } from './entry';
 import { RetraceLog } from './retracing';
@@ -51,6 +51,8 @@ export interface Lookup {
   entry: CacheEntry;
   tensors: tf.Tensor[];
   signature: string;
+  /** The call's results, when the trace this call made computed them (trace_results.ts); else the entry runs. */
+  values?: tf.Tensor[];
 }
 
 export class SignatureCache {
@@ -67,8 +69,12 @@ export class SignatureCache {
     this.retraces = new RetraceLog(fn);
   }
 
-  /** The entry that serves this call, traced now if there is none. */
-  lookup(thisArg: unknown, args: unknown[]): Lookup {
+  /**
+   * The entry that serves this call, traced now if there is none. With `values`, a new trace's
+   * own values are the call's results where they can be (trace_results.ts): the entry is then
+   * optimized on its next use; otherwise it is optimized before it is returned.
+   */
+  lookup(thisArg: unknown, args: unknown[], values = false): Lookup {
     const { options } = this;
     const call = signatureOf(thisArg, args);
     // (The signature reads only ids, dtypes and shapes; which argument holds a disposed tensor is
@@ -87,14 +93,17 @@ export class SignatureCache {
     if (entry === undefined) {
       this.traceCount++;
       this.retraces.onTrace(this.traceCount, args, options.alwaysRetrace === true);
-      entry = this.traceEntry(thisArg, args, call);
+      entry = this.traceEntry(thisArg, args, call, values);
       const traced = entry;
       verboseLog(3, () => `graph of ${this.name} (trace #${this.traceCount}):\n${dumpGraph(traced.program)}`);
     } else {
       verboseLog(2, () => `cache hit for ${this.name}: ${call.signature}`);
     }
+    const traced = entry.traceValues;
+    entry.traceValues = undefined;
+    if (traced === undefined) this.optimize(entry);
     const tensors = entry.state === undefined || entry.state.inputs.length === 0 ? call.tensors : [...call.tensors, ...stateInputs(entry.state)];
-    return { entry, tensors, signature: call.signature };
+    return { entry, tensors, signature: call.signature, values: traced };
   }
 
   /** Drops (and frees) an entry whose objects changed, with its family when it serves it. */
@@ -119,12 +128,13 @@ export class SignatureCache {
 
   /** Traces fn for a call; run again on probe tensors when dims are unknown (see traceAndCheck). */
   private traceFor(thisArg: unknown, args: unknown[], tensors: tf.Tensor[], watch: Watch | undefined, audit: boolean,
-                   probe?: Probe): CacheEntry {
+                   probe?: Probe, values = false): CacheEntry {
     if (probe !== undefined) {
       this.traceCount++;
       this.retraces.onProbe(this.traceCount, probe.why);
     }
-    return trace(this.fn, thisArg, probe?.args ?? args, probe?.tensors ?? tensors, probe?.variant ?? 0, watch, audit);
+    return trace(this.fn, thisArg, probe?.args ?? args, probe?.tensors ?? tensors, probe?.variant ?? 0, watch, audit,
+      probe === undefined && values);
   }
 
   /** The tensor arguments' unknown dims to watch (see dim_reads.ts), named as the user knows them. */
@@ -138,8 +148,14 @@ export class SignatureCache {
     };
   }
 
-  /** Optimizes a traced entry (after any comparison: the raw trace is kept apart). */
-  private finish(entry: CacheEntry): void {
+  /**
+   * Optimizes an entry before it first runs (once: after any comparison, the raw trace copied
+   * apart first). Not before: a call its trace served (trace_results.ts) needs no optimized graph.
+   */
+  private optimize(entry: CacheEntry): void {
+    if (entry.optimized) return;
+    entry.optimized = true;
+    if (entry.raw !== undefined) entry.raw = frozenRawTrace(entry.raw);
     optimizeProgram(entry.program, this.options.optimize);
     if (this.options.maximumIterations !== undefined) {
       entry.program.maximumIterations = this.options.maximumIterations;
@@ -150,10 +166,9 @@ export class SignatureCache {
   }
 
   /** A new entry for this call, relaxed with its family's when the graph is the same up to dims. */
-  private traceEntry(thisArg: unknown, args: unknown[], call: CallSignature): CacheEntry {
+  private traceEntry(thisArg: unknown, args: unknown[], call: CallSignature, values: boolean): CacheEntry {
     if (this.inputPattern !== undefined) {
-      const entry = this.traceAndCheck(thisArg, args, call.tensors, this.inputPattern);
-      this.finish(entry);
+      const entry = this.traceAndCheck(thisArg, args, call.tensors, this.inputPattern, values);
       this.families.set(call.family, { base: entry, relaxed: entry });
       return entry;
     }
@@ -162,14 +177,14 @@ export class SignatureCache {
     // Against an earlier trace of other dims: the dims that differ are watched in this trace.
     const comparable = family !== undefined && family.refused === undefined && sharing;
     const relaxing = comparable ? call.tensors.map((t, i) => mergeShapes(t.shape, family!.base.pattern[i])) : undefined;
-    const first = this.traceFor(thisArg, args, call.tensors, relaxing && this.watchOf(args, call.tensors, relaxing), comparable);
+    const first = this.traceFor(thisArg, args, call.tensors, relaxing && this.watchOf(args, call.tensors, relaxing), comparable,
+      undefined, values);
     first.pattern = call.tensors.map((t) => [...t.shape]);
     if (comparable && this.relaxedWith(family!, first, args, call)) return first;
     const traced = this.checkUnknownDims(thisArg, args, call.tensors, undefined, undefined, first);
     // (Engines of known dims only — ONNX with engine 'onnx' — get a graph per shape.)
     if (family === undefined && sharing) this.families.set(call.family, { base: traced });
     else traced.raw = undefined;
-    this.finish(traced);
     const previous = this.entries.get(call.signature);
     if (previous) disposeEntry(previous);
     this.entries.set(call.signature, traced);
@@ -190,7 +205,6 @@ export class SignatureCache {
     if (family.relaxed !== undefined) disposeEntry(family.relaxed);
     family.base = family.relaxed = first;
     this.retraces.onRelaxed(describePattern(args, call.tensors, first.pattern));
-    this.finish(first);
     return true;
   }
 
@@ -199,9 +213,11 @@ export class SignatureCache {
    * (`pattern`), or a loop variable or an If output changes dims — traces it again with other
    * sizes for them (the probe) and keeps the graph only if both traces agree up to dims.
    */
-  private traceAndCheck(thisArg: unknown, args: unknown[], tensors: tf.Tensor[], pattern: number[][] | undefined): CacheEntry {
+  private traceAndCheck(thisArg: unknown, args: unknown[], tensors: tf.Tensor[], pattern: number[][] | undefined,
+                        values: boolean): CacheEntry {
     const watch = pattern && this.watchOf(args, tensors, pattern);
-    return this.checkUnknownDims(thisArg, args, tensors, pattern, watch, this.traceFor(thisArg, args, tensors, watch, pattern !== undefined));
+    const first = this.traceFor(thisArg, args, tensors, watch, pattern !== undefined, undefined, values);
+    return this.checkUnknownDims(thisArg, args, tensors, pattern, watch, first);
   }
 
   private checkUnknownDims(thisArg: unknown, args: unknown[], tensors: tf.Tensor[], pattern: number[][] | undefined,

@@ -19,6 +19,7 @@ import type { ObjectStateUse } from '../staging/object_state';
 import { promotionOf } from '../../runtime/promoted_values';
 import { type CacheEntry, disposeProgram, type Watch } from './entry';
 import { signatureOf } from './signatures';
+import { type HeldResults, holdResults, takeResults, traceValuesAreResults } from './trace_results';
 import { callTraced, explainRecordedErrors, explainTraceError } from './trace_errors';
 import { asLibrary, userCallback } from '../../runtime/library_code';
 
@@ -30,15 +31,19 @@ function jsValueKey(value: unknown): string {
   return `object ${signatureOf(undefined, [value]).signature}`;
 }
 
-/** One trace of fn, not yet optimized; `variant` picks the stand-ins of changing dims (Tracer.variant). */
+/**
+ * One trace of fn, not yet optimized; `variant` picks the stand-ins of changing dims (Tracer.variant).
+ * With `values` (a trace of the call's own arguments), the entry holds the call's results where
+ * the trace computed them (trace_results.ts).
+ */
 export function trace(fn: (...args: never[]) => unknown, thisArg: unknown, args: unknown[], tensors: tf.Tensor[],
-               variant: 0 | 1, watch: Watch | undefined, audit: boolean): CacheEntry {
+               variant: 0 | 1, watch: Watch | undefined, audit: boolean, values = false): CacheEntry {
   // autograph-ts's own reads of the arguments' dims are not the user's (library_code.ts).
-  return asLibrary(() => traceAsLibrary(fn, thisArg, args, tensors, variant, watch, audit));
+  return asLibrary(() => traceAsLibrary(fn, thisArg, args, tensors, variant, watch, audit, values));
 }
 
 function traceAsLibrary(fn: (...args: never[]) => unknown, thisArg: unknown, args: unknown[], tensors: tf.Tensor[],
-                        variant: 0 | 1, watch: Watch | undefined, audit: boolean): CacheEntry {
+                        variant: 0 | 1, watch: Watch | undefined, audit: boolean, values: boolean): CacheEntry {
   const tracer = new Tracer(variant, audit, defineControlFlow);
   if (watch !== undefined) tensors.forEach((t, i) => tracer.watchDims(t, watch.pattern[i], watch.names[i]));
   if (audit) tensors.forEach((t) => tracer.auditTensor(t));
@@ -48,42 +53,54 @@ function traceAsLibrary(fn: (...args: never[]) => unknown, thisArg: unknown, arg
   }
 
   // The trace's own kernels must not land on an outer gradient tape (tf.grad around a staged call).
-  return withoutTape(() => traceOutsideTape(fn, thisArg, args, tensors, tracer));
+  return withoutTape(() => traceOutsideTape(fn, thisArg, args, tensors, tracer, values));
 }
 
 function traceOutsideTape(fn: (...args: never[]) => unknown, thisArg: unknown, args: unknown[], tensors: tf.Tensor[],
-                          tracer: Tracer): CacheEntry {
+                          tracer: Tracer, values: boolean): CacheEntry {
   tf.engine().startScope('autograph-ts trace');
   let rebuild: CacheEntry['rebuild'] = () => undefined;
   let promoted: boolean[] = [];
   let resultKey = '';
   let state: ObjectStateUse | undefined;
+  let held: HeldResults | undefined;
+  let traceValues: tf.Tensor[] | undefined;
   try {
     const result = runTrace(tracer, userCallback(() => callTraced(fn, thisArg, args)), new StagedControlFlow(tracer));
     if (result instanceof Promise) {
       throw new StagingError('autograph-ts: stage() needs a synchronous function; this one returned a Promise.');
     }
-    ({ rebuild, resultKey, promoted } = bindResults(tracer, result));
+    let resultTensors: (tf.Tensor | undefined)[];
+    ({ rebuild, resultKey, promoted, resultTensors } = bindResults(tracer, result));
     state = tracer.facts.objects.finish(tracer);
     if (state !== undefined && (state.inputs.length > 0 || state.outputs.length > 0)) {
       tracer.program.objectState = { inputs: state.inputs.map((f) => f.name), outputs: state.outputs.map((f) => f.name) };
     }
     explainRecordedErrors(tracer.program, fn, thisArg);
+    // (Not where the call's objects are state: the first run writes the fields back.)
+    const stateless = state === undefined || (state.inputs.length === 0 && state.outputs.length === 0);
+    if (values && stateless && !tracer.changingDims && traceValuesAreResults(tracer.program.graph, resultTensors)) {
+      held = holdResults(resultTensors as tf.Tensor[]);
+    }
   } catch (error) {
     disposeProgram(tracer.program);
     explainTraceError(error, fn, thisArg);
     throw error;
   } finally {
     tracer.unwatchDims();
-    tracer.restoreVariables();
+    // (Where the trace's values are the call's, so are its variable updates.)
+    if (held !== undefined) tracer.keepAssignedVariables();
+    else tracer.restoreVariables();
     const made = traceScopeTensors();
     tf.engine().endScope();
+    // (Tracked by the caller's scope from here: a tf.tidy around the call frees them.)
+    traceValues = held && takeResults(held);
     markDisposedByTrace(made, fn.name);
     refuseTraceValuesLeftInFields(tracer.facts.observedObjects, new Set(made), fn.name);
   }
   return {
     program: tracer.program, rebuild, promoted, raw: rawTraceOf(tracer.program, resultKey), pattern: tensors.map((t) => [...t.shape]),
-    changingDims: tracer.changingDims, dimReads: tracer.dimReads, audit: tracer.audit, state,
+    changingDims: tracer.changingDims, dimReads: tracer.dimReads, audit: tracer.audit, state, traceValues,
   };
 }
 
@@ -94,7 +111,11 @@ function traceOutsideTape(fn: (...args: never[]) => unknown, thisArg: unknown, a
  * value eager code returns: its scalar is read once at the end of the call (given read already,
  * as a JS value in place of the tensor, by staged.run).
  */
-function bindResults(tracer: Tracer, result: unknown): { rebuild: CacheEntry['rebuild']; resultKey: string; promoted: boolean[] } {
+function bindResults(tracer: Tracer, result: unknown): {
+  rebuild: CacheEntry['rebuild']; resultKey: string; promoted: boolean[];
+  /** Per graph result, the tensor the trace computed for it (none for a list). */
+  resultTensors: (tf.Tensor | undefined)[];
+} {
   const flat = flatten(withListsStacked(result, tracer.lists));
   const positions: number[] = [];
   tracer.root.graph.results = flat.leaves.flatMap((leaf, i) => {
@@ -121,7 +142,8 @@ function bindResults(tracer: Tracer, result: unknown): { rebuild: CacheEntry['re
     });
     return flat.rebuild(values);
   };
-  return { rebuild, resultKey, promoted };
+  const resultTensors = positions.map((p) => (flat.leaves[p] instanceof tf.Tensor ? flat.leaves[p] as tf.Tensor : undefined));
+  return { rebuild, resultKey, promoted, resultTensors };
 }
 
 /** A returned list's elements, as the JS array eager code returns (the padding element dropped); frees the rest. */

@@ -85,6 +85,15 @@ function startTrial(choice: EngineChoice, program: Program, engine: Engine, runn
   });
 }
 
+/**
+ * Whether `option` names an engine that must run every call itself: one other than the fallback,
+ * asked for by name (it runs the calls, or says why it cannot, from the first call on). Under
+ * 'auto' or the fallback, a call may be served without an engine (cache/trace_results.ts).
+ */
+export function runsEveryCallItself(option: EngineOption): boolean {
+  return option !== 'auto' && option !== FALLBACK.name;
+}
+
 /** Records which engine ran the call (inspect().engine.lastCall). */
 function ran(choice: EngineChoice, engine: string, async: boolean, reason?: string): void {
   choice.lastCall = { engine, async, ...(reason === undefined ? {} : { reason }) };

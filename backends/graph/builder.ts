@@ -14,25 +14,40 @@ export function specOf(info: tf.TensorInfo): TensorSpec {
 }
 
 
-/** A map keyed by a tensor's value identity. */
+interface ValueEntry<V> { shape: readonly number[]; dtype: string; value: V }
+
+/**
+ * A map keyed by a tensor's value identity. Most data have one value (an entry of its own; a
+ * list only where a kernel reshaped or cast the data in place): a trace sets one per kernel output.
+ */
 export class ValueTable<V> {
-  private readonly byDataId = new Map<object, { shape: readonly number[]; dtype: string; value: V }[]>();
+  private readonly byDataId = new Map<object, ValueEntry<V> | ValueEntry<V>[]>();
 
   get(info: tf.TensorInfo): V | undefined {
-    const entries = this.byDataId.get(info.dataId);
-    if (entries === undefined) return undefined;
-    for (const e of entries) if (e.dtype === info.dtype && sameShape(e.shape, info.shape)) return e.value;
+    const found = this.byDataId.get(info.dataId);
+    if (found === undefined) return undefined;
+    if (!Array.isArray(found)) return matches(found, info) ? found.value : undefined;
+    for (const e of found) if (matches(e, info)) return e.value;
     return undefined;
   }
 
   set(info: tf.TensorInfo, value: V): void {
-    let entries = this.byDataId.get(info.dataId);
-    if (entries === undefined) this.byDataId.set(info.dataId, (entries = []));
-    const existing = entries.find((e) => e.dtype === info.dtype && sameShape(e.shape, info.shape));
-    if (existing) existing.value = value;
-    else entries.push({ shape: [...info.shape], dtype: info.dtype, value });
+    const found = this.byDataId.get(info.dataId);
+    const entry = (): ValueEntry<V> => ({ shape: [...info.shape], dtype: info.dtype, value });
+    if (found === undefined) {
+      this.byDataId.set(info.dataId, entry());
+    } else if (!Array.isArray(found)) {
+      if (matches(found, info)) found.value = value;
+      else this.byDataId.set(info.dataId, [found, entry()]);
+    } else {
+      const existing = found.find((e) => matches(e, info));
+      if (existing) existing.value = value;
+      else found.push(entry());
+    }
   }
 }
+
+const matches = (e: ValueEntry<unknown>, info: tf.TensorInfo): boolean => e.dtype === info.dtype && sameShape(e.shape, info.shape);
 
 export class GraphBuilder {
   readonly graph: Graph = { numParams: 0, nodes: [], results: [] };

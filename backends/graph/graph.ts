@@ -249,6 +249,29 @@ export interface Program {
   forGradients?: Program;
 }
 
+/**
+ * A deep copy of a graph (plain data: arrays and plain objects copied field by field, anything
+ * else such as a typed-array attr by structuredClone). Several times faster than structuredClone
+ * of the whole graph; unlike it, an object two nodes share becomes two copies (list specs, which
+ * only the trace in progress relies on sharing).
+ */
+export function copyGraph(graph: Graph): Graph {
+  return copyPlainData(graph);
+}
+
+function copyPlainData<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    const out = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = copyPlainData(value[i]);
+    return out as T;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return structuredClone(value);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) out[key] = copyPlainData((value as Record<string, unknown>)[key]);
+  return out as T;
+}
+
 export function nodeInputs(node: Node): ValueRef[] {
   return 'inputs' in node ? node.inputs : [];
 }

@@ -36,9 +36,19 @@ export function runningOp(): string | undefined {
   return name?.endsWith(OP_SCOPE_SUFFIX) ? name.slice(0, -OP_SCOPE_SUFFIX.length) : undefined;
 }
 
-/** The public tfjs ops running now, outermost first (ops call ops: tf.dropout calls tf.randomUniform). */
-export function runningOps(): string[] {
-  return scopeState().scopeStack.flatMap((s) => (s.name.endsWith(OP_SCOPE_SUFFIX) ? [s.name.slice(0, -OP_SCOPE_SUFFIX.length)] : []));
+/**
+ * The outermost of `ops` among the public tfjs ops running now (ops call ops: tf.dropout calls
+ * tf.randomUniform), or undefined. Asked on every kernel a trace runs: it allocates nothing.
+ */
+export function runningOpOf(ops: ReadonlySet<string>): string | undefined {
+  const stack = scopeState().scopeStack;
+  for (let i = 0; i < stack.length; i++) {
+    const name = stack[i].name;
+    if (!name.endsWith(OP_SCOPE_SUFFIX)) continue;
+    const op = name.slice(0, -OP_SCOPE_SUFFIX.length);
+    if (ops.has(op)) return op;
+  }
+  return undefined;
 }
 
 /** `method` of the engine, counted as tfjs's code while it runs (see the header). */

@@ -6,7 +6,9 @@
  *    an int cast to float with a whole number compare the ints (int_comparisons.ts: no Cast, and a
  *    loop test `i < 64` that the ONNX lowering can count);
  * 3. ... that CSE can then merge (and CSE merges the duplicates tracing creates: the same scalar
- *    converted on every use, the same expression written twice);
+ *    converted on every use, the same expression written twice), after Reshapes to the shape their
+ *    input has are replaced by their input (no_op_reshapes.ts, part of `cse`: a value the same as
+ *    another);
  * 4. loop-invariant hoisting, after CSE so each invariant is hoisted once;
  * 5. projections of a sequence's step slices out of loops (projection_hoisting.ts), after
  *    loop-invariant hoisting so a matrix computed from invariants in the body is a parameter;
@@ -15,6 +17,7 @@
  */
 import type { Program } from '../graph/graph';
 import { eliminateCommonSubexpressions } from './cse';
+import { removeNoOpReshapes } from './no_op_reshapes';
 import { foldConstants } from './constant_folding';
 import { compareIntsDirectly } from './int_comparisons';
 import { eliminateDeadNodes } from './dead_code';
@@ -41,7 +44,10 @@ export function optimizeProgram(program: Program, options: boolean | Partial<Opt
     foldConstants(program);
     compareIntsDirectly(program);
   }
-  if (on.cse) eliminateCommonSubexpressions(program);
+  if (on.cse) {
+    removeNoOpReshapes(program);
+    eliminateCommonSubexpressions(program);
+  }
   if (on.loopInvariant) hoistLoopInvariants(program.graph);
   if (on.hoistProjections) hoistWithGradientProgram(program);
   eliminateDeadNodes(program.graph);

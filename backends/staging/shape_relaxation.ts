@@ -11,16 +11,20 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { StagingError } from '../common/errors';
-import { type Graph, hasUnknownDims, type KernelNode, mergeShapes, UNKNOWN_DIM, type Node, type Program, shapeText, type TensorSpec } from '../graph/graph';
+import { copyGraph, type Graph, hasUnknownDims, type KernelNode, mergeShapes, UNKNOWN_DIM, type Node, type Program, shapeText, type TensorSpec } from '../graph/graph';
 import { siteLocation } from '../../runtime/user_frames';
 import { flatten } from '../common/nest';
 import type { DimRead } from './dim_reads';
 
-/** A trace as it was recorded, before optimization: the graph (a copy) and what its constants hold. */
+/**
+ * A trace as it was recorded, before optimization: the graph and what its constants hold. Made by
+ * rawTraceOf as a view of the program itself; frozenRawTrace copies it before the optimizer
+ * changes the program (a trace that is never optimized, or compared before it is, is never copied).
+ */
 export interface RawTrace {
   graph: Graph;
   /** Per constant: its dtype, shape and values, as a string (compared, never parsed). */
-  constants: string[];
+  readonly constants: string[];
   sites: object[];
   /** The messages of the errors Check nodes throw. */
   errors: string[];
@@ -28,14 +32,23 @@ export interface RawTrace {
   result: string;
 }
 
+/** The trace `program` holds as a RawTrace: a view of it, valid until the program is optimized (see frozenRawTrace). */
 export function rawTraceOf(program: Program, result: string): RawTrace {
+  let constants: string[] | undefined;
   return {
     result,
     errors: program.errors.map((e) => `${e?.name}: ${e?.message}`),
-    graph: structuredClone(program.graph),
-    constants: program.constants.map(constantKey),
+    graph: program.graph,
+    get constants(): string[] {
+      return (constants ??= program.constants.map(constantKey));
+    },
     sites: program.sites ?? [],
   };
+}
+
+/** A copy of `raw` that no longer depends on its program (call before the program is optimized). */
+export function frozenRawTrace(raw: RawTrace): RawTrace {
+  return { result: raw.result, errors: raw.errors, sites: raw.sites, constants: raw.constants, graph: copyGraph(raw.graph) };
 }
 
 /** Small constants compare by value; larger ones (captured weights) by the data they hold. */

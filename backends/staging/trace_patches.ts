@@ -28,7 +28,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { RandomOp } from '../graph/graph';
 import { coreModule, originalRandomOp, RANDOM_OPS } from '../kernels/random_ops';
-import { asEngineCall, runningOps } from '../kernels/tfjs_code';
+import { asEngineCall, runningOpOf } from '../kernels/tfjs_code';
 import { StagingError, userFrame } from '../common/errors';
 import { joinOfStandIns } from './list_joins';
 import { TENSOR_FROM_VALUES_OPS, tensorFromValues } from './tensor_from_values';
@@ -88,10 +88,12 @@ export function valueReadError(): StagingError {
     'and print tensors with console.log or t.print() (printed on every call).');
 }
 
+const RANDOM_OP_SET: ReadonlySet<string> = new Set(RANDOM_OPS);
+
 /** A random op reached without its patch (tfjs's exports could not be wrapped): its draw would be a constant. */
 function refuseUnrecordedRandom(tracer: Tracer): void {
   if (tracer.paused > 0) return;
-  const op = runningOps().find((o) => (RANDOM_OPS as readonly string[]).includes(o));
+  const op = runningOpOf(RANDOM_OP_SET);
   if (op === undefined) return;
   const where = userFrame();
   throw new StagingError(`autograph-ts: tf.${op} was called while stage() traces the function${where ? ` (${where})` : ''}, ` +

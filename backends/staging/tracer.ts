@@ -46,6 +46,8 @@ export class Tracer implements KernelListener {
   readonly lists: ListRecorder = new ListRecorder(this);
 
   private readonly constantIndex = new ValueTable<number>();
+  /** Scalar constants by dtype and value (scalarKey): one program constant per value. */
+  private readonly scalarConstants = new Map<string, number>();
   private readonly variableIndex = new Map<tf.Variable, number>();
   /** Current dataId of every variable: a tensor with it is a read of the variable. */
   private readonly variableByData = new Map<object, tf.Variable>();
@@ -110,23 +112,39 @@ export class Tracer implements KernelListener {
   onKernel(kernelName: string, inputs: NamedInputs, attrs: Record<string, unknown> | undefined,
            outputs: tf.TensorInfo | tf.TensorInfo[]): void {
     if (this.paused > 0) return;
-    const entries: [string, tf.TensorInfo | null | undefined][] = Array.isArray(inputs)
-      ? inputs.map((t, i) => [String(i), t]) : Object.entries(inputs);
-    const present = entries.filter((e): e is [string, tf.TensorInfo] => e[1] != null);
+    // (Once per recorded kernel: plain loops, no intermediate arrays.)
+    const names: string[] = [];
+    const present: tf.TensorInfo[] = [];
+    if (Array.isArray(inputs)) {
+      for (let i = 0; i < inputs.length; i++) {
+        if (inputs[i] == null) continue;
+        names.push(String(i));
+        present.push(inputs[i]);
+      }
+    } else {
+      for (const name in inputs) {
+        const t = inputs[name];
+        if (t == null) continue;
+        names.push(name);
+        present.push(t);
+      }
+    }
     const outs = Array.isArray(outputs) ? outputs : [outputs];
     followPromotedInt32(kernelName, present, outs);
+    const refs = new Array<ValueRef>(present.length);
+    for (let i = 0; i < present.length; i++) refs[i] = this.resolve(present[i]);
     const node: KernelNode = {
       kind: 'Kernel',
       op: kernelName,
-      inputs: present.map(([, t]) => this.resolve(t)),
-      inputNames: present.map(([name]) => name),
+      inputs: refs,
+      inputNames: names,
       variadic: Array.isArray(inputs),
       attrs: copyAttrs(kernelName, attrs),
       multiOutput: Array.isArray(outputs),
       outputs: outs.map(specOf),
     };
     this.defineAtSite(node, outs);
-    this.lists.onKernel(kernelName, present.map(([, t]) => t), outs);
+    this.lists.onKernel(kernelName, present, outs);
   }
 
   /**
@@ -208,16 +226,33 @@ export class Tracer implements KernelListener {
   constantRef(info: tf.TensorInfo): ValueRef {
     let index = this.constantIndex.get(info);
     if (index === undefined) {
-      // The program holds its own reference: the tensor may be disposed by the user or the trace.
-      const backend = this.backend;
-      backend.incRef(info.dataId);
-      const t = engineInternals().makeTensorFromTensorInfo({ dataId: info.dataId, shape: [...info.shape], dtype: info.dtype }, backend);
-      tf.keep(t);
-      index = this.program.constants.push(t) - 1;
+      const key = this.scalarKey(info);
+      index = key === undefined ? undefined : this.scalarConstants.get(key);
+      if (index === undefined) {
+        // The program holds its own reference: the tensor may be disposed by the user or the trace.
+        const backend = this.backend;
+        backend.incRef(info.dataId);
+        const t = engineInternals().makeTensorFromTensorInfo({ dataId: info.dataId, shape: [...info.shape], dtype: info.dtype }, backend);
+        tf.keep(t);
+        index = this.program.constants.push(t) - 1;
+        if (key !== undefined) this.scalarConstants.set(key, index);
+      }
       this.constantIndex.set(info, index);
     }
     const [ref] = this.define({ kind: 'Constant', constant: index, outputs: [specOf(info)] }, [info]);
     return ref;
+  }
+
+  /**
+   * A scalar's dtype and value (-0 apart from 0), for scalarConstants; undefined for other tensors.
+   * (A JS number becomes a new tensor on every use: `y.mul(0.999)` 5,000 times is 5,000 tensors of
+   * one value, one constant of the program. CSE would merge them later; merged here, the trace
+   * keeps one tensor for them, not 5,000.)
+   */
+  private scalarKey(info: tf.TensorInfo): string | undefined {
+    if (info.shape.length !== 0 || (info.dtype !== 'float32' && info.dtype !== 'int32' && info.dtype !== 'bool')) return undefined;
+    const v = this.readScalar(info);
+    return `${info.dtype}:${Object.is(v, -0) ? '-0' : String(v)}`;
   }
 
   /** A new tensor that only the engine knows (for placeholders and converted JS values). */
@@ -291,6 +326,17 @@ export class Tracer implements KernelListener {
   /** After a sub-graph that may assign variables ran, reads must go to the variables again. */
   forgetVariableReads(): void {
     this.current.variableReads.clear();
+  }
+
+  /**
+   * Keeps every variable's value from the trace: the trace's values are the call's results
+   * (cache/trace_results.ts), so its assignments are the call's, as eager made them. Releases the
+   * values from before the trace (held for restoreVariables).
+   */
+  keepAssignedVariables(): void {
+    const engine = engineInternals();
+    for (const [v, dataId] of this.assigned) engine.makeTensorFromDataId(dataId, [...v.shape], v.dtype, this.backend).dispose();
+    this.assigned.clear();
   }
 
   /** Puts every variable assigned while tracing back to its value from before the trace. */
@@ -405,9 +451,10 @@ function plainValue(value: unknown, where: string): AttrValue {
 }
 
 function copyAttrs(kernelName: string, attrs: Record<string, unknown> | undefined): Attrs {
-  if (attrs == null) return {};
   const out: Attrs = {};
-  for (const [k, v] of Object.entries(attrs)) {
+  if (attrs == null) return out;
+  for (const k in attrs) {
+    const v = attrs[k];
     if (v instanceof tf.Tensor) {
       throw new StagingError(`autograph-ts: kernel '${kernelName}' has a tensor attribute '${k}'; it cannot be staged`);
     }
@@ -432,11 +479,10 @@ const INT32_DIFFERS = new Set(['FloorDiv', 'RealDiv', 'Pow']);
  * kernel whose int32 result would differ in value — an integer division, a power — where it is an
  * error naming the counter, never that result. tf.cast ends it (the conversion is explicit).
  */
-function followPromotedInt32(kernelName: string, inputs: [string, tf.TensorInfo][], outputs: tf.TensorInfo[]): void {
-  if (INT32_SLOTS.has(kernelName)) return;
+function followPromotedInt32(kernelName: string, inputs: tf.TensorInfo[], outputs: tf.TensorInfo[]): void {
+  if (INT32_SLOTS.has(kernelName) || !outputs.some((o) => o.dtype === 'int32')) return;
   const int32Outputs = outputs.filter((o) => o.dtype === 'int32');
-  if (int32Outputs.length === 0) return;
-  const promotion = promotedInt32Input(inputs.filter(([, t]) => t.dtype === 'int32').map(([, t]) => t.dataId));
+  const promotion = promotedInt32Input(inputs.filter((t) => t.dtype === 'int32').map((t) => t.dataId));
   if (promotion === undefined) return;
   if (INT32_DIFFERS.has(kernelName)) {
     const where = userFrame();

@@ -59,6 +59,27 @@ describe('graph optimizations', () => {
     values(off(w, tf.scalar(3))).forEach((v, k) => expect(v).to.be.closeTo(eager[k], 1e-5));
   });
 
+  it('replaces Reshapes to the shape their input has by their input; values equal eager and the unoptimized graph', () => {
+    const f = (x: tf.Tensor, y: tf.Tensor) => {
+      const a = x.reshape([2, 3]).add(1);          // x is [2, 3]: no-op
+      const b = tf.clone(a).mul(y.reshape([3, 2]).transpose());   // y is [6]: a real reshape
+      return b.reshape([6]).sum(0, true).reshape([1]);               // the last is a no-op too
+    };
+    const x = tf.tensor2d([[1, 2, 3], [4, 5, 6]]);
+    const y = tf.tensor1d([1, -1, 2, -2, 3, -3]);
+    const on = stage(f, { engine: 'tfjs' });
+    const off = stage(f, { engine: 'tfjs', optimize: { cse: false } });
+    const g = on.inspect(x, y).program.graph;
+    expect(kernels(g, 'Identity')).to.equal(1); // (Identity kernels stay)
+    expect(kernels(g, 'Reshape')).to.equal(2); // y to [3, 2], b to [6]
+    expect(kernels(off.inspect(x, y).program.graph, 'Reshape')).to.equal(4);
+    const eager = values(f(x, y));
+    for (let call = 0; call < 2; call++) {        // (the first call is the trace's, the second runs the graph)
+      expect(values(on(x, y))).to.deep.equal(eager);
+      expect(values(off(x, y))).to.deep.equal(eager);
+    }
+  });
+
   it('removes dead nodes and keeps the effects', () => {
     const f = stage((x: tf.Tensor) => {
       x.exp(); // unused

@@ -13,6 +13,13 @@
  * less CPU). The calls in between are real calls: each returns its own results, and both sessions
  * compute the same values (ORT's CPU kernels split work by output elements, not by the order of a
  * sum: a spec checks the results are bit-identical).
+ *
+ * One measurement can be disturbed (#20 item 5: a held-out RNN probe kept one thread in 2 of 7
+ * process runs, 1.6x slower than two on the idle machine): a measured choice is measured again
+ * after RECHECK_AFTER calls, then after twice as many each time (so the re-checks cost a bounded
+ * share of the calls), the other count against the kept one (TRIALS runs each, alternating). The
+ * other count replaces the kept one only when clearly faster (SWITCH_MARGIN: hysteresis, so that
+ * two counts within noise of each other do not take turns).
  */
 import { nodeBuiltin } from '../../common/node_host';
 import type { OrtTensor, SessionOptions } from './runtime';
@@ -30,6 +37,11 @@ const TUNE_FROM_MS = 0.5;
 const TRIALS = 5;
 /** All cores are kept only when their typical run (`typical`) is at most this fraction of one thread's. */
 const WIN_MARGIN = 0.95;
+/** Calls after a measured choice before it is measured again (then twice as many each time, up to RECHECK_MAX). */
+export const RECHECK_AFTER = 50;
+const RECHECK_MAX = 50 * 2 ** 6;
+/** At a re-check, the other count replaces the kept one only when its typical run is at most this fraction of the kept one's. */
+const SWITCH_MARGIN = 0.9;
 
 const cores = (): number => {
   const os = nodeBuiltin('os');
@@ -44,17 +56,42 @@ const cores = (): number => {
  */
 const typical = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.min(1, xs.length - 1)];
 
+/** What TunedSession runs: an ORT session (specs hand in others). */
+export interface ThreadedSession {
+  run(feeds: Record<string, OrtTensor>, outputNames: string[]): Record<string, OrtTensor>;
+  dispose(): void;
+}
+
+/** A measurement under way: the thread counts of its next runs, in order. */
+interface Measurement {
+  plan: number[];
+  /** The count kept until it ends (a re-check), or none yet (the first measurement). */
+  kept?: number;
+}
+
 /** An ORT session whose threads per operator are either given or measured (see the file comment). */
 export class TunedSession {
-  private readonly sessions = new Map<number, OrtSession>();
+  private readonly sessions = new Map<number, ThreadedSession>();
   private readonly times = new Map<number, number[]>();
   private chosen: number | undefined;
   private runs = 0;
   /** How the thread count was chosen, for inspect(). */
   private why: string;
+  private measurement: Measurement | undefined;
+  /** A measured choice is re-checked after this many more calls (0: never, the count was given or is forced). */
+  private recheckAfter = 0;
+  private callsSinceChoice = 0;
+  /** The first measured choice's reason (re-checks cite it). */
+  private firstWhy: string | undefined;
 
-  /** `heaviestOperator`: the work of the program's heaviest kernel (work.ts largestKernelWork). */
-  constructor(private readonly model: Uint8Array, private readonly options: SessionOptions, heaviestOperator: number) {
+  /**
+   * `heaviestOperator`: the work of the program's heaviest kernel (work.ts largestKernelWork).
+   * `open` and `clock` are ORT's sessions and the time (specs give their own).
+   */
+  constructor(private readonly model: Uint8Array, private readonly options: SessionOptions, heaviestOperator: number,
+              private readonly open: (threads: number) => ThreadedSession =
+              (threads) => new OrtSession(model, { ...options, intraOpNumThreads: threads }),
+              private readonly clock: () => number = () => performance.now()) {
     const given = options.intraOpNumThreads;
     if (given !== undefined) {
       this.chosen = given;
@@ -67,6 +104,8 @@ export class TunedSession {
       this.why = `1 thread per operator (the heaviest operator, work ${heaviestOperator.toExponential(1)}, is too light to split)`;
     } else {
       this.why = `measuring 1 vs ${cores()} threads per operator`;
+      const many = cores();
+      this.measurement = { plan: [1, 1, many, ...Array.from({ length: TRIALS }, () => [many, 1]).flat()] };
     }
   }
 
@@ -76,24 +115,27 @@ export class TunedSession {
   }
 
   run(feeds: Record<string, OrtTensor>, outputNames: string[]): Record<string, OrtTensor> {
-    if (this.chosen !== undefined) return this.session(this.chosen).run(feeds, outputNames);
-    const candidate = this.next();
-    const start = performance.now();
-    const results = this.session(candidate).run(feeds, outputNames);
-    this.record(candidate, performance.now() - start);
+    if (this.measurement === undefined && this.recheckAfter > 0 && ++this.callsSinceChoice > this.recheckAfter) this.startRecheck();
+    const measurement = this.measurement;
+    if (measurement === undefined) return this.session(this.chosen!).run(feeds, outputNames);
+    const threads = measurement.plan[this.runs] ?? measurement.kept ?? 1;
+    const start = this.clock();
+    const results = this.session(threads).run(feeds, outputNames);
+    this.record(measurement, threads, this.clock() - start);
     return results;
   }
 
-  /**
-   * The session of the next run while measuring: one thread for a warm-up and a first timing; then,
-   * if that run was long enough, all cores for a warm-up, then the two in turn (TRIALS each).
-   */
-  private next(): number {
-    const many = cores();
-    return [1, 1, many, ...Array.from({ length: TRIALS }, () => [many, 1]).flat()][this.runs] ?? 1;
+  /** The kept count against the other, from now on (the other's session is loaded again: its first run is a warm-up). */
+  private startRecheck(): void {
+    const kept = this.chosen!;
+    const other = kept === 1 ? cores() : 1;
+    this.measurement = { kept, plan: [other, ...Array.from({ length: TRIALS }, () => [kept, other]).flat()] };
+    this.runs = 0;
+    this.times.clear();
+    this.times.set(kept, [NaN]); // (the kept session is warm: no warm-up to leave out)
   }
 
-  private record(threads: number, ms: number): void {
+  private record(measurement: Measurement, threads: number, ms: number): void {
     this.runs++;
     const list = this.times.get(threads) ?? [];
     list.push(ms);
@@ -101,22 +143,34 @@ export class TunedSession {
     const many = cores();
     const single = this.times.get(1) ?? [];
     // The first run of each session is a warm-up (ORT allocates on it), not a timing.
-    if (threads === 1 && single.length === 2 && single[1] < TUNE_FROM_MS) {
-      this.decide(1, `1 thread per operator (a run takes ${single[1].toFixed(2)} ms: too short for threads to help)`);
+    if (measurement.kept === undefined && threads === 1 && single.length === 2 && single[1] < TUNE_FROM_MS) {
+      this.decide(1, `1 thread per operator (a run takes ${single[1].toFixed(2)} ms: too short for threads to help)`, false);
       return;
     }
     const multi = this.times.get(many) ?? [];
     if (single.length < TRIALS + 1 || multi.length < TRIALS + 1) return;
     const one = typical(single.slice(1));
     const all = typical(multi.slice(1));
-    const winner = all <= one * WIN_MARGIN ? many : 1;
-    this.decide(winner, `${winner} thread${winner === 1 ? '' : 's'} per operator (second fastest of ${TRIALS} runs each: ` +
-      `1 thread ${one.toFixed(2)} ms, ${many} threads ${all.toFixed(2)} ms)`);
+    const timings = `second fastest of ${TRIALS} runs each: 1 thread ${one.toFixed(2)} ms, ${many} threads ${all.toFixed(2)} ms`;
+    if (measurement.kept === undefined) {
+      const winner = all <= one * WIN_MARGIN ? many : 1;
+      this.decide(winner, `${winner} thread${winner === 1 ? '' : 's'} per operator (${timings})`, true);
+      return;
+    }
+    const [kept, other] = measurement.kept === 1 ? [one, all] : [all, one];
+    const switched = other <= kept * SWITCH_MARGIN;
+    const winner = switched === (measurement.kept === 1) ? many : 1;
+    this.decide(winner, `${winner} thread${winner === 1 ? '' : 's'} per operator (${switched ? 'switched' : 'kept'} when measured ` +
+      `again after ${this.recheckAfter} calls: ${timings}); first: ${this.firstWhy}`, true);
   }
 
-  private decide(threads: number, why: string): void {
+  private decide(threads: number, why: string, recheck: boolean): void {
     this.chosen = threads;
     this.why = why;
+    this.firstWhy ??= why;
+    this.measurement = undefined;
+    this.recheckAfter = !recheck ? 0 : this.recheckAfter === 0 ? RECHECK_AFTER : Math.min(2 * this.recheckAfter, RECHECK_MAX);
+    this.callsSinceChoice = 0;
     for (const [n, session] of this.sessions) {
       if (n !== threads) {
         session.dispose();
@@ -126,16 +180,16 @@ export class TunedSession {
     this.times.clear();
   }
 
-  private session(threads: number): OrtSession {
+  private session(threads: number): ThreadedSession {
     let session = this.sessions.get(threads);
     if (session === undefined) {
-      session = new OrtSession(this.model, { ...this.options, intraOpNumThreads: threads });
+      session = this.open(threads);
       this.sessions.set(threads, session);
     }
     return session;
   }
 
-  /** Whether the thread count is still being measured (Runner.settling). */
+  /** Whether the thread count is still being measured the first time (Runner.settling). */
   get settling(): boolean {
     return this.chosen === undefined;
   }
