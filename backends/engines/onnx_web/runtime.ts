@@ -11,7 +11,7 @@
 import type { AsyncOrtSession } from '../onnx/runner';
 import type { PublicOrt, SessionOptions } from '../onnx/runtime';
 
-type WebOrt = PublicOrt & { env: { wasm: { numThreads?: number } } };
+type WebOrt = PublicOrt & { env: { wasm: { numThreads?: number; simd?: boolean } } };
 
 let loading: Promise<WebOrt> | undefined;
 
@@ -64,7 +64,8 @@ export async function openWebSession(model: Uint8Array, options: SessionOptions)
   return {
     run: (feeds, outputNames) => opened.run(feeds, outputNames),
     tensor: (type, data, dims) => new ort.Tensor(type, data, dims),
-    threads: `onnxruntime-web, execution providers ${executionProviders.join(', ')}`,
+    // numThreads is onnxruntime-web's once its wasm started: the user's, or its default (1 unless the page is cross-origin isolated).
+    threads: `onnxruntime-web, execution providers ${executionProviders.join(', ')}, wasm threads ${ort.env.wasm.numThreads ?? '?'}`,
     dispose: () => void opened.release(),
   };
 }
