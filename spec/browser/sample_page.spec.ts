@@ -11,7 +11,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { Browser, CHROMIUM, ISOLATED, launchChromium, serve, viteBuildSample } from './harness';
 
-interface SampleRow { backend: string; name: string; eagerMs?: number; stagedMs?: number; same: boolean; detail: string }
+interface SampleRow { backend: string; name: string; eagerMs?: number; stagedMs?: number; speedUp?: number; same: boolean; detail: string }
 interface SamplePage { results: SampleRow[]; setup: Record<string, string>; error?: string }
 
 describe('browser: samples/browser, cross-origin isolated', function () {
@@ -36,7 +36,7 @@ describe('browser: samples/browser, cross-origin isolated', function () {
     } finally {
       await server.close();
     }
-    const figures = page.results.map((r) => `${r.backend} ${r.name}: eager ${r.eagerMs?.toFixed(1)} ms, staged ${r.stagedMs?.toFixed(1)} ms`);
+    const figures = page.results.map((r) => `${r.backend} ${r.name}: eager ${r.eagerMs?.toFixed(1)} ms, staged ${r.stagedMs?.toFixed(1)} ms, ${r.speedUp?.toFixed(2)}×`);
     console.log(`      sample page: ${JSON.stringify(page.setup)}\n      ${figures.join('\n      ')}`);
   });
 

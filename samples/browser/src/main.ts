@@ -28,8 +28,9 @@ tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
 /**
  * onnxruntime-web (imported by autograph-ts's onnx-web engine on first use; this is the same
  * module): its wasm threads start workers from the URL of its emscripten module, which inside a
- * bundle is the bundle's chunk (the workers then run the page and die). Served as files of their
- * own (`?url`), the workers load the module alone. Threads: one per core (its default is half).
+ * bundle is the chunk holding it (measured with it in the page's main chunk: the workers run the
+ * page and die on `document`). Served as files of their own (`?url`), the workers load the module
+ * alone. Threads: one per core (its default is half).
  */
 async function configureOnnxRuntimeWeb(): Promise<void> {
   const ort = await import('onnxruntime-web');
