@@ -183,6 +183,9 @@ class DirectRun {
 
   private readonly hostMemory: boolean;
 
+  /** The counter's value in the current iteration of the innermost counted loop running (Row steps on it read nothing). */
+  private counterValue: number | undefined;
+
   constructor(private readonly program: Program, private readonly backend: tf.KernelBackend, backendName: string) {
     this.read = scalarReader(backend, backendName);
     this.hostMemory = HOST_MEMORY_BACKENDS.has(backendName);
@@ -365,7 +368,7 @@ class DirectRun {
       case 'Row': {
         const x = vals[step.x]!;
         const indexValue = vals[step.index]!;
-        const i = this.read(indexValue);
+        const i = step.counter && this.counterValue !== undefined ? this.counterValue : this.read(indexValue);
         const backend = this.backend;
         if (!(i >= 0 && i < step.rows && Number.isInteger(i))) {
           // Out of range: the gather kernel says so, as it would have.
@@ -463,11 +466,17 @@ class DirectRun {
     const params = this.loopParams(step, vals);
     const next: Value[] = new Array(step.loopVars);
     const limit = this.program.maximumIterations ?? Infinity;
+    const outerCounter = this.counterValue;
     try {
-      const trips = step.counted === undefined ? undefined : this.trips(step, this.countedOperands(step, vals).map((v) => this.number(v)));
+      const operands = step.counted === undefined ? undefined : this.countedOperands(step, vals).map((v) => this.number(v));
+      const trips = operands === undefined ? undefined : this.trips(step, operands);
       if (trips !== undefined) {
-        for (let iterations = 0; iterations < trips; iterations++) this.iterate(step, params, next, iterations, limit);
+        for (let iterations = 0; iterations < trips; iterations++) {
+          this.counterValue = operands![0] + iterations * operands![2];
+          this.iterate(step, params, next, iterations, limit);
+        }
       } else {
+        this.counterValue = undefined;
         const test: Value[] = [undefined as unknown as Value];
         for (let iterations = 0; ; iterations++) {
           this.run(step.cond, params, test);
@@ -480,6 +489,8 @@ class DirectRun {
     } catch (error) {
       for (let i = 0; i < step.loopVars; i++) this.release(params[i]);
       throw error;
+    } finally {
+      this.counterValue = outerCounter;
     }
     for (let i = 0; i < step.loopVars; i++) vals[step.outs[i]] = params[i];
   }
@@ -489,14 +500,16 @@ class DirectRun {
     const params = this.loopParams(step, vals);
     const next: Value[] = new Array(step.loopVars);
     const limit = this.program.maximumIterations ?? Infinity;
+    const outerCounter = this.counterValue;
     try {
       let trips: number | undefined;
+      const operands: number[] = [];
       if (step.counted !== undefined) {
-        const operands: number[] = [];
         for (const v of this.countedOperands(step, vals)) operands.push(await this.numberAsync(v));
         trips = this.trips(step, operands);
       }
       for (let iterations = 0; trips === undefined || iterations < trips; iterations++) {
+        this.counterValue = trips === undefined ? undefined : operands[0] + iterations * operands[2];
         if (trips === undefined) {
           const [c] = await this.runAsync(step.cond, params, [undefined as unknown as Value]);
           const go = Boolean(await this.testAsync(c));
@@ -513,6 +526,8 @@ class DirectRun {
     } catch (error) {
       for (let i = 0; i < step.loopVars; i++) this.release(params[i]);
       throw error;
+    } finally {
+      this.counterValue = outerCounter;
     }
     for (let i = 0; i < step.loopVars; i++) vals[step.outs[i]] = params[i];
   }

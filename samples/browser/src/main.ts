@@ -30,12 +30,12 @@ tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
  * module): its wasm threads start workers from the URL of its emscripten module, which inside a
  * bundle is the chunk holding it (measured with it in the page's main chunk: the workers run the
  * page and die on `document`). Served as files of their own (`?url`), the workers load the module
- * alone. Threads: one per core (its default is half).
+ * alone. Threads: onnxruntime-web's default (half the cores, at most 4): its waiting workers spin,
+ * and with one per core tfjs-wasm eager next to it ran 4x slower on a 2-core machine.
  */
 async function configureOnnxRuntimeWeb(): Promise<void> {
   const ort = await import('onnxruntime-web');
   ort.env.wasm.wasmPaths = { mjs: ortWasmModule, wasm: ortWasm };
-  ort.env.wasm.numThreads = globalThis.crossOriginIsolated === true ? navigator.hardwareConcurrency : 1;
 }
 
 const HIDDEN = 128, BATCH = 16, STEPS = 32, FEATURES = 64, VOCABULARY = 1000;
