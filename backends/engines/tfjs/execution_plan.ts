@@ -59,6 +59,8 @@ export interface RowStep extends StepBase {
   rowShape: number[];
   /** The index is the enclosing counted loop's counter: its value is known without a readback. */
   counter: boolean;
+  /** Whether reading the index is cheap here (host memory); if not, an index not known runs the gather kernel. */
+  readsIndex: boolean;
   slice: tf.KernelFunc;
   reshape: tf.KernelFunc;
   fn: tf.KernelFunc;
@@ -263,7 +265,7 @@ function rowStep(node: KernelNode, graph: Graph, backendName: string, fn: tf.Ker
   const reshape = tf.getKernel('Reshape', backendName)?.kernelFunc;
   if (slice === undefined || reshape === undefined) return undefined;
   return { kind: 'Row', x: slots[0], index: slots[1], rows: x.shape[0], size: [1, ...x.shape.slice(1)],
-    rowShape: x.shape.slice(1), counter: onCounter, slice, reshape, fn, attrs: node.attrs, out, free: [] };
+    rowShape: x.shape.slice(1), counter: onCounter, readsIndex: ROW_SLICE_BACKENDS.has(backendName), slice, reshape, fn, attrs: node.attrs, out, free: [] };
 }
 
 function stepInputs(step: Step): Slot[] {

@@ -368,10 +368,11 @@ class DirectRun {
       case 'Row': {
         const x = vals[step.x]!;
         const indexValue = vals[step.index]!;
-        const i = step.counter && this.counterValue !== undefined ? this.counterValue : this.read(indexValue);
+        const known = step.counter ? this.counterValue : undefined;
+        const i = known ?? (step.readsIndex ? this.read(indexValue) : NaN);
         const backend = this.backend;
         if (!(i >= 0 && i < step.rows && Number.isInteger(i))) {
-          // Out of range: the gather kernel says so, as it would have.
+          // Out of range (the kernel says so, as it would have), or an index a GPU backend would have to read back.
           vals[step.out] = step.fn({ inputs: { x, indices: indexValue }, attrs: step.attrs as tf.NamedAttrMap, backend }) as Value;
           return;
         }
