@@ -102,6 +102,25 @@ function refuseUnrecordedRandom(tracer: Tracer): void {
     'staged function and pass the tensor in.');
 }
 
+/**
+ * tf.tensor1d([i, 2]) & co. reached without their patch (tfjs's exports could not be wrapped) where
+ * `i` is a JS number a staged loop carries (a scalar tensor while tracing): tfjs's flatten skips the
+ * tensor object, so fewer values than the shape holds reach the engine (eager [3, 2], staged [2]).
+ * A size that does not match the shape never comes from tfjs's own callers (complex64 aside).
+ */
+function refuseDroppedValues(tracer: Tracer, values: unknown, shape: number[], dtype: tf.DataType): void {
+  if (tracer.paused > 0 || dtype === 'string' || dtype === 'complex64' || !Array.isArray(shape)) return;
+  const length = (values as { length?: unknown } | null)?.length;
+  const size = shape.reduce((a, b) => a * b, 1);
+  if (typeof length !== 'number' || length === size) return;
+  const where = userFrame();
+  throw new StagingError(`autograph-ts: a tensor of shape [${shape}] was made from ${length} value(s) while stage() traces ` +
+    `the function${where ? ` (${where})` : ''}: a value given to tf.tensor*/tf.scalar/tf.fill is a JS number or boolean that a ` +
+    'staged loop or conditional carries (a scalar tensor in the graph), and tfjs is loaded as an ES module (or bundled) ' +
+    'here, so its tensor-creation functions cannot be wrapped to build the tensor from it (tfjs drops it). Keep that ' +
+    'value a tensor (let i = tf.scalar(0); i = i.add(1)), or load tfjs through its CommonJS build (require).');
+}
+
 export function installTracePatches(tracer: Tracer): Undo {
   const patches = new Patches();
   try {
@@ -148,6 +167,7 @@ function patchEngine(patches: Patches, tracer: Tracer): void {
   });
   own('makeTensor', (makeTensor) => (...args: unknown[]): unknown => {
     refuseUnrecordedRandom(tracer);
+    refuseDroppedValues(tracer, args[0], args[1] as number[], args[2] as tf.DataType);
     return makeTensor.apply(engine, args);
   });
   for (const method of ['disposeTensor', 'makeTensorFromDataId', 'makeTensorFromTensorInfo', 'incRef', 'keep', 'endScope']) {

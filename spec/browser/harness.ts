@@ -98,10 +98,13 @@ function jsBytes(dir: string): number {
     .reduce((sum, f) => sum + fs.statSync(path.join(dir, f)).size, 0);
 }
 
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.map': 'application/json' };
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.map': 'application/json' };
 
-/** A localhost server for `dir`, with tfjs-backend-wasm's dist folder at /wasm/. */
-export async function serve(dir: string): Promise<{ url: string; close(): Promise<void> }> {
+/** COOP/COEP: a cross-origin isolated page (SharedArrayBuffer, so wasm threads). */
+export const ISOLATED = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' };
+
+/** A localhost server for `dir`, with tfjs-backend-wasm's dist folder at /wasm/, sending `headers` with every file. */
+export async function serve(dir: string, headers: Record<string, string> = {}): Promise<{ url: string; close(): Promise<void> }> {
   const wasmDir = path.join(ROOT, 'node_modules/@tensorflow/tfjs-backend-wasm/dist');
   const server = http.createServer((request, response) => {
     const pathname = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
@@ -111,7 +114,7 @@ export async function serve(dir: string): Promise<{ url: string; close(): Promis
       response.writeHead(404).end();
       return;
     }
-    response.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
+    response.writeHead(200, { ...headers, 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
     fs.createReadStream(file).pipe(response);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -8,7 +8,10 @@
  * Row extraction: `for (const row of t)` stages as GatherV2(t, i) on the loop counter (what the
  * graph says, for exporters). On backends whose Gather is a per-element JS loop (cpu) but whose
  * first-axis Slice is a view, the plan runs such a gather as Slice + Reshape of row i, which is
- * what eager iteration (tf.unstack) does: a 'Row' step.
+ * what eager iteration (tf.unstack) does: a 'Row' step. On GPU backends (webgl, webgpu) the same
+ * step serves a gather whose index is the counter of the counted loop whose body it is in: the
+ * executor knows the counter's value without reading it back, and Slice reads one row where the
+ * gather kernel repacks all of x on every step (webgl: the sample's RNN ran 4x slower than eager).
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { type CountedLoop, countedLoop } from './counted_loops';
@@ -54,6 +57,10 @@ export interface RowStep extends StepBase {
   /** Slice sizes: [1, ...row shape]. */
   size: number[];
   rowShape: number[];
+  /** The index is the enclosing counted loop's counter: its value is known without a readback. */
+  counter: boolean;
+  /** Whether reading the index is cheap here (host memory); if not, an index not known runs the gather kernel. */
+  readsIndex: boolean;
   slice: tf.KernelFunc;
   reshape: tf.KernelFunc;
   fn: tf.KernelFunc;
@@ -119,11 +126,17 @@ export interface Plan {
 
 /** Backends whose GatherV2 is a per-element JS loop while a first-axis Slice is cheap. */
 const ROW_SLICE_BACKENDS = new Set(['cpu']);
+/** Backends where a read of the index would cost a device sync: Row steps only on a known counter there. */
+const COUNTER_ROW_BACKENDS = new Set(['webgl', 'webgpu']);
 
 // Long on purpose (~125 lines): compileNode is one switch over node kinds that shares the slot
 // table and frees being built here; a plan is compiled once per program and backend.
-/** Compiles `graph` for `backendName` (undefined: engine mode, kernels dispatched by name). */
-export function compile(graph: Graph, backendName: string | undefined, functions?: FunctionPlans): Plan {
+/**
+ * Compiles `graph` for `backendName` (undefined: engine mode, kernels dispatched by name);
+ * `functions`: the plans of the program's function graphs (staged recursion); `counter`: for the
+ * body of a counted loop, the parameter that is its counter.
+ */
+export function compile(graph: Graph, backendName: string | undefined, functions?: FunctionPlans, counter?: number): Plan {
   const slotOf: number[][] = [];
   let numSlots = 0;
   const owned: boolean[] = [];
@@ -159,7 +172,7 @@ export function compile(graph: Graph, backendName: string | undefined, functions
         if (backendName !== undefined && fn === undefined) {
           throw new Error(`autograph-ts: kernel '${node.op}' is not registered for backend '${backendName}'`);
         }
-        const row = backendName !== undefined && fn !== undefined ? rowStep(node, graph, backendName, fn, ins(node), outs[0]) : undefined;
+        const row = backendName !== undefined && fn !== undefined ? rowStep(node, graph, backendName, fn, ins(node), outs[0], counter) : undefined;
         if (row !== undefined) {
           steps.push(row);
           return;
@@ -198,8 +211,9 @@ export function compile(graph: Graph, backendName: string | undefined, functions
       case 'While': {
         const outs = node.outputs.map(() => newSlot(true));
         slotOf[index] = outs;
+        const counted = countedLoop(node);
         steps.push({ kind: 'While', ins: ins(node), loopVars: node.loopVars, cond: compile(node.cond, backendName, functions),
-          body: compile(node.body, backendName, functions), outs, free: [], counted: countedLoop(node) });
+          body: compile(node.body, backendName, functions, counted?.counter), outs, free: [], counted });
         return;
       }
       case 'List': {
@@ -260,8 +274,11 @@ export function compile(graph: Graph, backendName: string | undefined, functions
 
 /** A 'Row' step for a GatherV2 of one row along axis 0, where the backend profits from it. */
 function rowStep(node: KernelNode, graph: Graph, backendName: string, fn: tf.KernelFunc, slots: Slot[],
-                 out: Slot): RowStep | undefined {
-  if (node.op !== 'GatherV2' || !ROW_SLICE_BACKENDS.has(backendName) || node.inputs.length !== 2) return undefined;
+                 out: Slot, counter: number | undefined): RowStep | undefined {
+  if (node.op !== 'GatherV2' || node.inputs.length !== 2) return undefined;
+  const indexNode = graph.nodes[node.inputs[1].node];
+  const onCounter = counter !== undefined && indexNode.kind === 'Input' && indexNode.param === counter;
+  if (!ROW_SLICE_BACKENDS.has(backendName) && !(onCounter && COUNTER_ROW_BACKENDS.has(backendName))) return undefined;
   const x = graph.nodes[node.inputs[0].node].outputs[node.inputs[0].output];
   const index = graph.nodes[node.inputs[1].node].outputs[node.inputs[1].output];
   const axis = Number(node.attrs.axis ?? 0);
@@ -273,7 +290,7 @@ function rowStep(node: KernelNode, graph: Graph, backendName: string, fn: tf.Ker
   const reshape = tf.getKernel('Reshape', backendName)?.kernelFunc;
   if (slice === undefined || reshape === undefined) return undefined;
   return { kind: 'Row', x: slots[0], index: slots[1], rows: x.shape[0], size: [1, ...x.shape.slice(1)],
-    rowShape: x.shape.slice(1), slice, reshape, fn, attrs: node.attrs, out, free: [] };
+    rowShape: x.shape.slice(1), counter: onCounter, readsIndex: ROW_SLICE_BACKENDS.has(backendName), slice, reshape, fn, attrs: node.attrs, out, free: [] };
 }
 
 function stepInputs(step: Step): Slot[] {

@@ -200,6 +200,8 @@ class DirectRun {
 
   /** When an asynchronous run with a time budget (Program.timeBudgetMs) started. */
   startedAt?: number;
+  /** The counter's value in the current iteration of the innermost counted loop running (Row steps on it read nothing). */
+  private counterValue: number | undefined;
 
   constructor(private readonly program: Program, private readonly backend: tf.KernelBackend, backendName: string) {
     this.read = scalarReader(backend, backendName);
@@ -390,10 +392,11 @@ class DirectRun {
       case 'Row': {
         const x = vals[step.x]!;
         const indexValue = vals[step.index]!;
-        const i = this.read(indexValue);
+        const known = step.counter ? this.counterValue : undefined;
+        const i = known ?? (step.readsIndex ? this.read(indexValue) : NaN);
         const backend = this.backend;
         if (!(i >= 0 && i < step.rows && Number.isInteger(i))) {
-          // Out of range: the gather kernel says so, as it would have.
+          // Out of range (the kernel says so, as it would have), or an index a GPU backend would have to read back.
           vals[step.out] = step.fn({ inputs: { x, indices: indexValue }, attrs: step.attrs as tf.NamedAttrMap, backend }) as Value;
           return;
         }
@@ -488,11 +491,17 @@ class DirectRun {
     const next: Value[] = new Array(step.loopVars);
     const limit = this.program.maximumIterations ?? Infinity;
     let iteration = 0;
+    const outerCounter = this.counterValue;
     try {
-      const trips = step.counted === undefined ? undefined : this.trips(step, this.countedOperands(step, vals).map((v) => this.number(v)));
+      const operands = step.counted === undefined ? undefined : this.countedOperands(step, vals).map((v) => this.number(v));
+      const trips = operands === undefined ? undefined : this.trips(step, operands);
       if (trips !== undefined) {
-        for (let iterations = 0; iterations < trips; iterations++) this.iterate(step, params, next, (iteration = iterations), limit);
+        for (let iterations = 0; iterations < trips; iterations++) {
+          this.counterValue = operands![0] + iterations * operands![2];
+          this.iterate(step, params, next, (iteration = iterations), limit);
+        }
       } else {
+        this.counterValue = undefined;
         const test: Value[] = [undefined as unknown as Value];
         for (let iterations = 0; ; iterations++) {
           iteration = iterations;
@@ -507,6 +516,8 @@ class DirectRun {
       for (let i = 0; i < step.loopVars; i++) this.release(params[i]);
       noteIteration(error, iteration, loopOrigin(step));
       throw error;
+    } finally {
+      this.counterValue = outerCounter;
     }
     for (let i = 0; i < step.loopVars; i++) vals[step.outs[i]] = params[i];
   }
@@ -517,15 +528,17 @@ class DirectRun {
     const next: Value[] = new Array(step.loopVars);
     const limit = this.program.maximumIterations ?? Infinity;
     let iteration = 0;
+    const outerCounter = this.counterValue;
     try {
       let trips: number | undefined;
+      const operands: number[] = [];
       if (step.counted !== undefined) {
-        const operands: number[] = [];
         for (const v of this.countedOperands(step, vals)) operands.push(await this.numberAsync(v));
         trips = this.trips(step, operands);
       }
       for (let iterations = 0; trips === undefined || iterations < trips; iterations++) {
         iteration = iterations;
+        this.counterValue = trips === undefined ? undefined : operands[0] + iterations * operands[2];
         if (trips === undefined) {
           const [c] = await this.runAsync(step.cond, params, [undefined as unknown as Value]);
           const go = Boolean(await this.testAsync(c));
@@ -544,6 +557,8 @@ class DirectRun {
       for (let i = 0; i < step.loopVars; i++) this.release(params[i]);
       noteIteration(error, iteration, loopOrigin(step));
       throw error;
+    } finally {
+      this.counterValue = outerCounter;
     }
     for (let i = 0; i < step.loopVars; i++) vals[step.outs[i]] = params[i];
   }
