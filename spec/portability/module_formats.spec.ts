@@ -1,6 +1,7 @@
 /**
  * Issue 18 item 2: staging behaves the same whatever the module format. One user project
- * (spec/fixtures/portability: the decode loop with push and a tensor break, an RNN over for...of,
+ * (spec/fixtures/portability: the decode loop with push and a tensor break, an RNN over for...of, a staged
+ * recursion, a cell keeping its state on the object,
  * collatz with a JS counter, a loop called with 5 sequence lengths) is compiled by the real `tspc`
  * to CommonJS and to an ES module, and the ES module is bundled by esbuild into one file, minified
  * and not, taking tfjs's ES module build (`module` main field: getter-only exports, as browser
@@ -95,7 +96,7 @@ describe('portability: the same staging under CommonJS, Node ESM and a single es
   };
 
   const check = (output: RunOutput, format: string): void => {
-    expect(Object.keys(output.results)).to.deep.equal(['decode', 'rnn', 'collatz', 'runningSum']);
+    expect(Object.keys(output.results)).to.deep.equal(['decode', 'rnn', 'collatz', 'runningSum', 'power', 'cell']);
     for (const [name, r] of Object.entries(output.results)) {
       r.eager.forEach((e, k) => expectSame(r.staged[k], e, `${format}: ${name} call ${k}`));
     }
