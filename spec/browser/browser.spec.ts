@@ -13,7 +13,7 @@ import { Browser, Build, CaseResult, CHROMIUM, esbuildBuild, launchChromium, run
 
 /** webgpu runs where Chromium has an adapter (SwiftShader's Vulkan here); its cases are skipped, saying so, elsewhere. */
 const BACKENDS = ['cpu', 'wasm', 'webgl', 'webgpu'];
-const CASES = ['collatz', 'rnn for...of', 'decode push + counter + break', 'rnn with 5 sequence lengths'];
+const CASES = ['collatz', 'rnn for...of', 'decode push + counter + break', 'power by recursion', 'rnn with 5 sequence lengths'];
 const BUILDS: Array<[string, (dir: string) => Promise<Build>]> = [
   ['vite', (dir) => viteBuild(dir, false)],
   ['vite minified', (dir) => viteBuild(dir, true)],
