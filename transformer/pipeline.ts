@@ -26,7 +26,7 @@ import { Classifier } from './classify';
 import { ConversionError } from './diagnostics';
 import { EmitContext, operatorCall, optionsObject } from './emit';
 import { fieldWritesOf } from './analysis/field_writes';
-import { hasDirective } from './directives';
+import { isConvertibleFunction } from './directives';
 import { ts } from './typescript';
 import { convertExpressions } from './converters/expressions';
 import { hoistDeclarations } from './converters/declarations';
@@ -53,10 +53,7 @@ export function convertFunctionBody(body: TS.ConciseBody, classifier: Classifier
   const warnings = plan.warnings;
   const nothingElse = plan.converted.size === 0 && plan.expressions.size === 0 && plan.switchDiscriminants.size === 0 &&
     !plan.promotion.active && plan.recursiveCalls.size === 0;
-  // Fields written by a function marked for staging, or converted anyway (a constructor makes its object).
-  const marked = ts.isBlock(body) && hasDirective(body.statements);
-  const writes = ts.isBlock(body) && !ts.isConstructorDeclaration(body.parent) && (marked || !nothingElse)
-    ? fieldWritesOf(body) : new Map<string, string[]>();
+  const writes = observedFieldWrites(body, classifier, nothingElse);
   if (nothingElse && writes.size === 0) {
     return { body, usesRuntime: false, warnings };
   }
@@ -75,6 +72,21 @@ export function convertFunctionBody(body: TS.ConciseBody, classifier: Classifier
   converted = resolveFinallyOverrides(converted, state, context);
   converted = convertControlFlow(converted, state, context);
   return { body: withObservedFields(converted, writes, emit, body), usesRuntime: true, warnings };
+}
+
+/**
+ * The fields a function writes on `this` or its parameters' objects, where the function works with
+ * tensors (other conversions, a parameter or a written field that may hold one): a function that
+ * cannot touch a tensor stays as tsc emits it. Not in a constructor (it makes its object).
+ */
+function observedFieldWrites(body: TS.ConciseBody, classifier: Classifier, nothingElse: boolean): Map<string, string[]> {
+  const fn = body.parent;
+  if (!ts.isBlock(body) || !isConvertibleFunction(fn) || ts.isConstructorDeclaration(fn)) return new Map();
+  const targets: TS.Expression[] = [];
+  const writes = fieldWritesOf(body, targets);
+  if (writes.size === 0 || !nothingElse) return writes;
+  const tensors = fn.parameters.some((p) => classifier.mayHoldTensor(p.name)) || targets.some((t) => classifier.mayHoldTensor(t));
+  return tensors ? writes : new Map();
 }
 
 /** `ag__.observeFields(this, ["best"], "this", { origin })` first, for each object whose fields the function writes. */

@@ -9,7 +9,8 @@
  *    and every call writes it back (a promoted number or boolean as the JS value);
  *  - a field that held a tensor when first seen at the function's top level is a state input: a
  *    parameter of the graph, bound to the field's current tensor on every call;
- *  - every other field seen is guarded: a call whose fields differ from the trace's (a JS number
+ *  - every other field seen is guarded (an array field by its elements, which a push changes): a
+ *    call whose fields differ from the trace's (a JS number
  *    the last call wrote back, a tensor of another shape) traces again, as a new signature would.
  */
 import * as tf from '@tensorflow/tfjs-core';
@@ -57,6 +58,17 @@ interface Seen {
   field: FieldRef;
   start: unknown;
   input: boolean;
+  /** An array field's elements when first seen: a push or assignment by the trace changes them, not the field. */
+  items?: readonly unknown[];
+}
+
+/** An array's elements as a guard compares them (by identity, and the length). */
+class ArrayItems {
+  constructor(readonly array: unknown[], readonly items: readonly unknown[]) {}
+
+  holds(now: unknown): boolean {
+    return now === this.array && this.array.length === this.items.length && this.items.every((v, i) => Object.is(v, this.array[i]));
+  }
 }
 
 export class ObjectState {
@@ -81,7 +93,8 @@ export class ObjectState {
       const start = descriptor?.value;
       const input = bindTensors && tracer.current === tracer.root && isPlainTensor(start) && tracer.root.values.get(start) === undefined;
       if (input) tracer.root.values.set(start as tf.Tensor, tracer.root.addParam(specOf(start as tf.Tensor)));
-      this.seen.push({ field: { object: record, key, name: `${name}.${key}` }, start, input });
+      this.seen.push({ field: { object: record, key, name: `${name}.${key}` }, start, input,
+        items: Array.isArray(start) ? [...start] : undefined });
     }
   }
 
@@ -100,7 +113,9 @@ export class ObjectState {
       field.object[field.key] = start;
     }
     const inputs = this.seen.filter((s) => s.input).map((s) => s.field);
-    const guard = this.seen.map(({ field, start, input }) => ({ field, value: input ? specKey(start as tf.Tensor) : start }));
+    const guard = this.seen.map(({ field, start, input, items }) => ({
+      field, value: input ? specKey(start as tf.Tensor) : items !== undefined ? new ArrayItems(start as unknown[], items) : start,
+    }));
     return { inputs, outputs, guard };
   }
 }
@@ -114,7 +129,7 @@ export function stateHolds(use: ObjectStateUse): boolean {
   return use.guard.every(({ field, value }) => {
     const now = Object.getOwnPropertyDescriptor(field.object, field.key)?.value;
     if (inputs.has(field)) return isPlainTensor(now) && specKey(now) === value;
-    return Object.is(now, value);
+    return value instanceof ArrayItems ? value.holds(now) : Object.is(now, value);
   });
 }
 

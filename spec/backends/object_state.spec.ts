@@ -81,6 +81,10 @@ describe('objects as state: fields a staged call changes are written back on eve
     }
   });
 
+  it('an array field pushed by every call (a history): pushed once per call, as eagerly', () => {
+    sameAcrossCalls(() => new m.History(), 'record', [2, 0.5, 0.7, 3].map((l, e) => () => [tf.scalar(l), e]), ['epochs', 'improved']);
+  });
+
   it('export refuses a function that keeps state on objects, naming the fields', () => {
     const cell = new m.StatefulCell(tf.tensor2d([[0.5, -0.3], [0.8, 0.2]]), tf.tensor2d([[0.9, 0.1], [-0.4, 0.7]]));
     expect(() => exportOnnx(stage(cell.step.bind(cell)), [tf.tensor2d([[1, 2]])])).to.throw(/keeps state in 'this\.h'/);

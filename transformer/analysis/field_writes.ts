@@ -10,16 +10,25 @@ import type * as TS from 'typescript';
 import { isConvertibleFunction } from '../directives';
 import { ts } from '../typescript';
 
-/** Per object ('this' or a parameter's name): the field names written, in order of first write. */
-export function fieldWritesOf(body: TS.ConciseBody): Map<string, string[]> {
+/** Methods that change the array (or Map/Set) they are called on. */
+const MUTATORS = new Set(['push', 'pop', 'shift', 'unshift', 'splice', 'fill', 'sort', 'reverse', 'copyWithin', 'set', 'add', 'delete', 'clear']);
+
+/** Per object ('this' or a parameter's name): the field names written, in order of first write; `targets`
+ * receives the written `this.f` / `p.f` expressions. */
+export function fieldWritesOf(body: TS.ConciseBody, targets: TS.Expression[] = []): Map<string, string[]> {
   const fn = body.parent;
   const params = new Set(isConvertibleFunction(fn) ? fn.parameters.filter((p) => ts.isIdentifier(p.name)).map((p) => (p.name as TS.Identifier).text) : []);
   const writes = new Map<string, string[]>();
-  const add = (target: TS.Expression): void => {
+  const add = (written: TS.Expression): void => {
+    // `this.f = `, and `this.f[i] = ` / `this.f.g = ` / `this.f.push(...)`: a change of `this.f`.
+    let target = written;
+    while ((ts.isPropertyAccessExpression(target) || ts.isElementAccessExpression(target)) &&
+           (ts.isPropertyAccessExpression(target.expression) || ts.isElementAccessExpression(target.expression))) target = target.expression;
     if (!ts.isPropertyAccessExpression(target) || ts.isPrivateIdentifier(target.name)) return;
     const base = target.expression;
     const owner = base.kind === ts.SyntaxKind.ThisKeyword ? 'this' : ts.isIdentifier(base) && params.has(base.text) ? base.text : undefined;
     if (owner === undefined) return;
+    targets.push(target);
     const keys = writes.get(owner) ?? [];
     if (!keys.includes(target.name.text)) keys.push(target.name.text);
     writes.set(owner, keys);
@@ -31,6 +40,9 @@ export function fieldWritesOf(body: TS.ConciseBody): Map<string, string[]> {
         node.operatorToken.kind <= ts.SyntaxKind.LastAssignment) add(node.left);
     if ((ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)) &&
         (node.operator === ts.SyntaxKind.PlusPlusToken || node.operator === ts.SyntaxKind.MinusMinusToken)) add(node.operand);
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && MUTATORS.has(node.expression.name.text)) {
+      add(node.expression.expression);
+    }
     ts.forEachChild(node, visit);
   };
   visit(body);
