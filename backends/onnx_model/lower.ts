@@ -28,9 +28,10 @@ import { type DataType, type Graph, hasUnknownDims, type IfNode, type KernelNode
 import { hasSideEffects, nodeInputs } from '../graph/graph';
 import { kernelLowerings } from './kernels';
 import { listLowerings } from './kernels/lists';
-import { where as selectValues } from './kernels/elementwise';
+import { selectWhole, where as selectValues } from './kernels/elementwise';
 import { edgeSemantics, float32Semantics, GraphScope, ModelContext, onnxType, Unsupported, Value } from './model_builder';
 import type { GraphProto } from './onnx_proto';
+import { isNonNegative, kernelResultNonNegative, positiveLoopVars } from './sign_facts';
 import { encodeModel, OnnxType } from './onnx_proto';
 
 export interface LoweringProblem {
@@ -289,12 +290,20 @@ class Lowering {
     const first = g.nodes.length;
     const result = lowering(g, inputs, node.attrs, outs, node);
     const list = Array.isArray(result) ? result : [result];
-    const values = outs.map((o, i) => ({ ...g.cast(list[i], o.type), shape: o.shape }));
+    const values: Value[] = outs.map((o, i) => ({ ...g.cast(list[i], o.type), shape: o.shape }));
+    if (values.length === 1 && kernelResultNonNegative(this.model, node.op, inputs, values[0])) values[0] = { ...values[0], nonNegative: true };
     for (const onnxNode of g.nodes.slice(first)) {
       onnxNode.name = this.model.fresh(node.op);
       this.nodeKernels.set(onnxNode.name, { op: node.op, site: node.site });
     }
     return values;
+  }
+
+  /** A one-element Constant node's dtype and value. */
+  private scalarConstant(node: Node): { dtype: DataType; value: number } | undefined {
+    if (node.kind !== 'Constant') return undefined;
+    const t = this.program.constants[node.constant];
+    return t.size === 1 ? { dtype: t.dtype, value: t.dataSync()[0] } : undefined;
   }
 
   /** A kernel without inputs (Range, Fill, ...): its value is fixed, computed by tfjs itself. */
@@ -366,7 +375,14 @@ class Lowering {
       if (e.value.type === B && e.constant !== undefined) {   // c ? t : true = !c || t;  c ? t : false = c && t
         return e.constant ? g.op('Or', [g.op('Not', [cond], {}, B, cond.shape), t.value], {}, B, shape) : g.op('And', [cond, t.value], {}, B, shape);
       }
-      return selectValues(g, cond, t.value, e.value, shape);
+      // Floats: stacked and gathered (exact for a -0, where a Where is not without a dozen more nodes).
+      const sameShape = (v: Value): boolean => v.shape.length === shape.length && v.shape.every((d, k) => d === shape[k]);
+      if (t.value.type !== OnnxType.FLOAT || e.value.type !== OnnxType.FLOAT) return selectValues(g, cond, t.value, e.value, shape);
+      // Neither can be -0 (sign_facts.ts): a Where is exact.
+      if (isNonNegative(this.model, t.value) && isNonNegative(this.model, e.value)) {
+        return { ...g.op('Where', [cond, t.value, e.value], {}, OnnxType.FLOAT, shape), nonNegative: true };
+      }
+      return sameShape(t.value) && sameShape(e.value) ? selectWhole(g, cond, t.value, e.value, shape) : selectValues(g, cond, t.value, e.value, shape);
     });
   }
 
@@ -390,7 +406,12 @@ class Lowering {
     const body = new GraphScope(this.model, this.model.fresh('loop_body'));
     body.input(this.model.fresh('iteration'), OnnxType.INT64, []);
     body.input(this.model.fresh('cond_in'), OnnxType.BOOL, []);
-    const carried = [...initial, ...before].map((v) => body.input(this.model.fresh(`${v.name}_in`), v.type, v.shape, v.sequence));
+    // The body runs on values the test held for: `n > 1` makes n positive there (sign_facts.ts).
+    const positive = positiveLoopVars(node.cond, (c) => this.scalarConstant(c));
+    const carried = [...initial, ...before].map((v, i) => {
+      const input = body.input(this.model.fresh(`${v.name}_in`), v.type, v.shape, v.sequence);
+      return positive.has(i) && input.type === OnnxType.FLOAT ? { ...input, nonNegative: true } : input;
+    });
     let next: Value[] = [];
     let again: Value | undefined;
     const start = new Map([...this.variables, ...assigned.map((v, i): [number, Value] => [v, carried[n + i]])]);
@@ -552,21 +573,31 @@ const SPECULABLE = new Set(['Cast', 'Less', 'LessEqual', 'Greater', 'GreaterEqua
 const MAX_SPECULATED_ELEMENTS = 4096;
 
 /**
+ * Float kernels a selecting If may also compute when its inputs are float32 (on floats none of them
+ * can fail: a division by zero is an infinity or NaN), so a branch like `n.div(2).floor()` selects.
+ */
+const SPECULABLE_ON_FLOATS = new Set(['RealDiv', 'Floor', 'Ceil', 'Mod', 'Square', 'Sqrt', 'Exp', 'Log', 'Tanh', 'Sigmoid',
+  'Reciprocal']);
+
+/**
  * Whether `node` lowers as selections (Lowering.selectNode): its branches pass values through
- * (Input and Constant nodes) or compute little with SPECULABLE kernels, and its results are not
- * floats (ORT's Where loses the sign of a selected -0: a float selection takes more nodes than the
- * If it would replace) nor lists.
+ * (Input and Constant nodes) or compute little with SPECULABLE kernels (SPECULABLE_ON_FLOATS on
+ * float32 inputs), and its results are not lists. Float results, of known dims, are stacked and
+ * gathered (selectWhole: ORT's Where loses the sign of a selected -0).
  */
 function selectable(node: IfNode): boolean {
   let elements = 0;
   const light = (graph: Graph): boolean => graph.nodes.every((n) => {
     if (n.kind === 'Input' || n.kind === 'Constant') return true;
-    if (n.kind !== 'Kernel' || !SPECULABLE.has(n.op)) return false;
+    if (n.kind !== 'Kernel') return false;
+    const onFloats = SPECULABLE_ON_FLOATS.has(n.op) &&
+      n.inputs.every((r) => graph.nodes[r.node].outputs[r.output].dtype === 'float32');
+    if (!SPECULABLE.has(n.op) && !onFloats) return false;
     elements += n.outputs.reduce((sum, o) => sum + Math.abs(o.shape.reduce((a, b) => a * b, 1)), 0);
     return n.outputs.every((o) => !hasUnknownDims(o));
   });
   return light(node.then) && light(node.else) && elements <= MAX_SPECULATED_ELEMENTS &&
-    node.outputs.every((o) => !o.list && (o.dtype === 'bool' || o.dtype === 'int32'));
+    node.outputs.every((o) => !o.list && (o.dtype === 'bool' || o.dtype === 'int32' || (o.dtype === 'float32' && !hasUnknownDims(o))));
 }
 
 /** Variables assigned in `graph` or its sub-graphs. */
