@@ -32,6 +32,7 @@ import { selectWhole, where as selectValues } from './kernels/elementwise';
 import { edgeSemantics, float32Semantics, GraphScope, ModelContext, onnxType, Unsupported, Value } from './model_builder';
 import type { GraphProto } from './onnx_proto';
 import { isNonNegative, kernelResultNonNegative, positiveLoopVars } from './sign_facts';
+import { type ScanList, scanLists } from './scan_lists';
 import { encodeModel, OnnxType } from './onnx_proto';
 
 export interface LoweringProblem {
@@ -116,6 +117,8 @@ class Lowering {
   private readonly variableInputs: (ModelIO & { variable: number })[] = [];
   private readonly assigned = new Set<number>();
   private readonly nodeKernels = new Map<string, { op: string; site?: number }>();
+  /** Pushes lowered as scan outputs of their loop (scan_lists.ts). */
+  private readonly scanPushes = new Set<Node>();
 
   constructor(private readonly program: Program, private readonly names: LoweringNames) {
     const backend = names.backend ?? tf.getBackend();
@@ -178,7 +181,7 @@ class Lowering {
         const taken = node.kind === 'If' ? this.constantBranch(graph, node) : undefined;
         values[index] = taken !== undefined && node.kind === 'If'
           ? this.lowerGraph(taken, g, node.inputs.slice(1).map((r) => values[r.node][r.output]), `${where}node %${index} If, `)
-          : this.lowerNode(node, g, params, values, `${where}node %${index}`);
+          : this.lowerNode(node, g, params, values, `${where}node %${index}`, node.kind === 'While' ? scanLists(graph, index) : undefined);
       } catch (error) {
         // Any failure is a problem of this node, not of the user's call: an error thrown by a
         // lowering (a bug: an attr form it did not expect) is reported like an Unsupported one,
@@ -207,7 +210,7 @@ class Lowering {
     return t.dataSync()[0] ? node.then : node.else;
   }
 
-  private lowerNode(node: Node, g: GraphScope, params: Value[], values: Value[][], where: string): Value[] {
+  private lowerNode(node: Node, g: GraphScope, params: Value[], values: Value[][], where: string, scans?: Map<number, ScanList>): Value[] {
     const ins = (): Value[] => ('inputs' in node ? node.inputs.map((r) => values[r.node][r.output]) : []);
     // Some lowerings take shapes from the recorded specs (reshape targets, filled constants): a
     // value whose dims change from run to run (backends/staging/shape_relaxation.ts) has no shape to write
@@ -237,8 +240,10 @@ class Lowering {
       case 'If':
         return this.ifNode(node, g, ins(), where);
       case 'While':
-        return this.whileNode(node, g, ins(), where);
+        return this.whileNode(node, g, ins(), where, scans ?? new Map());
       case 'List': {
+        // A push that is a scan output of its loop (scan_lists.ts): the body outputs the element.
+        if (this.scanPushes.has(node)) return [g.cast(ins()[1], onnxType(node.outputs[0].dtype))];
         const lowering = listLowerings[node.op];
         if (lowering === undefined) throw new Unsupported(`no ONNX lowering for list op '${node.op}' yet`);
         return lowering(g, ins(), node.outputs.map(valueSpec), node.attrs);
@@ -386,7 +391,7 @@ class Lowering {
     });
   }
 
-  private whileNode(node: WhileNode, g: GraphScope, inputs: Value[], where: string): Value[] {
+  private whileNode(node: WhileNode, g: GraphScope, inputs: Value[], where: string, scans: Map<number, ScanList>): Value[] {
     const n = node.loopVars;
     const initial = inputs.slice(0, n);
     const invariants = inputs.slice(n);
@@ -400,6 +405,9 @@ class Lowering {
     const first = lowerTest(g, inputs);
     const tripCount = counted === undefined ? '' : this.tripCount(g, inputs[counted.counter],
       counted.limit !== undefined ? inputs[counted.limit] : this.constant(counted.limitConstant!, g));
+    // Loop variables carried as state; lists only pushed to are scan outputs instead (scan_lists.ts).
+    const kept = initial.map((_, k) => k).filter((k) => !scans.has(k));
+    const scanned = [...scans.keys()];
     // Variables the body assigns are loop-carried values after the loop variables.
     const assigned = [...assignedVariables(node.body)];
     const before = assigned.map((v) => this.readVariable(v));
@@ -408,24 +416,35 @@ class Lowering {
     body.input(this.model.fresh('cond_in'), OnnxType.BOOL, []);
     // The body runs on values the test held for: `n > 1` makes n positive there (sign_facts.ts).
     const positive = positiveLoopVars(node.cond, (c) => this.scalarConstant(c));
-    const carried = [...initial, ...before].map((v, i) => {
+    const carriedIn = [...kept.map((k) => initial[k]), ...before];
+    const carried = carriedIn.map((v, i) => {
       const input = body.input(this.model.fresh(`${v.name}_in`), v.type, v.shape, v.sequence);
-      return positive.has(i) && input.type === OnnxType.FLOAT ? { ...input, nonNegative: true } : input;
+      return i < kept.length && positive.has(kept[i]) && input.type === OnnxType.FLOAT ? { ...input, nonNegative: true } : input;
     });
+    // (A scanned list's only reader in the body is its push, which outputs the element instead.)
+    const loopVars = initial.map((v, k) => (scans.has(k) ? v : carried[kept.indexOf(k)]));
+    scans.forEach((scan) => this.scanPushes.add(node.body.nodes[scan.push]));
     let next: Value[] = [];
     let again: Value | undefined;
-    const start = new Map([...this.variables, ...assigned.map((v, i): [number, Value] => [v, carried[n + i]])]);
+    const start = new Map([...this.variables, ...assigned.map((v, i): [number, Value] => [v, carried[kept.length + i]])]);
     const after = this.withVariableScope(start, () => {
-      next = this.lowerGraph(node.body, body, [...carried.slice(0, n), ...invariants], `${label} body, `);
+      next = this.lowerGraph(node.body, body, [...loopVars, ...invariants], `${label} body, `);
       again = lowerTest(body, [...next, ...invariants]);
     });
     if (this.problems.length > 0) return node.outputs.map((o) => ({ name: this.model.fresh('unlowered'), type: OnnxType.FLOAT, shape: o.shape }));
-    const graph = body.graph(body.outputs([scalarCondition(body, again!), ...next, ...assigned.map((v) => after.get(v)!)]));
+    const graph = body.graph(body.outputs([scalarCondition(body, again!), ...kept.map((k) => next[k]), ...assigned.map((v) => after.get(v)!),
+      ...scanned.map((k) => next[k])]));
     const outs = node.outputs.map(valueSpec);
-    const all = g.opN('Loop', [tripCount, scalarCondition(g, first), ...initial, ...before], { body: { graph } },
-      [...outs, ...before], 'loop');
-    this.setAssigned(assigned, all.slice(n));
-    return all.slice(0, n);
+    const rows = scanned.map((k) => ({ type: next[k].type, shape: [-1, ...next[k].shape] }));
+    const all = g.opN('Loop', [tripCount, scalarCondition(g, first), ...carriedIn], { body: { graph } },
+      [...kept.map((k) => outs[k]), ...before, ...rows], 'loop');
+    this.setAssigned(assigned, all.slice(kept.length, kept.length + before.length));
+    const scanOut = all.slice(kept.length + before.length);
+    return outs.map((o, k) => {
+      if (!scans.has(k)) return all[kept.indexOf(k)];
+      const r = scanOut[scanned.indexOf(k)];
+      return { name: r.name, type: o.type, shape: o.shape, sequence: true, scanRows: { rows: r, prefix: scans.get(k)!.startsEmpty ? undefined : initial[k] } };
+    });
   }
 
   /** max(0, limit - start) as ONNX's int64 trip count (in int64: int32 limits cannot overflow). */

@@ -21,6 +21,13 @@ export interface Value {
    * a plain Where.
    */
   nonNegative?: boolean;
+  /**
+   * A list a loop only pushed to, lowered as the Loop's scan output (scan_lists.ts): `rows` holds
+   * the pushed elements stacked on a new first axis, after the elements of `prefix` (a sequence
+   * with at least one element) when the loop started from a non-empty list. Only tf.stack and
+   * tf.concat along axis 0 read it.
+   */
+  scanRows?: { rows: Value; prefix?: Value };
 }
 
 /** A kernel or node that does not lower to ONNX: the lowering records it and goes on. */
