@@ -31,10 +31,17 @@ export function scanLists(graph: Graph, index: number): Map<number, ScanList> {
   for (let k = 0; k < node.loopVars; k++) {
     const spec = node.outputs[k];
     if (spec.list !== 1 || hasUnknownDims(spec)) continue;
-    // After the loop: only tf.stack / tf.concat along axis 0.
+    // After the loop: only tf.stack / tf.concat along axis 0, or a later loop that pops one element per iteration.
     const after = usesOf(graph, index, k);
+    const emptyStart = graph.nodes[node.inputs[k].node];
     if (after.isResult || after.users.length === 0 || !after.users.every((u) => {
       const n = graph.nodes[u];
+      if (n.kind === 'While') {
+        const at = n.inputs.findIndex((r) => sameRef(r, { node: index, output: k }));
+        const once = n.inputs.filter((r) => sameRef(r, { node: index, output: k })).length === 1;
+        return once && emptyStart.kind === 'List' && emptyStart.op === 'EmptyTensorList' && after.users.length === 1 &&
+          popReads(graph, u, at) !== undefined;
+      }
       // (tf.concat of scalars is an error: such a list keeps the sequence lowering, which fails as tfjs does.)
       return n.kind === 'List' && Number(n.attrs?.axis ?? 0) === 0 &&
         (n.op === 'TensorListStack' || (n.op === 'TensorListConcat' && spec.shape.length > 0));
@@ -61,4 +68,30 @@ export function scanLists(graph: Graph, index: number): Map<number, ScanList> {
     found.set(k, { push, startsEmpty: start.op === 'EmptyTensorList' });
   }
   return found;
+}
+
+/**
+ * Whether loop variable k of the While at `index` of `graph` is a list the loop only pops, once
+ * per iteration at its body's top level, and that nothing reads after the loop (a gradient's
+ * backward loop over the activations its forward loop saved): then iteration i reads row
+ * (count - 1 - i) of the rows the forward loop's scan output stacked. Returns the pop node.
+ */
+export function popReads(graph: Graph, index: number, k: number): number | undefined {
+  const node = graph.nodes[index];
+  if (node.kind !== 'While' || k < 0 || k >= node.loopVars || node.outputs[k].list !== 1) return undefined;
+  const after = usesOf(graph, index, k);
+  if (after.isResult || after.users.length > 0) return undefined;
+  const inCond = inputNode(node.cond, k);
+  if (inCond >= 0 && usesOf(node.cond, inCond, 0).users.length > 0) return undefined;
+  const param = inputNode(node.body, k);
+  if (param < 0) return undefined;
+  const inBody = usesOf(node.body, param, 0);
+  if (inBody.isResult || inBody.users.length !== 1) return undefined;
+  const pop = inBody.users[0];
+  const p = node.body.nodes[pop];
+  if (p.kind !== 'List' || p.op !== 'TensorListPopBack' || !sameRef(p.inputs[0], { node: param, output: 0 })) return undefined;
+  const rest = { node: pop, output: 0 };
+  if (usesOf(node.body, pop, 0).users.length !== 0 || !sameRef(node.body.results[k], rest) ||
+      node.body.results.filter((r) => sameRef(r, rest)).length !== 1) return undefined;
+  return pop;
 }

@@ -43,6 +43,28 @@ export function fromEmpty(x: tf.Tensor, n: tf.Tensor): tf.Tensor[] {
   return [tf.stack(rows), tf.concat(cols), h];
 }
 
+/** Saved in one loop, popped in the next (what a gradient's backward loop does): rows read by index. */
+export function saveAndReplay(x: tf.Tensor, n: tf.Tensor, extra: tf.Tensor): tf.Tensor[] {
+  'use autograph';
+  const one = tf.scalar(1, 'int32');
+  const saved: tf.Tensor[] = [];
+  let i = tf.scalar(0, 'int32');
+  let h = x;
+  while (i.less(n)) {
+    h = h.mul(2).sub(1);
+    saved.push(h);
+    i = i.add(one);
+  }
+  let acc = tf.zerosLike(x);
+  let j = i.add(extra);
+  while (j.greater(0)) {
+    const v = saved.pop() as tf.Tensor;
+    acc = acc.mul(0.5).add(v);
+    j = j.sub(one);
+  }
+  return [acc, h];
+}
+
 /** Read inside the loop: stays a sequence. */
 export function readBack(x: tf.Tensor, n: tf.Tensor): tf.Tensor {
   'use autograph';
@@ -112,6 +134,30 @@ describeOnnx('onnx: lists pushed once per iteration as Loop scan outputs', () =>
     try { fns.fromEmpty(x, tf.scalar(0, 'int32')); } catch (e) { eagerError = (e as Error).message; }
     expect(eagerError).to.match(/at least one tensor/);
     expect(() => staged(x, tf.scalar(0, 'int32'))).to.throw(/at least one tensor/);
+    staged.dispose();
+  });
+
+  it('a list saved in one loop and popped once per iteration in the next: rows read by index, no sequence op', () => {
+    const staged = stage(fns.saveAndReplay, { engine: 'onnx' });
+    const x = tf.tensor1d([0.25, -0, 3]);
+    const i32 = (v: number): tf.Scalar => tf.scalar(v, 'int32');
+    for (const [n, extra] of [[1, 0], [4, 0], [6, -2], [0, 0], [3, -5]]) {
+      same(staged(x, i32(n), i32(extra)), fns.saveAndReplay(x, i32(n), i32(extra)), `saveAndReplay(${n}, ${extra})`);
+    }
+    const bytes = modelOf(staged, x, i32(4), i32(0));
+    for (const op of ['SequenceInsert', 'SequenceErase', 'SequenceAt']) expect(hasOp(bytes, op), op).to.equal(false);
+    expect(staged.inspect(x, i32(4), i32(0)).engine.engine).to.equal('onnx');
+    staged.dispose();
+  });
+
+  it('popping more than was pushed fails as eager does', () => {
+    const staged = stage(fns.saveAndReplay, { engine: 'onnx' });
+    const x = tf.tensor1d([1, 2]);
+    const i32 = (v: number): tf.Scalar => tf.scalar(v, 'int32');
+    let eagerFailed = false;
+    try { fns.saveAndReplay(x, i32(2), i32(1)); } catch { eagerFailed = true; }
+    expect(eagerFailed, 'eager pops an empty list').to.equal(true);
+    expect(() => staged(x, i32(2), i32(1))).to.throw();
     staged.dispose();
   });
 
