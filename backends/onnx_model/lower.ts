@@ -16,7 +16,11 @@
  *   run (a body output), so the test sub-graph is lowered twice: on the initial values, in the
  *   outer graph, and on the body's results, at the end of the body. A counted loop (`i < n` with
  *   i += 1) gives that part of the test to Loop's trip count.
- * - List nodes -> ONNX sequences (kernels/lists.ts).
+ * - List nodes -> ONNX sequences (kernels/lists.ts); a list a loop only pushes to once per
+ *   iteration and stacks after it -> a scan output of the Loop (scan_lists.ts).
+ * - An If whose branches compute little, with kernels that cannot fail, selects instead (its
+ *   float results stacked and gathered, or a plain Where where a loop test proved them
+ *   non-negative: sign_facts.ts).
  * - Nodes whose results nothing uses (and that have no side effects) are not lowered.
  * - Random, Print and Check nodes do not lower (they are host-side: tfjs's random streams, console
  *   output, errors; the engine splits top-level ones out first, segments.ts), nor do kernels
@@ -28,9 +32,11 @@ import { type DataType, type Graph, hasUnknownDims, type IfNode, type KernelNode
 import { hasSideEffects, nodeInputs } from '../graph/graph';
 import { kernelLowerings } from './kernels';
 import { listLowerings } from './kernels/lists';
-import { where as selectValues } from './kernels/elementwise';
+import { selectWhole, where as selectValues } from './kernels/elementwise';
 import { edgeSemantics, float32Semantics, GraphScope, ModelContext, onnxType, Unsupported, Value } from './model_builder';
 import type { GraphProto } from './onnx_proto';
+import { isNonNegative, kernelResultNonNegative, positiveLoopVars } from './sign_facts';
+import { popReads, type ScanList, scanLists } from './scan_lists';
 import { encodeModel, OnnxType } from './onnx_proto';
 
 export interface LoweringProblem {
@@ -115,6 +121,10 @@ class Lowering {
   private readonly variableInputs: (ModelIO & { variable: number })[] = [];
   private readonly assigned = new Set<number>();
   private readonly nodeKernels = new Map<string, { op: string; site?: number }>();
+  /** Pushes lowered as scan outputs of their loop (scan_lists.ts). */
+  private readonly scanPushes = new Set<Node>();
+  /** Pops that read a row of a scan output instead (scan_lists.ts popReads): the rows, their last index, the loop's iteration. */
+  private readonly rowPops = new Map<Node, { rows: Value; last: Value; iteration: Value }>();
 
   constructor(private readonly program: Program, private readonly names: LoweringNames) {
     const backend = names.backend ?? tf.getBackend();
@@ -177,7 +187,7 @@ class Lowering {
         const taken = node.kind === 'If' ? this.constantBranch(graph, node) : undefined;
         values[index] = taken !== undefined && node.kind === 'If'
           ? this.lowerGraph(taken, g, node.inputs.slice(1).map((r) => values[r.node][r.output]), `${where}node %${index} If, `)
-          : this.lowerNode(node, g, params, values, `${where}node %${index}`);
+          : this.lowerNode(node, g, params, values, `${where}node %${index}`, node.kind === 'While' ? { graph, index } : undefined);
       } catch (error) {
         // Any failure is a problem of this node, not of the user's call: an error thrown by a
         // lowering (a bug: an attr form it did not expect) is reported like an Unsupported one,
@@ -206,7 +216,7 @@ class Lowering {
     return t.dataSync()[0] ? node.then : node.else;
   }
 
-  private lowerNode(node: Node, g: GraphScope, params: Value[], values: Value[][], where: string): Value[] {
+  private lowerNode(node: Node, g: GraphScope, params: Value[], values: Value[][], where: string, at?: { graph: Graph; index: number }): Value[] {
     const ins = (): Value[] => ('inputs' in node ? node.inputs.map((r) => values[r.node][r.output]) : []);
     // Some lowerings take shapes from the recorded specs (reshape targets, filled constants): a
     // value whose dims change from run to run (backends/staging/shape_relaxation.ts) has no shape to write
@@ -236,8 +246,13 @@ class Lowering {
       case 'If':
         return this.ifNode(node, g, ins(), where);
       case 'While':
-        return this.whileNode(node, g, ins(), where);
+        return this.whileNode(node, g, ins(), where, at === undefined ? new Map() : scanLists(at.graph, at.index),
+          at === undefined ? () => undefined : (k) => popReads(at.graph, at.index, k));
       case 'List': {
+        // A push that is a scan output of its loop (scan_lists.ts): the body outputs the element.
+        if (this.scanPushes.has(node)) return [g.cast(ins()[1], onnxType(node.outputs[0].dtype))];
+        const pop = this.rowPops.get(node);
+        if (pop !== undefined) return [ins()[0], this.rowRead(g, pop, node.outputs[1])];
         const lowering = listLowerings[node.op];
         if (lowering === undefined) throw new Unsupported(`no ONNX lowering for list op '${node.op}' yet`);
         return lowering(g, ins(), node.outputs.map(valueSpec), node.attrs);
@@ -289,12 +304,20 @@ class Lowering {
     const first = g.nodes.length;
     const result = lowering(g, inputs, node.attrs, outs, node);
     const list = Array.isArray(result) ? result : [result];
-    const values = outs.map((o, i) => ({ ...g.cast(list[i], o.type), shape: o.shape }));
+    const values: Value[] = outs.map((o, i) => ({ ...g.cast(list[i], o.type), shape: o.shape }));
+    if (values.length === 1 && kernelResultNonNegative(this.model, node.op, inputs, values[0])) values[0] = { ...values[0], nonNegative: true };
     for (const onnxNode of g.nodes.slice(first)) {
       onnxNode.name = this.model.fresh(node.op);
       this.nodeKernels.set(onnxNode.name, { op: node.op, site: node.site });
     }
     return values;
+  }
+
+  /** A one-element Constant node's dtype and value. */
+  private scalarConstant(node: Node): { dtype: DataType; value: number } | undefined {
+    if (node.kind !== 'Constant') return undefined;
+    const t = this.program.constants[node.constant];
+    return t.size === 1 ? { dtype: t.dtype, value: t.dataSync()[0] } : undefined;
   }
 
   /** A kernel without inputs (Range, Fill, ...): its value is fixed, computed by tfjs itself. */
@@ -366,11 +389,31 @@ class Lowering {
       if (e.value.type === B && e.constant !== undefined) {   // c ? t : true = !c || t;  c ? t : false = c && t
         return e.constant ? g.op('Or', [g.op('Not', [cond], {}, B, cond.shape), t.value], {}, B, shape) : g.op('And', [cond, t.value], {}, B, shape);
       }
-      return selectValues(g, cond, t.value, e.value, shape);
+      // Floats: stacked and gathered (exact for a -0, where a Where is not without a dozen more nodes).
+      const sameShape = (v: Value): boolean => v.shape.length === shape.length && v.shape.every((d, k) => d === shape[k]);
+      if (t.value.type !== OnnxType.FLOAT || e.value.type !== OnnxType.FLOAT) return selectValues(g, cond, t.value, e.value, shape);
+      // Neither can be -0 (sign_facts.ts): a Where is exact.
+      if (isNonNegative(this.model, t.value) && isNonNegative(this.model, e.value)) {
+        return { ...g.op('Where', [cond, t.value, e.value], {}, OnnxType.FLOAT, shape), nonNegative: true };
+      }
+      return sameShape(t.value) && sameShape(e.value) ? selectWhole(g, cond, t.value, e.value, shape) : selectValues(g, cond, t.value, e.value, shape);
     });
   }
 
-  private whileNode(node: WhileNode, g: GraphScope, inputs: Value[], where: string): Value[] {
+  /**
+   * Row (count - 1 - iteration) of a scan output: the element the pop of a list pushed once per
+   * iteration would give. Past the first row the index is made out of range (ORT fails the run, the
+   * executor raises tfjs's error for a pop from an empty list), not negative (Gather would wrap).
+   */
+  private rowRead(g: GraphScope, { rows, last, iteration }: { rows: Value; last: Value; iteration: Value }, out: TensorSpec): Value {
+    const I64 = OnnxType.INT64;
+    const index = g.op('Sub', [last, iteration], {}, I64, []);
+    const checked = g.op('Where', [g.op('Less', [index, g.scalar(0, I64)], {}, OnnxType.BOOL, []), g.scalar(2 ** 31 - 1, I64), index], {}, I64, []);
+    return g.cast(g.op('Gather', [rows, checked], { axis: 0 }, rows.type, out.shape), onnxType(out.dtype));
+  }
+
+  private whileNode(node: WhileNode, g: GraphScope, inputs: Value[], where: string, scans: Map<number, ScanList>,
+                    popsOf: (k: number) => number | undefined): Value[] {
     const n = node.loopVars;
     const initial = inputs.slice(0, n);
     const invariants = inputs.slice(n);
@@ -384,27 +427,59 @@ class Lowering {
     const first = lowerTest(g, inputs);
     const tripCount = counted === undefined ? '' : this.tripCount(g, inputs[counted.counter],
       counted.limit !== undefined ? inputs[counted.limit] : this.constant(counted.limitConstant!, g));
+    // Loop variables carried as state; lists only pushed to are scan outputs instead (scan_lists.ts).
+    // Lists this loop only pops that a loop before it stacked as rows: read by row, not carried.
+    const popped = new Map<number, number>();
+    initial.forEach((v, k) => {
+      const pop = v.scanRows !== undefined && v.scanRows.prefix === undefined ? popsOf(k) : undefined;
+      if (pop !== undefined) popped.set(k, pop);
+    });
+    const kept = initial.map((_, k) => k).filter((k) => !scans.has(k) && !popped.has(k));
+    const scanned = [...scans.keys()];
     // Variables the body assigns are loop-carried values after the loop variables.
     const assigned = [...assignedVariables(node.body)];
     const before = assigned.map((v) => this.readVariable(v));
     const body = new GraphScope(this.model, this.model.fresh('loop_body'));
-    body.input(this.model.fresh('iteration'), OnnxType.INT64, []);
+    const iteration = body.input(this.model.fresh('iteration'), OnnxType.INT64, []);
     body.input(this.model.fresh('cond_in'), OnnxType.BOOL, []);
-    const carried = [...initial, ...before].map((v) => body.input(this.model.fresh(`${v.name}_in`), v.type, v.shape, v.sequence));
+    popped.forEach((pop, k) => {
+      const rows = initial[k].scanRows!.rows;
+      const count = g.op('Shape', [rows], { start: 0, end: 1 }, OnnxType.INT64, [1]);
+      const last = g.op('Sub', [g.op('Reshape', [count, g.int64s([], [0])], {}, OnnxType.INT64, []), g.scalar(1, OnnxType.INT64)], {}, OnnxType.INT64, []);
+      this.rowPops.set(node.body.nodes[pop], { rows, last, iteration });
+    });
+    // The body runs on values the test held for: `n > 1` makes n positive there (sign_facts.ts).
+    const positive = positiveLoopVars(node.cond, (c) => this.scalarConstant(c));
+    const carriedIn = [...kept.map((k) => initial[k]), ...before];
+    const carried = carriedIn.map((v, i) => {
+      const input = body.input(this.model.fresh(`${v.name}_in`), v.type, v.shape, v.sequence);
+      return i < kept.length && positive.has(kept[i]) && input.type === OnnxType.FLOAT ? { ...input, nonNegative: true } : input;
+    });
+    // (A scanned list's only reader in the body is its push, which outputs the element instead.)
+    const loopVars = initial.map((v, k) => (scans.has(k) || popped.has(k) ? v : carried[kept.indexOf(k)]));
+    scans.forEach((scan) => this.scanPushes.add(node.body.nodes[scan.push]));
     let next: Value[] = [];
     let again: Value | undefined;
-    const start = new Map([...this.variables, ...assigned.map((v, i): [number, Value] => [v, carried[n + i]])]);
+    const start = new Map([...this.variables, ...assigned.map((v, i): [number, Value] => [v, carried[kept.length + i]])]);
     const after = this.withVariableScope(start, () => {
-      next = this.lowerGraph(node.body, body, [...carried.slice(0, n), ...invariants], `${label} body, `);
+      next = this.lowerGraph(node.body, body, [...loopVars, ...invariants], `${label} body, `);
       again = lowerTest(body, [...next, ...invariants]);
     });
     if (this.problems.length > 0) return node.outputs.map((o) => ({ name: this.model.fresh('unlowered'), type: OnnxType.FLOAT, shape: o.shape }));
-    const graph = body.graph(body.outputs([scalarCondition(body, again!), ...next, ...assigned.map((v) => after.get(v)!)]));
+    const graph = body.graph(body.outputs([scalarCondition(body, again!), ...kept.map((k) => next[k]), ...assigned.map((v) => after.get(v)!),
+      ...scanned.map((k) => next[k])]));
     const outs = node.outputs.map(valueSpec);
-    const all = g.opN('Loop', [tripCount, scalarCondition(g, first), ...initial, ...before], { body: { graph } },
-      [...outs, ...before], 'loop');
-    this.setAssigned(assigned, all.slice(n));
-    return all.slice(0, n);
+    const rows = scanned.map((k) => ({ type: next[k].type, shape: [-1, ...next[k].shape] }));
+    const all = g.opN('Loop', [tripCount, scalarCondition(g, first), ...carriedIn], { body: { graph } },
+      [...kept.map((k) => outs[k]), ...before, ...rows], 'loop');
+    this.setAssigned(assigned, all.slice(kept.length, kept.length + before.length));
+    const scanOut = all.slice(kept.length + before.length);
+    return outs.map((o, k) => {
+      if (popped.has(k)) return initial[k];   // (nothing reads it after the loop: popReads)
+      if (!scans.has(k)) return all[kept.indexOf(k)];
+      const r = scanOut[scanned.indexOf(k)];
+      return { name: r.name, type: o.type, shape: o.shape, sequence: true, scanRows: { rows: r, prefix: scans.get(k)!.startsEmpty ? undefined : initial[k] } };
+    });
   }
 
   /** max(0, limit - start) as ONNX's int64 trip count (in int64: int32 limits cannot overflow). */
@@ -552,21 +627,31 @@ const SPECULABLE = new Set(['Cast', 'Less', 'LessEqual', 'Greater', 'GreaterEqua
 const MAX_SPECULATED_ELEMENTS = 4096;
 
 /**
+ * Float kernels a selecting If may also compute when its inputs are float32 (on floats none of them
+ * can fail: a division by zero is an infinity or NaN), so a branch like `n.div(2).floor()` selects.
+ */
+const SPECULABLE_ON_FLOATS = new Set(['RealDiv', 'Floor', 'Ceil', 'Mod', 'Square', 'Sqrt', 'Exp', 'Log', 'Tanh', 'Sigmoid',
+  'Reciprocal']);
+
+/**
  * Whether `node` lowers as selections (Lowering.selectNode): its branches pass values through
- * (Input and Constant nodes) or compute little with SPECULABLE kernels, and its results are not
- * floats (ORT's Where loses the sign of a selected -0: a float selection takes more nodes than the
- * If it would replace) nor lists.
+ * (Input and Constant nodes) or compute little with SPECULABLE kernels (SPECULABLE_ON_FLOATS on
+ * float32 inputs), and its results are not lists. Float results, of known dims, are stacked and
+ * gathered (selectWhole: ORT's Where loses the sign of a selected -0).
  */
 function selectable(node: IfNode): boolean {
   let elements = 0;
   const light = (graph: Graph): boolean => graph.nodes.every((n) => {
     if (n.kind === 'Input' || n.kind === 'Constant') return true;
-    if (n.kind !== 'Kernel' || !SPECULABLE.has(n.op)) return false;
+    if (n.kind !== 'Kernel') return false;
+    const onFloats = SPECULABLE_ON_FLOATS.has(n.op) &&
+      n.inputs.every((r) => graph.nodes[r.node].outputs[r.output].dtype === 'float32');
+    if (!SPECULABLE.has(n.op) && !onFloats) return false;
     elements += n.outputs.reduce((sum, o) => sum + Math.abs(o.shape.reduce((a, b) => a * b, 1)), 0);
     return n.outputs.every((o) => !hasUnknownDims(o));
   });
   return light(node.then) && light(node.else) && elements <= MAX_SPECULATED_ELEMENTS &&
-    node.outputs.every((o) => !o.list && (o.dtype === 'bool' || o.dtype === 'int32'));
+    node.outputs.every((o) => !o.list && (o.dtype === 'bool' || o.dtype === 'int32' || (o.dtype === 'float32' && !hasUnknownDims(o))));
 }
 
 /** Variables assigned in `graph` or its sub-graphs. */

@@ -15,6 +15,19 @@ export interface Value {
   shape: number[];
   /** A sequence of tensors (a tfjs-side list value): ONNX seq(tensor). */
   sequence?: boolean;
+  /**
+   * Known when lowering (sign_facts.ts): every element is +0, positive or +Infinity — never
+   * negative, never -0, never NaN. Lets a float Mod skip its sign fix-up and a float selection be
+   * a plain Where.
+   */
+  nonNegative?: boolean;
+  /**
+   * A list a loop only pushed to, lowered as the Loop's scan output (scan_lists.ts): `rows` holds
+   * the pushed elements stacked on a new first axis, after the elements of `prefix` (a sequence
+   * with at least one element) when the loop started from a non-empty list. Only tf.stack and
+   * tf.concat along axis 0 read it.
+   */
+  scanRows?: { rows: Value; prefix?: Value };
 }
 
 /** A kernel or node that does not lower to ONNX: the lowering records it and goes on. */
@@ -164,6 +177,7 @@ export class ModelContext {
   private taken = new Set<string>();
   readonly initializers: TensorProto[] = [];
   private constants = new Map<string, Value>();
+  private byName = new Map<string, TensorProto>();
 
   fresh(base: string): string {
     const clean = base.replace(/[^A-Za-z0-9_]/g, '_') || 'v';
@@ -190,10 +204,19 @@ export class ModelContext {
     let v = this.constants.get(key);
     if (v === undefined) {
       v = { name: this.fresh(hint), type, shape: [...shape] };
-      this.initializers.push({ name: v.name, dataType: type, dims: [...shape], raw: new Uint8Array(raw) });
+      const proto = { name: v.name, dataType: type, dims: [...shape], raw: new Uint8Array(raw) };
+      this.initializers.push(proto);
+      this.byName.set(v.name, proto);
       this.constants.set(key, v);
     }
     return v;
+  }
+
+  /** The elements of `v` when it is a float initializer (a value known when lowering), else undefined. */
+  floatsOf(v: Value): Float32Array | undefined {
+    const proto = this.byName.get(v.name);
+    if (proto === undefined || proto.dataType !== OnnxType.FLOAT || proto.raw === undefined) return undefined;
+    return new Float32Array(proto.raw.slice().buffer);
   }
 }
 

@@ -7,6 +7,7 @@ import type { GraphScope, Value } from '../model_builder';
 import { Unsupported } from '../model_builder';
 import { OnnxType } from '../onnx_proto';
 import type { KernelLowering, LoweringTable, Out } from './lowering';
+import { isNonNegative } from '../sign_facts';
 import { castTo, cInt32, FLOAT_ONLY, int32Via, NUMERIC, toInt32, wrapToInt32 } from './lowering';
 
 const outShape = (outs: Out[]): number[] => outs[0].shape;
@@ -133,20 +134,37 @@ const composite = (kernel: string, build: (g: GraphScope, x: Value, shape: numbe
 
 const k = (g: GraphScope, v: number, like: Value): Value => g.scalar(v, like.type);
 
+/**
+ * tfjs's float Mod: rem = fmod(a, b); (a < 0) === (b < 0) ? rem : fmod(rem + b, b), as
+ * fmod(rem - offset, b) with offset = -b where the signs differ and +0 elsewhere: the same steps
+ * (rem - (-b) is rem + b exactly; fmod(rem - 0, b) is rem, a -0 included, as |rem| < |b|), so
+ * signed zeros, NaN and infinities come out as in tfjs, without a selection of the result (ORT's
+ * Where drops the sign of a selected -0: the exact where() takes a dozen nodes). For a divisor
+ * known when lowering and positive (`n.mod(2)`), the sign test is a < 0 and -b a constant: five
+ * nodes per element-wise Mod in a scalar loop like collatz instead of twenty-two.
+ */
+function floatMod(g: GraphScope, a: Value, b: Value, shape: number[]): Value {
+  const F = OnnxType.FLOAT;
+  const B = OnnxType.BOOL;
+  const fmod = (x: Value, y: Value): Value => g.op('Mod', [x, y], { fmod: 1 }, F, shape);
+  const rem = fmod(a, b);
+  const known = g.model.floatsOf(b);
+  const positive = known !== undefined && known.every((v) => v > 0);
+  // a never negative nor -0 (sign_facts.ts) and b > 0: tfjs's result is rem.
+  if (positive && isNonNegative(g.model, a)) return rem;
+  const zero = k(g, 0, a);
+  const aNegative = g.op('Less', [a, zero], {}, B, a.shape);
+  const signsDiffer = positive ? aNegative : g.op('Xor', [aNegative, g.op('Less', [b, zero], {}, B, b.shape)], {}, B, shape);
+  const minusB = positive ? g.data(known.map((v) => -v), F, b.shape) : g.op('Neg', [b], {}, F, b.shape);
+  // Where selects -b (a -0 only for b = 0, where rem is NaN anyway) or the constant +0.
+  const offset = g.op('Where', [signsDiffer, minusB, zero], {}, F, shape);
+  return fmod(g.op('Sub', [rem, offset], {}, F, shape), b);
+}
+
 /** tfjs Mod is a floor modulo for floats and ints alike (the result takes the divisor's sign). */
 const mod: KernelLowering = (g, [a, b], _attrs, outs) => {
   const shape = outShape(outs);
-  if (a.type === OnnxType.FLOAT) {
-    // tfjs: rem = fmod(a, b); (a < 0) === (b < 0) ? rem : fmod(rem + b, b) — the same steps, so
-    // signed zeros, NaN and infinities come out as in tfjs.
-    const fmod = (x: Value, y: Value): Value => g.op('Mod', [x, y], { fmod: 1 }, OnnxType.FLOAT, shape);
-    const rem = fmod(a, b);
-    const zero = k(g, 0, a);
-    const signsDiffer = g.op('Xor', [g.op('Less', [a, zero], {}, OnnxType.BOOL, a.shape), g.op('Less', [b, zero], {}, OnnxType.BOOL, b.shape)],
-      {}, OnnxType.BOOL, shape);
-    const adjusted = fmod(g.op('Add', [rem, b], {}, OnnxType.FLOAT, shape), b);
-    return where(g, signsDiffer, adjusted, rem, shape);
-  }
+  if (a.type === OnnxType.FLOAT) return floatMod(g, a, b, shape);
   // Integers: ONNX's integer Mod is already a floor modulo, but a zero divisor, and -2^31 mod -1,
   // are undefined behaviour in ORT (the process dies of SIGFPE); tfjs-cpu gives 0 for a zero divisor
   // (NaN stored in an int32 array; tfjs-wasm throws). Any x mod -1 is 0 = x mod 1: the divisor -1
@@ -256,6 +274,20 @@ export function where(g: GraphScope, c: Value, t: Value, e: Value, shape: number
   const sign = g.op('Where', [wasNegativeZero, k(g, -1, t), k(g, 1, t)], {}, t.type, shape);
   const cleared = g.op('Where', [wasNegativeZero, zero, selected], {}, t.type, shape);
   return g.op('Mul', [cleared, sign], {}, t.type, shape);
+}
+
+/**
+ * cond ? t : e for a scalar bool cond and t, e of `shape` (known dims), any type, bit for bit: the
+ * two values stacked and the taken one gathered (a gather copies, a -0 stays -0, where ORT's
+ * Where clears it). Five nodes where where() takes about fourteen for floats: what an If whose
+ * branches compute a float scalar lowers to (Lowering.selectNode), in place of a sub-graph call.
+ */
+export function selectWhole(g: GraphScope, cond: Value, t: Value, e: Value, shape: number[]): Value {
+  const axis = g.int64s([0], [1]);
+  const stacked = [1, ...shape];
+  const both = g.op('Concat', [g.op('Unsqueeze', [e, axis], {}, e.type, stacked), g.op('Unsqueeze', [t, axis], {}, t.type, stacked)],
+    { axis: 0 }, t.type, [2, ...shape]);
+  return g.op('Gather', [both, g.op('Cast', [cond], { to: OnnxType.INT64 }, OnnxType.INT64, [])], { axis: 0 }, t.type, shape);
 }
 
 /** Select(condition, t, e); a rank-1 condition over higher-rank t picks rows (tfjs's where). */

@@ -41,7 +41,29 @@ const checkedPosition = (g: GraphScope, i: Value): Value => {
 
 /** tf.stack (a new axis) or tf.concat (an existing one) of the elements; ORT fails on an empty list. */
 const join = (newAxis: 0 | 1) => (g: GraphScope, [list]: Value[], [out]: ListOut[], axis: number): Value[] =>
-  [g.op('ConcatFromSequence', [list], { axis, new_axis: newAxis }, list.type, out.shape)];
+  [list.scanRows !== undefined ? joinRows(g, list, list.scanRows, newAxis, out)
+    : g.op('ConcatFromSequence', [list], { axis, new_axis: newAxis }, list.type, out.shape)];
+
+/**
+ * tf.stack / tf.concat along axis 0 of a list lowered as a Loop's scan output (scan_lists.ts): its
+ * rows (one per iteration, stacked by ORT), reshaped for a concat, after the elements the list
+ * started with. An empty list fails the run, as ConcatFromSequence does (the tfjs executor then
+ * raises tfjs's error): an index 1 into a one-element Gather where the loop pushed nothing.
+ */
+function joinRows(g: GraphScope, list: Value, { rows, prefix }: { rows: Value; prefix?: Value }, newAxis: 0 | 1, out: ListOut): Value {
+  const I64 = OnnxType.INT64;
+  const element = list.shape;
+  let joined = newAxis === 1 ? rows : g.op('Reshape', [rows, g.int64s([-1, ...element.slice(1)])], {}, list.type, out.shape);
+  if (prefix !== undefined) {
+    const first = g.op('ConcatFromSequence', [prefix], { axis: 0, new_axis: newAxis }, list.type, out.shape);
+    return g.op('Concat', [first, joined], { axis: 0 }, list.type, out.shape);
+  }
+  const count = g.op('Shape', [rows], { start: 0, end: 1 }, I64, [1]);
+  const empty = g.op('Cast', [g.op('Equal', [count, g.int64s([0])], {}, OnnxType.BOOL, [1])], { to: I64 }, I64, [1]);
+  const from = g.op('Gather', [g.int64s([0]), empty], { axis: 0 }, I64, [1]);
+  joined = g.op('Slice', [joined, from, g.int64s([2 ** 53]), g.int64s([0])], {}, list.type, out.shape);
+  return joined;
+}
 
 export const listLowerings: Record<string, ListLowering> = {
   EmptyTensorList: (g, _inputs, [list]) => g.opN('SequenceEmpty', [], { dtype: list.type }, [list]),
