@@ -21,7 +21,7 @@ import { describeValue, zerosOf } from './staged_values';
 import { joinOperands } from './list_joins';
 import { isTapeOn } from './tape';
 import { readByUserCode } from './user_reads';
-import { markPromoted } from '../../runtime/promoted_values';
+import { markPromoted, promotionOf } from '../../runtime/promoted_values';
 import { callAsLibrary, ownCode } from '../../runtime/library_code';
 
 /**
@@ -142,6 +142,13 @@ export class ListRecorder {
   }
 
   push(list: TracedList, item: unknown, name: string, scalars = false): TracedList {
+    const promotion = scalars ? undefined : promotionOf(item);
+    if (promotion !== undefined) {
+      throw new StagingError(`autograph-ts: '${promotion.name}' is pushed to '${name}'${where()}, a list of tensors in the ` +
+        `staged graph, but eagerly it is a JS ${item instanceof tf.Tensor && item.dtype === 'bool' ? 'boolean' : 'number'}: ` +
+        `it changes in a loop staged on a tensor condition, which carries it as a tensor. Push a tensor ` +
+        `(e.g. tf.scalar(${promotion.name})) to a tf.Tensor[], or push it to a number[] (a list of numbers).`);
+    }
     if (!(item instanceof tf.Tensor)) {
       throw new StagingError(`autograph-ts: '${name}' is a list of tensors in the staged graph, but ${describeValue(item)} ` +
         `is pushed to it${where()}: only tensors (of one dtype and shape) can be pushed to an array that a staged loop grows.`);

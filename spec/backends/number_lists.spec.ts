@@ -66,6 +66,9 @@ for (const engine of ['tfjs', 'auto'] as const) {
       expect(agree('halves', [tf.scalar(3, 'int32')], [tf.scalar(0, 'int32')]))
         .to.deep.equal([{ values: [0.5, 2, 2, 2], count: 4 }, { values: [0.5], count: 1 }]);
     });
+    it('a promoted counter and the list\'s own length (int32 tensors in the loop) pushed', () => {
+      expect(agree('counts', [tf.scalar(2)], [tf.scalar(0)], [tf.scalar(3)])).to.deep.equal([[1, 1, 2, 3], [], [1, 1, 2, 3, 3, 5]]);
+    });
     it('the length returned is read back as a JS number', () => {
       expect(agree('countPositives', [tf.tensor1d([1, -2, 3, 4])], [tf.tensor1d([-1, 0, -3, 0])])).to.deep.equal([3, 0]);
     });
