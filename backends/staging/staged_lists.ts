@@ -405,7 +405,8 @@ export class StagedArrayState {
   misuse(what: string): StagingError {
     return new StagingError(`autograph-ts: ${what} of '${this.name}'${where()}: '${this.name}' is a list of tensors in ` +
       'the staged graph (a staged loop changes its length, which is known only when the graph runs). A list supports ' +
-      'push, pop, length (an int32 tensor), [i] and at(i), map, reduce (with an initial value), tf.stack, tf.concat and for...of.');
+      'push, pop, length (an int32 tensor), [i] and at(i), map, reduce (with an initial value), slice, concat, tf.stack, ' +
+      'tf.concat and for...of.');
   }
 
   /** The proxy's `get` in list mode. */
@@ -436,9 +437,9 @@ export class StagedArrayState {
       case OPAQUE_LEAF:
         return true; // one leaf of a structure (common/nest.ts): `return [n, tokens]` keeps the list whole
       case Symbol.iterator:
-        throw this.misuse('iterating (a for...of that is not converted, a spread, Array.from)');
-      case 'map': case 'reduce':
-        return listMethod(this.proxy!, this.name, key);
+        throw this.misuse('iterating (a for...of that is not converted, a spread, Array.from: for a copy, use slice())');
+      case 'map': case 'reduce': case 'slice': case 'concat':
+        return listMethod(this.proxy!, this.name, key, this.scalars);
       default:
         // What an array has (its methods) needs its contents; other keys are absent, as on an
         // array (`instanceof tf.Tensor` asks for 'data', 'dataSync', ...).

@@ -73,6 +73,16 @@ for (const engine of ['tfjs', 'auto'] as const) {
       expect(agree('countPositives', [tf.tensor1d([1, -2, 3, 4])], [tf.tensor1d([-1, 0, -3, 0])])).to.deep.equal([3, 0]);
     });
 
+    it('slice (JS clamping, negative bounds) and concat of a list of numbers: JS numbers back', () => {
+      expect(agree('sliceConcat', [tf.scalar(3)], [tf.scalar(0)], [tf.scalar(1)])).to.deep.equal([
+        [[10, 20], [10, 20], [10], [0, 10, 20], [0, 10, 20, 7, 8, 0, 10, 20]],
+        [[], [], [], [], [7, 8]],
+        [[], [0], [], [0], [0, 7, 8, 0]],
+      ]);
+    });
+    it('slice and concat of a list of tensors: a JS array of tensors back', () => {
+      expect(agree('sliceTensors', [tf.scalar(3)], [tf.scalar(1)])).to.deep.equal([[2, 4, -1], [-1]]);
+    });
     it('leaks no tensors: the lists and their elements are freed after each run', () => {
       const staged = stage(m.rewards, { engine });
       const args = [tf.scalar(0), tf.scalar(10)];
@@ -81,6 +91,13 @@ for (const engine of ['tfjs', 'auto'] as const) {
       const before = tf.memory().numTensors;
       for (let k = 0; k < 3; k++) expect(staged(...args)).to.deep.equal([1, 1, 0, 0]);
       expect(tf.memory().numTensors).to.equal(before);
+      const sliced = stage(m.sliceConcat, { engine });
+      const n = tf.scalar(3);
+      sliced(n);
+      sliced(n);
+      const beforeSlice = tf.memory().numTensors;
+      for (let k = 0; k < 3; k++) expect(sliced(n)[1]).to.deep.equal([10, 20]);
+      expect(tf.memory().numTensors).to.equal(beforeSlice);
     });
 
     describe('errors name the array and the line', () => {
@@ -93,6 +110,9 @@ for (const engine of ['tfjs', 'auto'] as const) {
       });
       it('a fraction pushed to a list of integers', () => {
         refuses('mixedKinds', [tf.scalar(1)], /'out' holds integers in the staged graph \(a list of int32 scalars\), and a number that is not an integer is pushed to it \([^)]+:\d+:\d+\)/);
+      });
+      it('a spread of the list (it needs the elements now): slice() is the copy', () => {
+        refuses('spread', [tf.scalar(2)], /iterating .*a spread.*use slice\(\)\) of 'xs'/);
       });
       it('eager code is unchanged', () => {
         expect(m.elementAsIndex(tf.tensor1d([-1, 2]), ['a', 'b'])).to.equal('b');
