@@ -47,6 +47,9 @@ export interface OperatorOptions {
   jump?: { kind: 'break' | 'continue' | 'return'; origin: string };
   /** For ag__.newList: the name of the array variable (errors name it). */
   name?: string;
+  /** For ag__.newList: the array holds JS numbers or booleans (`number[]`, `boolean[]`): as a list
+   * of the graph its elements are promoted scalars, and returned it is read back as JS values. */
+  scalars?: true;
   /** For ag__.assert: 'console' for console.assert, which reports instead of throwing. */
   kind?: 'console';
 }

@@ -31,6 +31,9 @@ export interface Promotion {
   origin: string | undefined;
   /** For the length of a list that a staged loop grows (backends/staging/staged_lists.ts): the list's name. */
   list?: string;
+  /** For an element read from a list of JS numbers or booleans (`number[]`) that a staged statement
+   * grows: the list's name (`name` is then `xs[i]`). */
+  element?: string;
 }
 
 const promotions = new WeakMap<object, Promotion>();
@@ -74,8 +77,11 @@ export function inOperator<T>(f: () => T): T {
  * with `list`, as the length of the list `list` (`name` is then `list.length`): an int32 tensor
  * read where the user's code says `xs.length`, refused where JS needs a number in the same ways.
  */
-export function markPromoted(tensor: tf.Tensor, name: string, origin: string | undefined, list?: string): tf.Tensor {
-  const promotion: Promotion = list === undefined ? { name, origin } : { name, origin, list };
+export function markPromoted(tensor: tf.Tensor, name: string, origin: string | undefined, list?: string,
+                             element?: string): tf.Tensor {
+  const promotion: Promotion = { name, origin };
+  if (list !== undefined) promotion.list = list;
+  if (element !== undefined) promotion.element = element;
   promotions.set(tensor, promotion);
   if (tensor.dtype === 'int32') promotedInt32Data.set(tensor.dataId, promotion);
   Object.defineProperty(tensor, Symbol.toPrimitive, {
@@ -89,7 +95,7 @@ export function markPromoted(tensor: tf.Tensor, name: string, origin: string | u
 
 /** The same promotion on a tensor computed from a promoted one. */
 export function propagate(result: tf.Tensor, promotion: Promotion | undefined): tf.Tensor {
-  return promotion ? markPromoted(result, promotion.name, promotion.origin, promotion.list) : result;
+  return promotion ? markPromoted(result, promotion.name, promotion.origin, promotion.list, promotion.element) : result;
 }
 
 /** The promotion a tensor stands for, if it is a promoted JS value (or computed from one). */
@@ -108,6 +114,13 @@ function misuse(what: string, tensor: tf.Tensor, where: string | undefined, prom
       'tf.concat) cannot take it.';
   }
   const kind = tensor.dtype === 'bool' ? 'boolean' : 'number';
+  if (promotion?.element !== undefined) {
+    const list = promotion.element;
+    return `autograph-ts: '${what}' is used as a JS ${kind}${where ? ` (${where})` : ''}, but '${list}' is an array of ` +
+      `${kind}s that a staged statement grows: in the staged graph it is a list of ${tensor.dtype} scalars, whose values ` +
+      'are known only when the graph runs. Use its elements in tensor ops (or as conditions), or return the array ' +
+      '(it comes back as JS values).';
+  }
   const name = promotion?.name ?? what;
   const subject = name === what ? 'it' : `'${name}'`;
   return `autograph-ts: '${what}' is ${tensor.dtype === 'int32' ? 'an' : 'a'} ${tensor.dtype} tensor here` +

@@ -124,6 +124,16 @@ export class Classifier {
     return element !== undefined && this.type(element) !== 'static';
   }
 
+  /** Whether the checker types `name` as an array of JS numbers or of booleans (`number[]`,
+   * `boolean[]`): an array a staged statement may grow into a list of promoted scalars. */
+  holdsNumbersOrBooleans(name: TS.Node): boolean {
+    const type = this.checker.getTypeAtLocation(name);
+    const checker = this.checker as TS.TypeChecker & { isArrayType?(t: TS.Type): boolean };
+    if (checker.isArrayType?.(type) !== true || this.tensorType() === undefined) return false;
+    const [element] = this.checker.getTypeArguments(type as TS.TypeReference);
+    return element !== undefined && (element.flags & ts.TypeFlags.Never) === 0 && isNumberOrBoolean(element);
+  }
+
   /**
    * Whether `receiver` may be an array whose contents a mutator method (`push`, `fill`, ...)
    * changes in place: an array, tuple or typed array (a number index), or a type the checker
@@ -298,7 +308,7 @@ export class Classifier {
         (decl.parent.flags & ts.NodeFlags.BlockScoped) === 0) return false;
     let owner: TS.Node | undefined = decl.parent;
     while (owner !== undefined && !ts.isFunctionLike(owner)) owner = owner.parent;
-    return owner !== undefined && this.mayHoldTensors(decl.name);
+    return owner !== undefined && (this.mayHoldTensors(decl.name) || this.holdsNumbersOrBooleans(decl.name));
   }
 
   private readonly capturedCounters = new Map<TS.Symbol, boolean>();

@@ -131,6 +131,7 @@ function bindResults(tracer: Tracer, result: unknown): {
   });
   const promoted = positions.map((p) => !(flat.leaves[p] instanceof ReturnedList) && promotionOf(flat.leaves[p]) !== undefined);
   const lists = positions.map((p) => flat.leaves[p] instanceof ReturnedList);
+  const scalarLists = positions.map((p) => flat.leaves[p] instanceof ReturnedList && (flat.leaves[p] as ReturnedList).scalars);
   const leaves = flat.leaves.map((l) => (l instanceof tf.Tensor || l instanceof ReturnedList ? undefined : l));
   const resultKey = `${flat.structure}: ${flat.leaves.map((l, i) => (l instanceof ReturnedList ? 'list'
     : l instanceof tf.Tensor ? (promoted[positions.indexOf(i)] ? 'promoted tensor' : 'tensor') : jsValueKey(l))).join(', ')}`;
@@ -138,7 +139,8 @@ function bindResults(tracer: Tracer, result: unknown): {
     const values = [...leaves];
     positions.forEach((p, k) => {
       const out = outs[k];
-      values[p] = !(out instanceof tf.Tensor) ? out : promoted[k] ? readPromoted(out) : lists[k] ? unstackList(out) : out;
+      values[p] = !(out instanceof tf.Tensor) ? out : promoted[k] ? readPromoted(out)
+        : scalarLists[k] ? readList(out) : lists[k] ? unstackList(out) : out;
     });
     return flat.rebuild(values);
   };
@@ -152,6 +154,14 @@ function unstackList(stacked: tf.Tensor): tf.Tensor[] {
   stacked.dispose();
   elements.pop()!.dispose();
   return elements;
+}
+
+/** A returned list of JS numbers or booleans, as the JS array eager code returns (the padding dropped); frees the tensor. */
+function readList(stacked: tf.Tensor): (number | boolean)[] {
+  const values = Array.from(stacked.dataSync() as ArrayLike<number>, (v) => promotedValue(stacked.dtype, v));
+  stacked.dispose();
+  values.pop();
+  return values;
 }
 
 /** The JS value a promoted scalar stands for (a bool tensor was a boolean); frees the tensor. */

@@ -107,7 +107,7 @@ export class StagedControlFlow implements StagingHooks {
       // list (and its length) where the loop is, since the body may push to it as JS allows.
       const length = (): tf.Tensor => this.tracer.lists.length(list.list!, list.name);
       return this.countedLoop(tf.scalar(0, 'int32'), (i) => tf.less(i, length()), 1,
-        (i) => this.tracer.lists.getItem(list.list!, i, list.name), extraTest, body, getState, setState, symbolNames, opts);
+        (i) => list.item(i), extraTest, body, getState, setState, symbolNames, opts);
     }
     // A JS iterable is unrolled. Once a break/return flag is a tensor, the remaining iterations run
     // under a staged `if (extraTest())`, which is what the native loop's early exit means.

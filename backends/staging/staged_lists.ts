@@ -21,7 +21,7 @@ import { describeValue, zerosOf } from './staged_values';
 import { joinOperands } from './list_joins';
 import { isTapeOn } from './tape';
 import { readByUserCode } from './user_reads';
-import { markPromoted } from '../../runtime/promoted_values';
+import { markPromoted, promotionOf } from '../../runtime/promoted_values';
 import { callAsLibrary, ownCode } from '../../runtime/library_code';
 
 /**
@@ -116,6 +116,24 @@ export class ListRecorder {
     return list;
   }
 
+  /**
+   * An element of a list of JS numbers or booleans (`number[]`): a JS value becomes a scalar of the
+   * dtype a promoted counter would have (bool for a boolean, int32 for an integer, else float32); a
+   * promoted value (already a tensor) must be a scalar of one of those dtypes.
+   */
+  scalar(item: unknown, name: string, list: TracedList | undefined): tf.Tensor {
+    let t: tf.Tensor;
+    if (typeof item === 'boolean') t = this.tracer.makeConstant([item ? 1 : 0], [], 'bool');
+    else if (typeof item === 'number') t = this.tracer.makeConstant([item], [], isInt32(item) ? 'int32' : 'float32');
+    else if (item instanceof tf.Tensor && item.rank === 0 && ['int32', 'float32', 'bool'].includes(item.dtype)) t = item;
+    else {
+      throw new StagingError(`autograph-ts: '${name}' is an array of numbers or booleans that a staged statement grows (a ` +
+        `list of scalars in the staged graph), but ${describeValue(item)} is put in it${where()}.`);
+    }
+    // An integer pushed to a list of fractional numbers is the same JS number as a float32.
+    return list?.element?.dtype === 'float32' && t.dtype === 'int32' ? tf.cast(t, 'float32') : t;
+  }
+
   /** A new empty list of `list`'s type (the value of a branch that throws). */
   emptyLike(list: TracedList): TracedList {
     const empty = list.fresh();
@@ -123,12 +141,25 @@ export class ListRecorder {
     return empty;
   }
 
-  push(list: TracedList, item: unknown, name: string): TracedList {
+  push(list: TracedList, item: unknown, name: string, scalars = false): TracedList {
+    const promotion = scalars ? undefined : promotionOf(item);
+    if (promotion !== undefined) {
+      throw new StagingError(`autograph-ts: '${promotion.name}' is pushed to '${name}'${where()}, a list of tensors in the ` +
+        `staged graph, but eagerly it is a JS ${item instanceof tf.Tensor && item.dtype === 'bool' ? 'boolean' : 'number'}: ` +
+        `it changes in a loop staged on a tensor condition, which carries it as a tensor. Push a tensor ` +
+        `(e.g. tf.scalar(${promotion.name})) to a tf.Tensor[], or push it to a number[] (a list of numbers).`);
+    }
     if (!(item instanceof tf.Tensor)) {
       throw new StagingError(`autograph-ts: '${name}' is a list of tensors in the staged graph, but ${describeValue(item)} ` +
         `is pushed to it${where()}: only tensors (of one dtype and shape) can be pushed to an array that a staged loop grows.`);
     }
     const element = list.element;
+    if (element !== undefined && element.dtype !== item.dtype && scalars) {
+      throw new StagingError(`autograph-ts: '${name}' holds ${describeNumbers(element.dtype)} in the staged graph (a list of ` +
+        `${element.dtype} scalars), and ${describeNumbers(item.dtype)} is pushed to it${where()}: a list in the graph holds ` +
+        'one dtype, and the value would change. Start it with a value of the kind it will hold (e.g. a fractional ' +
+        'number first: integers pushed after it are exact), or push float32 tensors to a tf.Tensor[].');
+    }
     if (element !== undefined && element.dtype !== item.dtype) {
       throw new StagingError(`autograph-ts: the elements of '${name}' change dtype${where()}: ${describeValue(item)} is ` +
         `pushed to ${describeList(list)}. A list in a staged graph holds tensors of one dtype: cast it first ` +
@@ -153,6 +184,7 @@ export class ListRecorder {
    * extra element (ReturnedList). Lists are values: `list` itself is unchanged.
    */
   stackReturned(list: TracedList, name: string): tf.Tensor {
+    // (A list that held JS values is read back as JS values: the zeros padding is one more of them.)
     const element = this.elementOf(list, name, 'returning', true);
     const padding = this.tracer.makeConstant(zerosOf(element), [...element.shape], element.dtype);
     return this.join(this.push(list, padding, name), 'TensorListStack', 0, name);
@@ -300,6 +332,12 @@ export function relaxedShape(a: readonly number[], b: readonly number[]): number
   return a.map((d, k) => (d === b[k] ? d : -1));
 }
 
+const isInt32 = (n: number): boolean => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 && !Object.is(n, -0);
+
+function describeNumbers(dtype: tf.DataType): string {
+  return dtype === 'bool' ? 'booleans' : dtype === 'int32' ? 'integers' : 'a number that is not an integer';
+}
+
 function where(): string {
   const frame = userFrame();
   return frame ? ` (${frame})` : '';
@@ -320,12 +358,40 @@ export class StagedArrayState {
     return this.list !== undefined;
   }
 
+  /** An array of JS numbers or booleans (`number[]`, ag__.newList's `scalars`): as a list, its
+   * elements are promoted scalars. */
+  get scalars(): boolean {
+    return this.opts?.scalars === true;
+  }
+
+  /** Element `index` of the list (a JS integer, negative from the end, or a scalar tensor); an element of a
+   * list of JS values is a promoted value, refused where JS would need the number. */
+  item(index: number | tf.Tensor): tf.Tensor {
+    const item = this.lists.getItem(this.list!, index, this.name);
+    return this.scalars ? markPromoted(item, `${this.name}[i]`, undefined, undefined, this.name) : item;
+  }
+
+  /** Appends `item` (a JS value becomes a scalar in a list of JS values). */
+  push(item: unknown): void {
+    const element = this.scalars ? this.lists.scalar(item, this.name, this.list) : item;
+    this.list = this.lists.push(this.list!, element, this.name, this.scalars);
+  }
+
   /**
    * Turns the array into a list value (a staged loop is about to change its length): its current
    * elements, which must be tensors of one dtype and shape, become the list's first elements.
    */
   toList(): void {
     if (this.list !== undefined) return;
+    if (this.scalars) {
+      let list = this.lists.fromItems([], this.name);
+      for (const item of this.target) {
+        const element = this.lists.scalar(item, this.name, list);
+        list = this.lists.push(list, element, this.name, true);
+      }
+      this.list = list;
+      return;
+    }
     this.target.forEach((item, k) => {
       if (!(item instanceof tf.Tensor)) {
         throw new StagingError(`autograph-ts: '${this.name}' holds ${describeValue(item)} at index ${k}, and a loop ` +
@@ -339,7 +405,8 @@ export class StagedArrayState {
   misuse(what: string): StagingError {
     return new StagingError(`autograph-ts: ${what} of '${this.name}'${where()}: '${this.name}' is a list of tensors in ` +
       'the staged graph (a staged loop changes its length, which is known only when the graph runs). A list supports ' +
-      'push, pop, length (an int32 tensor), [i] and at(i), map, reduce (with an initial value), tf.stack, tf.concat and for...of.');
+      'push, pop, length (an int32 tensor), [i] and at(i), map, reduce (with an initial value), slice, concat, tf.stack, ' +
+      'tf.concat and for...of.');
   }
 
   /** The proxy's `get` in list mode. */
@@ -352,27 +419,27 @@ export class StagedArrayState {
       return typeof value === 'function' ? value.bind(operands) : value;
     }
     if (key === 'length') return this.lists.length(list, this.name);
-    if (typeof key === 'string' && /^(0|[1-9]\d*)$/.test(key)) return this.lists.getItem(list, Number(key), this.name);
+    if (typeof key === 'string' && /^(0|[1-9]\d*)$/.test(key)) return this.item(Number(key));
     switch (key) {
       case 'push':
         return (...items: unknown[]): tf.Tensor => {
-          for (const item of items) this.list = this.lists.push(this.list!, item, this.name);
+          for (const item of items) this.push(item);
           return this.lists.length(this.list!, this.name);
         };
       case 'pop':
         return (): tf.Tensor => {
           const [rest, item] = this.lists.pop(this.list!, this.name);
           this.list = rest;
-          return item;
+          return this.scalars ? markPromoted(item, `${this.name}.pop()`, undefined, undefined, this.name) : item;
         };
       case 'at':
-        return (index: number | tf.Tensor): tf.Tensor => this.lists.getItem(this.list!, index, this.name);
+        return (index: number | tf.Tensor): tf.Tensor => this.item(index);
       case OPAQUE_LEAF:
         return true; // one leaf of a structure (common/nest.ts): `return [n, tokens]` keeps the list whole
       case Symbol.iterator:
-        throw this.misuse('iterating (a for...of that is not converted, a spread, Array.from)');
-      case 'map': case 'reduce':
-        return listMethod(this.proxy!, this.name, key);
+        throw this.misuse('iterating (a for...of that is not converted, a spread, Array.from: for a copy, use slice())');
+      case 'map': case 'reduce': case 'slice': case 'concat':
+        return listMethod(this.proxy!, this.name, key, this.scalars);
       default:
         // What an array has (its methods) needs its contents; other keys are absent, as on an
         // array (`instanceof tf.Tensor` asks for 'data', 'dataSync', ...).
@@ -419,7 +486,8 @@ export function stagedArray(items: unknown[], name: string, opts: OperatorOption
  * element (ListRecorder.stackReturned), unstacked into a JS array after the call, padding dropped.
  */
 export class ReturnedList {
-  constructor(readonly stacked: tf.Tensor) {}
+  /** `scalars`: a list of JS numbers or booleans, read back as those. */
+  constructor(readonly stacked: tf.Tensor, readonly scalars: boolean) {}
 }
 
 /**
@@ -432,7 +500,7 @@ export function withListsStacked(result: unknown, lists: ListRecorder): unknown 
   const visit = (value: unknown): unknown => {
     if (typeof value !== 'object' || value === null || seen.has(value)) return value;
     const state = stagedArrayState(value);
-    if (state?.isList) return new ReturnedList(lists.stackReturned(state.list!, state.name));
+    if (state?.isList) return new ReturnedList(lists.stackReturned(state.list!, state.name), state.scalars);
     seen.add(value);
     const proto = Object.getPrototypeOf(value);
     if (Array.isArray(value)) return value.map(visit);

@@ -55,6 +55,10 @@ describe('staging semantics: state changed by staged branches and loops', () => 
       expect(agree('loopVarIsInput', [S(1), S(3)], [S(1), S(0)])).to.deep.equal([[4, 1, 1], [1, 1, 1]]);
       expect(agree('loopAliasOther', [S(3)], [S(0)], [S(1)])).to.deep.equal([[8, 16], [1, 2], [2, 4]]);
     });
+    it('a do-while test reads what the body assigns: loop state (it read the first iteration\'s value, looping forever)', () => {
+      expect(agree('doWhileTestState', [S(7)], [S(1)], [S(3)])).to.deep.equal([4, 1, 2]);
+      expect(agree('doWhileTestStateList', [S(2)], [S(1)], [S(7)])).to.deep.equal([[1, 2], [1], [1]]);
+    });
     it('a variable dead after an if inside a loop body, and ifs nested in a loop', () => {
       expect(agree('deadInLoopBranch', [S(5)], [S(2)])).to.deep.equal([4, 1]);
       expect(agree('nestedIfWhile', [S(1), S(5)], [S(3), S(4)])).to.deep.equal([[3, 3], [2, 3]]);

@@ -1,7 +1,7 @@
 import * as ag__ from "autograph-ts/runtime";
 import * as tf from '@tensorflow/tfjs';
 export function countDown(n) {
-    const seen = [];
+    const seen = ag__.newList([], { origin: "for_statements.ts:4:9", name: "seen", scalars: true });
     {
         let i = n;
         const loop_test = () => i.greater(0);

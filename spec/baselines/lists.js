@@ -2,7 +2,7 @@ import * as ag__ from "autograph-ts/runtime";
 import * as tf from '@tensorflow/tfjs';
 export function decode(tok, next, maxLen) {
     const tokens = ag__.newList([tok], { origin: "lists.ts:4:9", name: "tokens" });
-    const counts = [];
+    const counts = ag__.newList([], { origin: "lists.ts:5:9", name: "counts", scalars: true });
     {
         let t = tf.scalar(0, 'int32');
         const loop_test = () => t.less(maxLen);

@@ -12,7 +12,9 @@
  * and are returned: the staged call must give them back as the JS numbers eager code returns.
  * Stress mode (`--mode stress`) adds what real programs keep besides: a list `ls` pushed under
  * tensor conditions and in staged loops, its `length` read in conditions and returned, the list
- * itself returned (a JS array of tensors, as eagerly); values a loop creates — a `const` of the
+ * itself returned (a JS array of tensors, as eagerly); a JS-number array `ns` (number[] in both
+ * dialects) pushed under tensor conditions and in staged loops and returned (a JS array of JS
+ * numbers, as eagerly: a list of promoted scalars when staged); values a loop creates — a `const` of the
  * body, and a variable with no value before the loop that the body assigns first (read after a
  * do-while, which runs at least once); and an object a loop body builds (`{ a, n }`).
  * Half the programs call a recursive helper `rec(a, k)` in expressions, which a tensor ends
@@ -35,8 +37,8 @@ const RETURN: Dual = ['return [tf.stack([v0, v1, v2]), n0, st.c, ctr.n, ar[0], a
   'return [[v0, v1, v2], n0, st.c, ctr.n, ar[0], ar[1]];'];
 const NUMBERS = ['n0', 'st.c', 'ctr.n', 'ar[0]', 'ar[1]'];
 /** Stress mode returns the list's length and the list too (a JS array of tensors / of numbers). */
-const STRESS_RETURN: Dual = ['return [tf.stack([v0, v1, v2]), n0, st.c, ctr.n, ar[0], ar[1], ls.length, ls];',
-  'return [[v0, v1, v2], n0, st.c, ctr.n, ar[0], ar[1], ls.length, ls];'];
+const STRESS_RETURN: Dual = ['return [tf.stack([v0, v1, v2]), n0, st.c, ctr.n, ar[0], ar[1], ls.length, ls, ns];',
+  'return [[v0, v1, v2], n0, st.c, ctr.n, ar[0], ar[1], ls.length, ls, ns];'];
 
 export class TensorGenerator extends ProgramGenerator<Scope> {
   constructor(random: Random, private readonly stress = false) {
@@ -70,6 +72,7 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
         { name: 'ctr', text: 'const ctr = new Ctr();' },
         { name: 'ar', text: 'const ar = [0, 0];' },
         { name: 'ls', text: ['const ls: tf.Tensor[] = [];', 'const ls: number[] = [];'] },
+        ...(this.stress ? [{ name: 'ns', text: 'const ns: number[] = [];' }] : []),
       ],
       body: this.block({ loops: 0, locals: [], depth: 0 }, 2 + this.random.int(3)),
       result: this.result,
@@ -131,7 +134,7 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
     switch (r.int(depth > 0 ? 5 : 9)) {
       case 0: case 1: return [`${a}.greater(${b})`, `(${a} > ${b})`];
       case 4: {
-        const n = this.stress && r.chance(0.3) ? 'ls.length' : r.pick(NUMBERS);
+        const n = this.stress && r.chance(0.3) ? r.pick(['ls.length', 'ns.length']) : r.pick(NUMBERS);
         const k = r.int(3);
         return [`(${n} > ${k})`, `(${n} > ${k})`];
       }
@@ -178,15 +181,31 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
     }
   }
 
-  /** Stress mode: a push onto the list, or a tensor computed from its length. */
+  /** Stress mode: a push onto a list, or a tensor computed from its length. */
   private listStatement(scope: Scope): Dual {
     const r = this.random;
+    if (r.chance(0.4)) return this.numberPush(scope);
     if (r.chance(0.75)) {
       const e = this.expression(scope);
       return [`ls.push(${e[0]});`, `ls.push(${e[1]});`];
     }
     const v = r.pick(VARS);
     return [`${v} = ${v}.add(ls.length);`, `${v} = ${v} + ls.length;`];
+  }
+
+  /** Stress mode: a JS number pushed onto `ns` (a number[] in both dialects): a JS state number, a
+   * constant, a JS loop counter, a tensor condition's `? 1 : 0`, or its own length. */
+  private numberPush(scope: Scope): Dual {
+    const r = this.random;
+    const counters = scope.locals.filter((l) => !l.tensor).map((l) => l.name);
+    const choice = r.int(5);
+    if (choice === 2 && counters.length > 0) { const c = r.pick(counters); return [`ns.push(${c});`, `ns.push(${c});`]; }
+    switch (choice) {
+      case 0: { const n = r.pick(NUMBERS); return [`ns.push(${n});`, `ns.push(${n});`]; }
+      case 1: { const k = r.int(4); return [`ns.push(${k});`, `ns.push(${k});`]; }
+      case 4: return ['ns.push(ns.length);', 'ns.push(ns.length);'];
+      default: { const c = this.condition(scope); return [`ns.push(${c[0]} ? 1 : 0);`, `ns.push(${c[1]} ? 1 : 0);`]; }
+    }
   }
 
   private jumpOrReturn(scope: Scope): Stmt {

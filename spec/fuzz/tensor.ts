@@ -56,11 +56,15 @@ function runOnTensors(fn: (x: tf.Tensor, y: tf.Tensor) => unknown[], [a, b]: [nu
     (stacked as tf.Tensor).dispose();
     const types = numbers.map((n) => (n instanceof tf.Tensor ? `a ${n.dtype} Tensor` : Array.isArray(n) ? listType(n) : typeof n));
     const lists = numbers.filter((n): n is unknown[] => Array.isArray(n));
-    const listValues = lists.flatMap((list) => [list.length, ...list.flatMap((t) => (t instanceof tf.Tensor ? Array.from(t.dataSync()) : []))]);
+    const listValues = lists.flatMap((list) => [list.length, ...list.flatMap((t) => (t instanceof tf.Tensor ? Array.from(t.dataSync())
+      : typeof t === 'number' ? [t] : []))]);
     tf.dispose(lists.flat().filter((t): t is tf.Tensor => t instanceof tf.Tensor));
-    if (types.some((t) => t !== 'number' && t !== 'Tensor[]')) {
+    // Lists are returned last: `ls` (tf.Tensor[]), then in stress mode `ns` (number[]).
+    const wanted = types.map((t, k) => (t === 'number' || t === 'empty' ? t
+      : k === types.length - 1 && lists.length === 2 ? 'number[]' : 'Tensor[]'));
+    if (types.some((t, k) => t !== wanted[k] && t !== 'empty')) {
       numbers.forEach((n) => n instanceof tf.Tensor && n.dispose());
-      return `JS types ${types.join(', ')} where eager code returns numbers and arrays of tensors`;
+      return `JS types ${types.join(', ')} where eager code returns ${wanted.join(', ')}`;
     }
     return [...values, ...(numbers.filter((n) => !Array.isArray(n)) as number[]), ...listValues];
   } catch (error) {
@@ -68,10 +72,12 @@ function runOnTensors(fn: (x: tf.Tensor, y: tf.Tensor) => unknown[], [a, b]: [nu
   }
 }
 
-/** 'Tensor[]' for a JS array of tensors (what a returned list must be), else what it holds. */
+/** 'Tensor[]' for a JS array of tensors, 'number[]' for one of JS numbers, 'empty', else what it holds. */
 function listType(list: unknown[]): string {
-  const bad = list.find((t) => !(t instanceof tf.Tensor));
-  return bad === undefined ? 'Tensor[]' : `an array holding ${typeof bad}`;
+  if (list.length === 0) return 'empty';
+  if (list.every((t) => t instanceof tf.Tensor)) return 'Tensor[]';
+  if (list.every((t) => typeof t === 'number')) return 'number[]';
+  return `an array holding ${list.map((t) => (t instanceof tf.Tensor ? 'Tensor' : typeof t)).join(', ')}`;
 }
 
 /** The reference's values in runOnTensors' order: the stacked values, the numbers, each list's length and elements. */

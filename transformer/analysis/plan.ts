@@ -58,6 +58,9 @@ export interface ConversionPlan {
    * so that a staged loop can make the array a list value of the graph (backends/staging/staged_lists.ts).
    */
   readonly newLists: Set<TS.VariableDeclaration>;
+  /** The newLists typed as arrays of JS numbers or booleans (`number[]`, `boolean[]`): as a list,
+   * their elements are promoted scalars, and returned they come back as JS values. */
+  readonly scalarLists: Set<TS.VariableDeclaration>;
   /** Whether a receiver of `push`/`fill`/... may be an array changed in place (Classifier.mayBeArray). */
   readonly mayBeArray: (receiver: TS.Expression) => boolean;
   /** Whether a name read by a converted statement is an object of the user's whose fields may change (Classifier.mayHaveFields). */
@@ -267,6 +270,7 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
   return { converted, loweredJumps, jumpTargets, lowerReturns, expressions, switchExits, loweredSwitches, promotion,
     warnings: [...booleanTypedTensors(expressions, classifier), ...optionalTensorConditions(controls, converted, classifier)],
     asserts: assertKinds(expressions, classifier), switchDiscriminants, newLists: newLists(body, withGuarded(converted, guarded), classifier),
+    scalarLists: new Set([...newLists(body, withGuarded(converted, guarded), classifier)].filter((d) => !classifier.mayHoldTensors(d.name))),
     mayBeArray: (receiver) => classifier.mayBeArray(receiver), mayHaveFields: (name) => classifier.mayHaveFields(name), recursiveCalls };
 }
 
@@ -313,7 +317,8 @@ function newLists(body: TS.Node, converted: Set<TS.Node>, classifier: Classifier
     if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer !== undefined &&
         ts.isArrayLiteralExpression(skipOuterExpressions(node.initializer)) &&
         grown.has(node.name.text) && ts.isVariableDeclarationList(node.parent) &&
-        (node.parent.flags & ts.NodeFlags.BlockScoped) !== 0 && classifier.mayHoldTensors(node.name)) {
+        (node.parent.flags & ts.NodeFlags.BlockScoped) !== 0 &&
+        (classifier.mayHoldTensors(node.name) || classifier.holdsNumbersOrBooleans(node.name))) {
       found.add(node);
     }
     ts.forEachChild(node, visit);

@@ -434,7 +434,7 @@ function consumed(node: TS.Expression, names: ReadonlySet<string>, classifier: C
   }
   if ((ts.isCallExpression(parent) || ts.isNewExpression(parent)) && parent.arguments?.includes(node)) {
     return classifier.isTfjsCall(parent) || classifier.isTfjsValuesArgument(parent, node) || isMathCall(parent) ||
-      (ts.isCallExpression(parent) && isListAt(parent, names));
+      (ts.isCallExpression(parent) && (isListAt(parent, names) || isListPush(parent, names)));
   }
   // `xs[t]` on a list: ag__.listItem (converters/promoted_values.ts).
   if (isListItem(parent, names) && parent.argumentExpression === node) return true;
@@ -459,6 +459,14 @@ function isStoredInRecord(literal: TS.ObjectLiteralExpression, classifier: Class
   let fn: TS.Node | undefined = target.parent;
   while (fn !== undefined && !ts.isFunctionLike(fn)) fn = fn.parent;
   return fn !== undefined && classifier.hasPromotableFields(target, fn);
+}
+
+/** `xs.push(t)` on an array that a staged loop may grow into a list: a list of JS numbers holds
+ * promoted scalars (a list of tensors refuses a promoted value: eagerly it would hold a number). */
+function isListPush(call: TS.CallExpression, names: ReadonlySet<string>): boolean {
+  const callee = call.expression;
+  return ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.name) && callee.name.text === 'push' &&
+    ts.isIdentifier(callee.expression) && names.has(`${callee.expression.text}.length`);
 }
 
 /** `xs.at(i)` on an array that a staged loop may grow into a list (which takes a tensor index). */

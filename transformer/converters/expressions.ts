@@ -20,7 +20,7 @@ export function convertExpressions<T extends TS.Node>(root: T, plan: ConversionP
       plan.newLists.size === 0 && plan.recursiveCalls.size === 0) return root;
   const visit = (node: TS.Node): TS.Node => {
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return node;
-    if (ts.isVariableDeclaration(node) && plan.newLists.has(node)) return convertNewList(node, visit, emit);
+    if (ts.isVariableDeclaration(node) && plan.newLists.has(node)) return convertNewList(node, visit, emit, plan.scalarLists.has(node));
     // `{ t }` where t needs its plain value: `{ t: ag__.plainValue(t, ...) }`.
     if (ts.isShorthandPropertyAssignment(node) && promotion.plainReads.has(node.name)) {
       return withOrigin(ts.factory.createPropertyAssignment(node.name.text,
