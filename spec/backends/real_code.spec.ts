@@ -12,16 +12,10 @@ import * as tf from '@tensorflow/tfjs';
 import { stage } from '../../index';
 import { StagingError } from '../../backends/common/errors';
 import { compile, formatDiagnostics, load } from '../harness/compile';
+import { agreeOnEngines, typed } from '../harness/typed_results';
 
 const source = fs.readFileSync(path.resolve(__dirname, '../../../spec/fixtures/real_code_programs.ts'), 'utf8');
 
-/** Plain data that keeps each leaf's JS type: a tensor with its dtype is not a number. */
-function typed(x: unknown): unknown {
-  if (x instanceof tf.Tensor) return { tensor: x.arraySync(), dtype: x.dtype };
-  if (Array.isArray(x)) return x.map(typed);
-  if (x !== null && typeof x === 'object') return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, typed(v)]));
-  return x;
-}
 
 describe('real code as it is written: eager == staged, values and JS types, on both engines (issue 17)', () => {
   let m: Record<string, any>;
@@ -32,14 +26,7 @@ describe('real code as it is written: eager == staged, values and JS types, on b
   });
 
   /** Each argument list (made fresh per run) eagerly, then staged on each engine; returns the eager values. */
-  const agree = (name: string, ...argLists: (() => unknown[])[]): unknown[] => {
-    const staged = (['tfjs', 'auto'] as const).map((engine) => stage(m[name], { engine }));
-    return argLists.map((args) => {
-      const eager = typed(m[name](...args()));
-      staged.forEach((s, k) => expect(typed(s(...args())), `${name} on ${k === 0 ? 'tfjs' : 'auto'}`).to.deep.equal(eager));
-      return eager;
-    });
-  };
+  const agree = (name: string, ...argLists: (() => unknown[])[]): unknown[] => agreeOnEngines(m[name], name, argLists);
 
   it('non-max suppression with an addBox flag and a break: the boxes kept, as the dataSync original counts them', () => {
     const boxes = () => tf.tensor2d([[0, 0, 2, 2], [0.1, 0.1, 2, 2], [3, 3, 4, 4], [0, 0, 1, 1], [3.1, 3, 4, 4]]);

@@ -11,15 +11,10 @@ import * as tf from '@tensorflow/tfjs';
 import { stage } from '../../index';
 import { StagingError } from '../../backends/common/errors';
 import { compile, formatDiagnostics, load } from '../harness/compile';
+import { agreeOnEngines, typed } from '../harness/typed_results';
 
 const source = fs.readFileSync(path.resolve(__dirname, '../../../spec/fixtures/real_code_ports.ts'), 'utf8');
 
-function typed(x: unknown): unknown {
-  if (x instanceof tf.Tensor) return { tensor: x.arraySync(), dtype: x.dtype };
-  if (Array.isArray(x)) return x.map(typed);
-  if (x !== null && typeof x === 'object') return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, typed(v)]));
-  return x;
-}
 const plain = (x: unknown): unknown => JSON.parse(JSON.stringify(typed(x), (_k, v) => (v && typeof v === 'object' && 'tensor' in v ? v.tensor : v)));
 
 describe('more real code as it is written: eager == staged == the dataSync original (issue 17)', () => {
@@ -30,14 +25,7 @@ describe('more real code as it is written: eager == staged == the dataSync origi
     m = load(result.js['main.ts']);
   });
 
-  const agree = (name: string, ...argLists: (() => unknown[])[]): unknown[] => {
-    const staged = (['tfjs', 'auto'] as const).map((engine) => stage(m[name], { engine }));
-    return argLists.map((args) => {
-      const eager = typed(m[name](...args()));
-      staged.forEach((s, k) => expect(typed(s(...args())), `${name} on ${k === 0 ? 'tfjs' : 'auto'}`).to.deep.equal(eager));
-      return eager;
-    });
-  };
+  const agree = (name: string, ...argLists: (() => unknown[])[]): unknown[] => agreeOnEngines(m[name], name, argLists);
 
   it('numerical methods: Newton with a tolerance break and a count, bisection, backtracking line search', () => {
     const [newton] = agree('newtonSqrt', () => [tf.tensor1d([2, 9, 16])]);

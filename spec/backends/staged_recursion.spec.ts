@@ -11,15 +11,10 @@ import * as tf from '@tensorflow/tfjs';
 import { stage } from '../../index';
 import { StagingError } from '../../backends/common/errors';
 import { compile, formatDiagnostics, load } from '../harness/compile';
+import { agreeOnEngines } from '../harness/typed_results';
 
 const source = fs.readFileSync(path.resolve(__dirname, '../../../spec/fixtures/recursive_programs.ts'), 'utf8');
 
-function typed(x: unknown): unknown {
-  if (x instanceof tf.Tensor) return { tensor: x.arraySync(), dtype: x.dtype };
-  if (Array.isArray(x)) return x.map(typed);
-  if (x !== null && typeof x === 'object') return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, typed(v)]));
-  return x;
-}
 
 describe('staged recursion: a function graph that calls itself (issue 17)', () => {
   let m: Record<string, any>;
@@ -31,14 +26,7 @@ describe('staged recursion: a function graph that calls itself (issue 17)', () =
     m = load(js);
   });
 
-  const agree = (fn: (...a: any[]) => unknown, ...argLists: (() => unknown[])[]): unknown[] => {
-    const staged = (['tfjs', 'auto'] as const).map((engine) => stage(fn, { engine }));
-    return argLists.map((args) => {
-      const eager = typed(fn(...args()));
-      staged.forEach((s, k) => expect(typed(s(...args())), `${fn.name} on ${k === 0 ? 'tfjs' : 'auto'}`).to.deep.equal(eager));
-      return eager;
-    });
-  };
+  const agree = (fn: (...a: any[]) => unknown, ...argLists: (() => unknown[])[]): unknown[] => agreeOnEngines(fn, fn.name, argLists);
 
   it('the transformer marks only calls that can lead back to their function', () => {
     expect(js).to.match(/ag__\.recursiveCall\(power, \[x, n\.sub\(1\)\], \{ origin: "main\.ts:11:\d+" \}\)/);
