@@ -59,19 +59,23 @@ export class RetraceLog {
     this.names = parameterNames(fn);
   }
 
-  onTrace(count: number, args: unknown[], forced: boolean): void {
+  /** `changedField`: a field of the user's objects the last graph was traced for changed (object_state.ts). */
+  onTrace(count: number, args: unknown[], forced: boolean, changedField?: string): void {
     const keys = args.map(argumentKey);
     const previous = this.last;
     this.last = keys;
     const name = this.fn.name || 'a function';
-    const reason = forced ? 'alwaysRetrace is set' : previous === undefined ? 'first call' : this.explain(previous, keys);
+    const reason = forced ? 'alwaysRetrace is set' : changedField !== undefined ? `'${changedField}' changed since the last trace`
+      : previous === undefined ? 'first call' : this.explain(previous, keys);
     verboseLog(1, () => `tracing ${name} (trace #${count}) for (${keys.join(', ')}): ${reason}`);
     if (!forced && !this.warned && count >= RETRACE_WARNING_THRESHOLD) {
       this.warned = true;
-      console.warn(`autograph-ts: ${name} has been traced ${count} times; the last retrace: ${reason}. ` +
-        'Each new input signature (tensor shapes and dtypes, values of non-tensor arguments) traces again, which ' +
-        'is slow: pass changing numbers as tensors, and keep shapes fixed (or pad). Set AUTOGRAPH_VERBOSITY=1 to ' +
-        'see every trace and its reason.');
+      console.warn(`autograph-ts: ${name} has been traced ${count} times; the last retrace: ${reason}. ` + (changedField !== undefined
+        ? `A staged call is traced for the JS values of the fields it reads: keep '${changedField}' in a tensor (a tensor field ` +
+          'is a graph input, read anew on every call) to trace once. '
+        : 'Each new input signature (tensor shapes and dtypes, values of non-tensor arguments) traces again, which ' +
+          'is slow: pass changing numbers as tensors, and keep shapes fixed (or pad). ') +
+        'Set AUTOGRAPH_VERBOSITY=1 to see every trace and its reason.');
     }
   }
 

@@ -20,7 +20,7 @@ import { RetraceLog } from './retracing';
 import { type CallSignature, checkInputSignature, describePattern, fitsPattern, type InputSpec, matchInputSignature,
   signatureOf, throwIfDisposed } from './signatures';
 import { trace } from './trace';
-import { stateHolds, stateInputs } from '../staging/object_state';
+import { changedField, stateInputs } from '../staging/object_state';
 
 export interface CacheOptions {
   /** Graph optimizations (all on by default); `false` turns them all off. */
@@ -86,13 +86,14 @@ export class SignatureCache {
     if (entry === undefined && !options.alwaysRetrace && family?.relaxed !== undefined &&
         fitsPattern(family.relaxed.pattern, call.tensors)) entry = family.relaxed;
     // The user's objects changed since the trace (a field it read, or one a call wrote back): trace again.
-    if (entry?.state !== undefined && !stateHolds(entry.state)) {
-      this.forget(call, entry);
+    const changed = entry?.state === undefined ? undefined : changedField(entry.state);
+    if (changed !== undefined) {
+      this.forget(call, entry!);
       entry = undefined;
     }
     if (entry === undefined) {
       this.traceCount++;
-      this.retraces.onTrace(this.traceCount, args, options.alwaysRetrace === true);
+      this.retraces.onTrace(this.traceCount, args, options.alwaysRetrace === true, changed);
       entry = this.traceEntry(thisArg, args, call, values);
       const traced = entry;
       verboseLog(3, () => `graph of ${this.name} (trace #${this.traceCount}):\n${dumpGraph(traced.program)}`);

@@ -123,14 +123,14 @@ export class ObjectState {
 const isPlainTensor = (value: unknown): value is tf.Tensor => value instanceof tf.Tensor && !(value instanceof tf.Variable) && !value.isDisposed;
 const specKey = (t: tf.Tensor): string => `${t.dtype}[${t.shape.join(',')}]`;
 
-/** Whether the objects still look as the entry's trace saw them (else the call traces again). */
-export function stateHolds(use: ObjectStateUse): boolean {
+/** The first field that no longer looks as the entry's trace saw it (the call then traces again), as code names it. */
+export function changedField(use: ObjectStateUse): string | undefined {
   const inputs = new Set(use.inputs);
-  return use.guard.every(({ field, value }) => {
+  return use.guard.find(({ field, value }) => {
     const now = Object.getOwnPropertyDescriptor(field.object, field.key)?.value;
-    if (inputs.has(field)) return isPlainTensor(now) && specKey(now) === value;
-    return value instanceof ArrayItems ? value.holds(now) : Object.is(now, value);
-  });
+    if (inputs.has(field)) return !(isPlainTensor(now) && specKey(now) === value);
+    return !(value instanceof ArrayItems ? value.holds(now) : Object.is(now, value));
+  })?.field.name;
 }
 
 /** The state inputs' current tensors, after the call's own tensors. */
