@@ -58,8 +58,15 @@ interface Seen {
   field: FieldRef;
   start: unknown;
   input: boolean;
+  /** A tensor the call's arguments hold (`state.best` of an argument `state`): read from them on every call. */
+  argument?: boolean;
   /** An array field's elements when first seen: a push or assignment by the trace changes them, not the field. */
   items?: readonly unknown[];
+}
+
+/** A tensor field guarded by its dtype and shape (a state input, or a tensor of the call's arguments). */
+class TensorSpecKey {
+  constructor(readonly key: string) {}
 }
 
 /** An array's elements as a guard compares them (by identity, and the length). */
@@ -93,7 +100,9 @@ export class ObjectState {
       const start = descriptor?.value;
       const input = bindTensors && tracer.current === tracer.root && isPlainTensor(start) && tracer.root.values.get(start) === undefined;
       if (input) tracer.root.values.set(start as tf.Tensor, tracer.root.addParam(specOf(start as tf.Tensor)));
-      this.seen.push({ field: { object: record, key, name: `${name}.${key}` }, start, input,
+      const argument = !input && isPlainTensor(start) && tracer.root.values.get(start)?.node !== undefined &&
+        tracer.root.graph.nodes[tracer.root.values.get(start)!.node].kind === 'Input';
+      this.seen.push({ field: { object: record, key, name: `${name}.${key}` }, start, input, argument,
         items: Array.isArray(start) ? [...start] : undefined });
     }
   }
@@ -113,8 +122,9 @@ export class ObjectState {
       field.object[field.key] = start;
     }
     const inputs = this.seen.filter((s) => s.input).map((s) => s.field);
-    const guard = this.seen.map(({ field, start, input, items }) => ({
-      field, value: input ? specKey(start as tf.Tensor) : items !== undefined ? new ArrayItems(start as unknown[], items) : start,
+    const guard = this.seen.map(({ field, start, input, argument, items }) => ({
+      field, value: input || argument ? new TensorSpecKey(specKey(start as tf.Tensor))
+        : items !== undefined ? new ArrayItems(start as unknown[], items) : start,
     }));
     return { inputs, outputs, guard };
   }
@@ -125,10 +135,9 @@ const specKey = (t: tf.Tensor): string => `${t.dtype}[${t.shape.join(',')}]`;
 
 /** The first field that no longer looks as the entry's trace saw it (the call then traces again), as code names it. */
 export function changedField(use: ObjectStateUse): string | undefined {
-  const inputs = new Set(use.inputs);
   return use.guard.find(({ field, value }) => {
     const now = Object.getOwnPropertyDescriptor(field.object, field.key)?.value;
-    if (inputs.has(field)) return !(isPlainTensor(now) && specKey(now) === value);
+    if (value instanceof TensorSpecKey) return !(isPlainTensor(now) && specKey(now) === value.key);
     return !(value instanceof ArrayItems ? value.holds(now) : Object.is(now, value));
   })?.field.name;
 }
