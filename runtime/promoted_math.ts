@@ -10,7 +10,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { PROMOTED_MATH } from './names';
 import { StagingError } from './staging_error';
-import { inOperator, promotionOf, propagate } from './promoted_values';
+import { inOperator, isInexact, noteInexactValue, promotionOf, propagate } from './promoted_values';
 import { isTensor } from './tensors';
 import { userError } from './user_frames';
 
@@ -26,7 +26,10 @@ export function mathCall(fn: (...args: number[]) => number, args: unknown[]): un
       'conditional carries as a tensor; only the built-in Math functions ' + `(${PROMOTED_MATH.join(', ')}) take one.`));
   }
   const promotion = args.map(promotionOf).find((p) => p !== undefined);
-  return propagate(inOperator(() => tensorMath(name, args)), promotion);
+  // (sqrt, exp and log in float32 are other numbers than JS's float64 ones.)
+  const result = propagate(inOperator(() => tensorMath(name, args)), promotion) as tf.Tensor;
+  if (name === 'sqrt' || name === 'exp' || name === 'log' || args.some((a) => isInexact(undefined, a))) noteInexactValue(result);
+  return result;
 }
 
 const isInt32 = (v: unknown): boolean => (isTensor(v) ? v.dtype === 'int32' || v.dtype === 'bool'

@@ -182,7 +182,11 @@ export function binaryOp(op: BinaryOperator, left: any, right: any): any {
       case '>>>': return left >>> right;
     }
   }
-  return propagate(inOperator(() => tensorBinary(op, left, right)), promotionOf(left) ?? promotionOf(right));
+  inexactOperation = isInexact(undefined, left) || isInexact(undefined, right);
+  const result = propagate(inOperator(() => tensorBinary(op, left, right)), promotionOf(left) ?? promotionOf(right));
+  if (inexactOperation) inexactValues.add(result);
+  inexactOperation = false;
+  return result;
 }
 
 /**
@@ -244,6 +248,57 @@ const isInt32 = (n: number): boolean => Number.isInteger(n) && n >= -(2 ** 31) &
  * arithmetic, an int32 stays int32 with an integral JS number, anything else is float32 (tfjs
  * would make `int32 + 1` float32, and `int32 + 1.5` must not truncate).
  */
+/**
+ * Promoted values computed in float32 where eager JS computes in float64 (a JS number float32
+ * cannot hold, like 0.1; a quotient; a power): by variable name, for the trace in progress. Such a
+ * value may still feed tfjs ops (which compute in float32 eagerly too), but it cannot come back to
+ * JS as the number eager code has: the trace refuses that (noteFloat32's users: trace.ts, object_state.ts).
+ */
+const inexact = new Set<string>();
+/** Promoted values (tensors) computed so: a variable is noted when a staged statement assigns one to it. */
+const inexactValues = new WeakSet<object>();
+/** Set while tensorBinary computes a result in float32 that JS computes otherwise. */
+let inexactOperation = false;
+
+/** Forgets the last trace's inexact values (a trace starts). */
+export function resetInexactValues(): void {
+  inexact.clear();
+}
+
+/** `value`, carried as float32 by the promoted variable `name`: noted when float32 does not hold it exactly. */
+export function noteFloat32(value: number, name: string): number {
+  if (!Object.is(Math.fround(value), value)) noteInexact(name);
+  return value;
+}
+
+/** The promoted variable `name` was computed in float32 where eager JS computes another number. */
+export function noteInexact(name: string): void {
+  inexact.add(name);
+}
+
+/** This promoted value was computed in float32 where eager JS computes another number. */
+export function noteInexactValue(value: object): void {
+  inexactValues.add(value);
+}
+
+/** Whether a promoted value (the variable, or this tensor) was computed in float32 where eager JS computes another number. */
+export function isInexact(promotion: Promotion | undefined, value?: unknown): boolean {
+  return (promotion !== undefined && inexact.has(promotion.name)) || (typeof value === 'object' && value !== null && inexactValues.has(value));
+}
+
+/** A staged statement gives the promoted variable `name` this value (noted if computed in float32 unlike JS). */
+export function noteAssigned(name: string, value: unknown): void {
+  if (typeof value === 'object' && value !== null && inexactValues.has(value)) inexact.add(name);
+}
+
+/** The error for a promoted float32 value that would come back to JS as another number than eager's. */
+export function inexactResult(promotion: Promotion, where: string): StagingError {
+  return new StagingError(`autograph-ts: '${promotion.name}' ${where} as a JS number, but the staged loop or conditional` +
+    `${promotion.origin ? ` (${promotion.origin})` : ''} that carries it computes it in float32 (a fraction float32 cannot ` +
+    'hold exactly, a quotient, a square root...) where eager JS computes in float64: it would come back another number. ' +
+    `Make it a tensor yourself (e.g. tf.scalar(...)) to get the float32 value on both, or compute it outside the staged statement.`);
+}
+
 function numericPair(a: Operand, b: Operand, forceFloat: boolean): [tf.Tensor, tf.Tensor] {
   const dtypeOf = (o: Operand): 'int32' | 'float32' | undefined => {
     if ('tensor' in o) return o.tensor.dtype === 'float32' ? 'float32' : o.tensor.dtype === 'bool' || o.tensor.dtype === 'int32' ? 'int32' : undefined;
@@ -256,8 +311,14 @@ function numericPair(a: Operand, b: Operand, forceFloat: boolean): [tf.Tensor, t
     throw userError(new StagingError(`autograph-ts: a string tensor cannot be combined with a number${where()}.`));
   }
   const dtype = forceFloat || da === 'float32' || db === 'float32' ? 'float32' : 'int32';
+  // (A JS number computed with a promoted value: float64 in eager JS, so it must be exact in float32.)
+  const promoted = ('tensor' in a ? promotionOf(a.tensor) : undefined) ?? ('tensor' in b ? promotionOf(b.tensor) : undefined);
+  const exact = (n: number): number => {
+    if (dtype === 'float32' && promoted !== undefined && !Object.is(Math.fround(n), n)) inexactOperation = true;
+    return n;
+  };
   const asTensor = (o: Operand): tf.Tensor => ('tensor' in o ? (o.tensor.dtype === dtype ? o.tensor : tf.cast(o.tensor, dtype))
-    : tf.scalar('boolean' in o ? Number(o.boolean) : o.number, dtype));
+    : tf.scalar('boolean' in o ? Number(o.boolean) : exact(o.number), dtype));
   return [asTensor(a), asTensor(b)];
 }
 
@@ -286,6 +347,10 @@ function tensorBinary(op: BinaryOperator, left: unknown, right: unknown): tf.Ten
     }
     case '/': case '**': {
       const [x, y] = numericPair(a, b, true);
+      // A quotient or power in float32 is another number than JS's float64 one (but x / 2^k).
+      const promoted = ('tensor' in a ? promotionOf(a.tensor) : undefined) ?? ('tensor' in b ? promotionOf(b.tensor) : undefined);
+      const byPowerOfTwo = op === '/' && 'number' in b && Number.isInteger(Math.log2(Math.abs(b.number)));
+      if (promoted !== undefined && !byPowerOfTwo) inexactOperation = true;
       return op === '/' ? tf.div(x, y) : tf.pow(x, y);
     }
     case '%': {

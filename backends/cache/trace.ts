@@ -16,7 +16,7 @@ import { runTrace } from '../staging/trace_context';
 import { markDisposedByTrace, traceScopeTensors } from '../staging/trace_patches';
 import { Tracer } from '../staging/tracer';
 import type { ObjectStateUse } from '../staging/object_state';
-import { promotionOf } from '../../runtime/promoted_values';
+import { inexactResult, isInexact, promotionOf, resetInexactValues } from '../../runtime/promoted_values';
 import { type CacheEntry, disposeProgram, type Watch } from './entry';
 import { signatureOf } from './signatures';
 import { type HeldResults, holdResults, takeResults, traceValuesAreResults } from './trace_results';
@@ -59,6 +59,7 @@ function traceAsLibrary(fn: (...args: never[]) => unknown, thisArg: unknown, arg
 function traceOutsideTape(fn: (...args: never[]) => unknown, thisArg: unknown, args: unknown[], tensors: tf.Tensor[],
                           tracer: Tracer, values: boolean): CacheEntry {
   tf.engine().startScope('autograph-ts trace');
+  resetInexactValues();
   let rebuild: CacheEntry['rebuild'] = () => undefined;
   let promoted: boolean[] = [];
   let resultKey = '';
@@ -130,6 +131,12 @@ function bindResults(tracer: Tracer, result: unknown): {
     return [tracer.resolve(leaf)];
   });
   const promoted = positions.map((p) => !(flat.leaves[p] instanceof ReturnedList) && promotionOf(flat.leaves[p]) !== undefined);
+  positions.forEach((p) => {
+    const promotion = promotionOf(flat.leaves[p]);
+    if (promotion !== undefined && (flat.leaves[p] as tf.Tensor).dtype === 'float32' && isInexact(promotion, flat.leaves[p])) {
+      throw inexactResult(promotion, 'is returned');
+    }
+  });
   const lists = positions.map((p) => flat.leaves[p] instanceof ReturnedList);
   const scalarLists = positions.map((p) => flat.leaves[p] instanceof ReturnedList && (flat.leaves[p] as ReturnedList).scalars);
   const leaves = flat.leaves.map((l) => (l instanceof tf.Tensor || l instanceof ReturnedList ? undefined : l));

@@ -9,12 +9,12 @@
  *    and every call writes it back (a promoted number or boolean as the JS value);
  *  - a field that held a tensor when first seen at the function's top level is a state input: a
  *    parameter of the graph, bound to the field's current tensor on every call;
- *  - every other field seen is guarded (an array field by its elements, which a push changes): a
+ *  - every other field seen is guarded (an array, Map or Set field by its contents, which a push or set changes): a
  *    call whose fields differ from the trace's (a JS number
  *    the last call wrote back, a tensor of another shape) traces again, as a new signature would.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { promotionOf } from '../../runtime/promoted_values';
+import { inexactResult, isInexact, promotionOf } from '../../runtime/promoted_values';
 import { type GraphBuilder, specOf } from '../graph/builder';
 import type { ValueRef } from '../graph/graph';
 
@@ -60,7 +60,7 @@ interface Seen {
   input: boolean;
   /** A tensor the call's arguments hold (`state.best` of an argument `state`): read from them on every call. */
   argument?: boolean;
-  /** An array field's elements when first seen: a push or assignment by the trace changes them, not the field. */
+  /** An array's, Map's or Set's contents when first seen: a push or set by the trace changes them, not the field. */
   items?: readonly unknown[];
 }
 
@@ -69,12 +69,22 @@ class TensorSpecKey {
   constructor(readonly key: string) {}
 }
 
-/** An array's elements as a guard compares them (by identity, and the length). */
-class ArrayItems {
-  constructor(readonly array: unknown[], readonly items: readonly unknown[]) {}
+/** The elements of an array, a Map (keys and values) or a Set, in order. */
+function contentsOf(value: unknown): unknown[] | undefined {
+  if (Array.isArray(value)) return [...value];
+  if (value instanceof Map) return [...value].flat();
+  if (value instanceof Set) return [...value];
+  return undefined;
+}
+
+/** An array's, Map's or Set's contents as a guard compares them (the same container, its elements by identity). */
+class Contents {
+  constructor(readonly container: unknown, readonly items: readonly unknown[]) {}
 
   holds(now: unknown): boolean {
-    return now === this.array && this.array.length === this.items.length && this.items.every((v, i) => Object.is(v, this.array[i]));
+    const items = contentsOf(now);
+    return now === this.container && items !== undefined && items.length === this.items.length &&
+      this.items.every((v, i) => Object.is(v, items[i]));
   }
 }
 
@@ -103,7 +113,7 @@ export class ObjectState {
       const argument = !input && isPlainTensor(start) && tracer.root.values.get(start)?.node !== undefined &&
         tracer.root.graph.nodes[tracer.root.values.get(start)!.node].kind === 'Input';
       this.seen.push({ field: { object: record, key, name: `${name}.${key}` }, start, input, argument,
-        items: Array.isArray(start) ? [...start] : undefined });
+        items: contentsOf(start) });
     }
   }
 
@@ -117,14 +127,16 @@ export class ObjectState {
     for (const { field, start } of this.seen) {
       const now = field.object[field.key];
       if (Object.is(now, start) || !(now instanceof tf.Tensor) || now instanceof tf.Variable) continue;
+      const promotion = promotionOf(now);
+      if (promotion !== undefined && now.dtype === 'float32' && isInexact(promotion, now)) throw inexactResult(promotion, `is written back to '${field.name}'`);
       tracer.root.graph.results.push(tracer.resolve(now));
-      outputs.push({ ...field, promoted: promotionOf(now) !== undefined });
+      outputs.push({ ...field, promoted: promotion !== undefined });
       field.object[field.key] = start;
     }
     const inputs = this.seen.filter((s) => s.input).map((s) => s.field);
     const guard = this.seen.map(({ field, start, input, argument, items }) => ({
       field, value: input || argument ? new TensorSpecKey(specKey(start as tf.Tensor))
-        : items !== undefined ? new ArrayItems(start as unknown[], items) : start,
+        : items !== undefined ? new Contents(start, items) : start,
     }));
     return { inputs, outputs, guard };
   }
@@ -138,7 +150,7 @@ export function changedField(use: ObjectStateUse): string | undefined {
   return use.guard.find(({ field, value }) => {
     const now = Object.getOwnPropertyDescriptor(field.object, field.key)?.value;
     if (value instanceof TensorSpecKey) return !(isPlainTensor(now) && specKey(now) === value.key);
-    return !(value instanceof ArrayItems ? value.holds(now) : Object.is(now, value));
+    return !(value instanceof Contents ? value.holds(now) : Object.is(now, value));
   })?.field.name;
 }
 

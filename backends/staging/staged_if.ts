@@ -13,7 +13,7 @@ import { flatten } from '../common/nest';
 import { describeList, keepReturnedArray, notReturned, relaxedShape, TracedList } from './staged_lists';
 import type { Tracer } from './tracer';
 import { explainGuardError } from './guard_errors';
-import { markPromoted, promotionOf } from '../../runtime/promoted_values';
+import { markPromoted, noteAssigned, noteFloat32, promotionOf } from '../../runtime/promoted_values';
 import {
   conditionTensor, describeValue, isInt32, isReturnSentinel, promotedDtypeOf, isUndefinedValue, MaybeUndefined, placeholderLike, zerosOf,
 } from './staged_values';
@@ -256,6 +256,7 @@ function stageIf(tracer: Tracer, cond: tf.Tensor, runThen: () => unknown[], runE
   outputs.forEach((o, k) => o.mark && maybeUndefined.set(realOutputs[k], o.mark));
   outputs.forEach((o, k) => o.alwaysTrue && knownTrue.add(realOutputs[k]));
   outputs.forEach((o, k) => o.promotion && markPromoted(realOutputs[k], o.promotion.name, o.promotion.origin));
+  outputs.forEach((o) => o.promotion && [o.then, o.else].forEach((t) => noteAssigned(o.promotion!.name, t)));
   const results = realOutputs.map((t, k) => {
     if (!outputs[k].truthOnly) return t;
     const token = tracer.freshCopy(t);
@@ -307,8 +308,8 @@ function mergePlainValues(tracer: Tracer, a: unknown, b: unknown, ctx: PairConte
   if ((isPromoted || isValue || returnedNumber) && typeof a === typeof b && (typeof a === 'number' || typeof a === 'boolean')) {
     // int32 for integers (a counter), float32 for other numbers, bool for flags.
     const dtype = promotedDtypeOf(a, b);
-    const constant = (v: unknown): tf.Tensor => markPromoted(
-      tracer.makeConstant([v] as number[] | boolean[], [], dtype), name, opts?.origin);
+    const constant = (v: unknown): tf.Tensor => markPromoted(tracer.makeConstant(
+      [dtype === 'float32' ? noteFloat32(v as number, name) : v] as number[] | boolean[], [], dtype), name, opts?.origin);
     return { pair: [constant(a), constant(b)] as const, promoted: true };
   }
   // A JS number or boolean returned on one path only: promoted, the other path a placeholder
@@ -410,7 +411,8 @@ function asTensor(tracer: Tracer, value: unknown, other: unknown, name: string, 
     const v = like.dtype === 'bool' ? Boolean(value) : Number(value);
     // 1.5 where the other branch has an int32: a float32 (the dtypes then differ), never a truncation.
     const dtype = like.dtype === 'int32' && !isInt32(v) ? 'float32' : like.dtype;
-    const constant = tracer.makeConstant([v] as number[] | boolean[], [...like.shape], dtype);
+    const exact = promotion !== undefined && dtype === 'float32' ? noteFloat32(v as number, promotion.name) : v;
+    const constant = tracer.makeConstant([exact] as number[] | boolean[], [...like.shape], dtype);
     return promotion ? markPromoted(constant, promotion.name, promotion.origin) : constant;
   }
   throw new StagingError(`autograph-ts: '${name}' is ${describeValue(value)} in the ${branch} branch but ` +

@@ -12,7 +12,7 @@ import { mergeShapes, sameShape, type TensorSpec, UNKNOWN_DIM } from '../graph/g
 import { flatten } from '../common/nest';
 import { describeList, keepReturnedArray, notReturned, relaxedShape, TracedList } from './staged_lists';
 import type { Tracer } from './tracer';
-import { markPromoted, promotionOf } from '../../runtime/promoted_values';
+import { markPromoted, noteAssigned, noteFloat32, promotionOf } from '../../runtime/promoted_values';
 import { rewriteStack } from '../../runtime/user_frames';
 import { shapeTensor } from '../kernels/shape_kernel';
 import { UndefinedReturnValue } from '../../runtime/undefined_values';
@@ -352,8 +352,10 @@ function checkLoopRan(tracer: Tracer, spec: LoopSpec, before: unknown[], names: 
 
 /** The first value of a promoted loop variable: its JS value (or an earlier promotion) as a tensor. */
 function promote(tracer: Tracer, leaf: Leaf, dtype: PromotedDtype, opts: OperatorOptions | undefined): tf.Tensor {
+  const origin = promotionOf(leaf.value)?.origin ?? opts?.origin;
+  const number = (v: unknown): number => (dtype === 'float32' ? noteFloat32(Number(v), leaf.name) : Number(v));
   const value = leaf.value instanceof tf.Tensor ? tf.cast(leaf.value, dtype)
-    : tracer.makeConstant([dtype === 'bool' ? Boolean(leaf.value) : Number(leaf.value)] as number[] | boolean[], [], dtype);
+    : tracer.makeConstant([dtype === 'bool' ? Boolean(leaf.value) : number(leaf.value)] as number[] | boolean[], [], dtype);
   return markPromoted(value, leaf.name, promotionOf(leaf.value)?.origin ?? opts?.origin);
 }
 
@@ -460,6 +462,7 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
       const init = leaf.value as tf.Tensor;
       const promotion = promotionOf(init);
       let out = outLeaves[k];
+      if (promotion !== undefined) noteAssigned(leaf.name, out);
       if (init instanceof TracedList) {
         const list = listAfterIteration(init, out, leaf.name, opts);
         if (list === 'learned') learned = true;

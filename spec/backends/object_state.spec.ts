@@ -85,6 +85,15 @@ describe('objects as state: fields a staged call changes are written back on eve
     sameAcrossCalls(() => new m.History(), 'record', [2, 0.5, 0.7, 3].map((l, e) => () => [tf.scalar(l), e]), ['epochs', 'improved']);
   });
 
+  it('a Map on the object holding tensors the call made: right while traced again, then a loud disposed-tensor error, never a stale value', () => {
+    const eager = new m.Ema();
+    const kept = new m.Ema();
+    const update = stage(kept.update.bind(kept), { engine: 'tfjs' });
+    expect(plain(update('w', tf.scalar(1), 0.5))).to.deep.equal(plain(eager.update('w', tf.scalar(1), 0.5)));
+    expect(plain(update('w', tf.scalar(2), 0.5))).to.deep.equal(plain(eager.update('w', tf.scalar(2), 0.5)));
+    expect(() => update('w', tf.scalar(3), 0.5)).to.throw(/made while stage\(\) traced .* disposed when the trace ended/);
+  });
+
   it('export refuses a function that keeps state on objects, naming the fields', () => {
     const cell = new m.StatefulCell(tf.tensor2d([[0.5, -0.3], [0.8, 0.2]]), tf.tensor2d([[0.9, 0.1], [-0.4, 0.7]]));
     expect(() => exportOnnx(stage(cell.step.bind(cell)), [tf.tensor2d([[1, 2]])])).to.throw(/keeps state in 'this\.h'/);

@@ -52,6 +52,16 @@ describe('more real code as it is written: eager == staged == the dataSync origi
     expect(plain(tokens)).to.deep.equal([1, 2]);
   });
 
+  it('gradient clipping by global norm under a tensor if; an episode loop pushing JS rewards; a learning rate of 0.1 refused', () => {
+    agree('clipStep', () => [[tf.tensor1d([3, 4]), tf.tensor1d([12])], 5], () => [[tf.tensor1d([0.3, 0.4])], 5]);
+    const [run] = agree('episode', () => [tf.tensor2d([[0, 0], [1, 1], [2, 2.2], [3, 3]]), tf.tensor1d([2, 2])]);
+    expect(run).to.deep.equal({ rewards: [0, 0, 1], steps: 3 });
+    // float32 cannot hold 0.1: carried by the staged loop, 0.0125 would come back 0.012500000186264515.
+    expect(() => stage(m.trainSchedule)(tf.tensor1d([5, 4, 4.5, 3]), 0.1)).to.throw(StagingError,
+      /'lr' is returned as a JS number, but the staged loop or conditional \(main\.ts:\d+:\d+\) that carries it computes it in float32/);
+    expect(agree('trainSchedule', () => [tf.tensor1d([5, 4, 4.5, 3]), 0.5])).to.deep.equal([{ lr: 0.25, drops: 1 }]);
+  });
+
   it("whisper's greedy decoder reads the last column of a growing tensor as a JS number: refused naming the read", () => {
     const start = () => tf.tensor2d([[1], [0]], [2, 1], 'int32');
     expect(plain(m.whisperDecode(start(), 6)[0])).to.have.length(2);
