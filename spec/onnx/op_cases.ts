@@ -314,6 +314,9 @@ export const edgeCases: OpCase[] = onBoth((backend) => [
   // an input with a NaN fails the ORT run and the executor computes it.)
   { kernel: 'MaxPool', note: 'NaN and ±Infinity in', fn: (x: tf.Tensor) => tf.maxPool(x as tf.Tensor4D, [1, 2], 1, 'valid'),
     args: () => [f([NaN, 1, -7, Infinity, -Infinity, -0, 1, NaN], [1, 2, 4, 1])] },
+  // (The NaN guard's `x + 0` once made -0 into +0 before the pool: the max of -0s was +0 on ORT.)
+  { kernel: 'MaxPool', note: '-0 everywhere but one -1', fn: (x) => tf.maxPool(x as tf.Tensor4D, 2, 1, 'valid'),
+    args: () => [f([-0, -0, -0, -0, -1, -0, -0, -0, -0], [1, 3, 3, 1])] },
   { kernel: 'MaxPool', note: "'same', -Infinity everywhere", fn: (x) => tf.maxPool(x as tf.Tensor4D, 3, 2, 'same'),
     args: () => [f(Array(16).fill(-Infinity), [1, 4, 4, 1])] },
   { kernel: 'AvgPool', note: 'NaN and ±Infinity in', fn: (x) => tf.avgPool(x as tf.Tensor4D, [1, 2], 1, 'valid'),

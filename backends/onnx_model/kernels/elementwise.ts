@@ -185,7 +185,8 @@ const mod: KernelLowering = (g, [a, b], _attrs, outs) => {
  */
 export function failRunIf(g: GraphScope, condition: Value, value: Value): Value {
   const any = g.op('ReduceMax', [g.cast(condition, OnnxType.INT32)], { keepdims: 0 }, OnnxType.INT32, []);
-  const zero = g.op('Gather', [g.filled([1], 0, value.type), any], { axis: 0 }, value.type, []);
+  // -0, not +0: x + (-0) is x for every x, where -0 + 0 would be +0 (a max pool of -0s gave +0).
+  const zero = g.op('Gather', [g.filled([1], -0, value.type), any], { axis: 0 }, value.type, []);
   return g.op('Add', [value, zero], {}, value.type, value.shape);
 }
 
