@@ -272,7 +272,7 @@ export function noteFloat32(value: number, name: string): number {
 }
 
 /** The promoted variable `name` was computed in float32 where eager JS computes another number. */
-export function noteInexact(name: string): void {
+function noteInexact(name: string): void {
   inexact.add(name);
 }
 

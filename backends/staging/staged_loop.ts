@@ -356,7 +356,7 @@ function promote(tracer: Tracer, leaf: Leaf, dtype: PromotedDtype, opts: Operato
   const number = (v: unknown): number => (dtype === 'float32' ? noteFloat32(Number(v), leaf.name) : Number(v));
   const value = leaf.value instanceof tf.Tensor ? tf.cast(leaf.value, dtype)
     : tracer.makeConstant([dtype === 'bool' ? Boolean(leaf.value) : number(leaf.value)] as number[] | boolean[], [], dtype);
-  return markPromoted(value, leaf.name, promotionOf(leaf.value)?.origin ?? opts?.origin);
+  return markPromoted(value, leaf.name, origin);
 }
 
 
