@@ -276,20 +276,28 @@ export class Classifier {
    * or an if inside it, is not static): a counter that may hold a promoted tensor when `fn` runs.
    */
   isCapturedCounter(name: TS.Identifier, fn: TS.Node): boolean {
-    const symbol = this.checker.getSymbolAtLocation(name);
-    const decl = symbol?.valueDeclaration;
-    if (symbol === undefined || decl === undefined || !(ts.isVariableDeclaration(decl) || ts.isParameter(decl))) return false;
-    if (decl.getSourceFile() !== fn.getSourceFile() || (decl.pos >= fn.pos && decl.end <= fn.end)) return false;
-    let owner: TS.Node | undefined = ts.isParameter(decl) ? decl.parent : decl.parent;
-    while (owner !== undefined && !ts.isFunctionLike(owner)) owner = owner.parent;
-    if (owner === undefined || fn.pos < owner.pos || fn.end > owner.end) return false;
+    const owner = this.enclosingOwner(name, fn);
+    if (owner === undefined) return false;
+    const symbol = this.checker.getSymbolAtLocation(name)!;
     let cached = this.capturedCounters.get(symbol);
     if (cached === undefined) {
-      const ownerFn = owner;
-      cached = this.isPromotableVariable(name, ownerFn) && this.assignedInStagedLoop(symbol, ownerFn);
+      cached = this.isPromotableVariable(name, owner) && this.assignedInStagedLoop(symbol, owner);
       this.capturedCounters.set(symbol, cached);
     }
     return cached;
+  }
+
+  /**
+   * The enclosing function that declares the variable or parameter `name` reads in the nested
+   * function `fn` (undefined for `fn`'s own locals, globals, imports and other files).
+   */
+  enclosingOwner(name: TS.Identifier, fn: TS.Node): TS.Node | undefined {
+    const decl = this.checker.getSymbolAtLocation(name)?.valueDeclaration;
+    if (decl === undefined || !(ts.isVariableDeclaration(decl) || ts.isParameter(decl))) return undefined;
+    if (decl.getSourceFile() !== fn.getSourceFile() || (decl.pos >= fn.pos && decl.end <= fn.end)) return undefined;
+    let owner: TS.Node | undefined = decl.parent;
+    while (owner !== undefined && !ts.isFunctionLike(owner)) owner = owner.parent;
+    return owner === undefined || fn.pos < owner.pos || fn.end > owner.end ? undefined : owner;
   }
 
   /**

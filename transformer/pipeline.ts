@@ -22,6 +22,7 @@
  */
 import type * as TS from 'typescript';
 import { planFunction } from './analysis/plan';
+import { closureWritesOf, withClosureWrites } from './analysis/closure_writes';
 import { Classifier } from './classify';
 import { ConversionError } from './diagnostics';
 import { EmitContext, operatorCall, optionsObject } from './emit';
@@ -49,6 +50,12 @@ export interface ConvertedBody {
 export function convertFunctionBody(body: TS.ConciseBody, classifier: Classifier, emit: EmitContext,
                                     context: TS.TransformationContext, sloppy = false,
                                     recursiveCalls?: ReadonlySet<TS.CallExpression>): ConvertedBody {
+  // The analyses of this body see what its local functions assign where they are named.
+  return withClosureWrites(closureWritesOf(body), () => convertBody(body, classifier, emit, context, sloppy, recursiveCalls));
+}
+
+function convertBody(body: TS.ConciseBody, classifier: Classifier, emit: EmitContext, context: TS.TransformationContext,
+                     sloppy: boolean, recursiveCalls?: ReadonlySet<TS.CallExpression>): ConvertedBody {
   const plan = planFunction(body, classifier, sloppy, recursiveCalls);
   const warnings = plan.warnings;
   const nothingElse = plan.converted.size === 0 && plan.expressions.size === 0 && plan.switchDiscriminants.size === 0 &&

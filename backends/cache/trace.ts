@@ -10,7 +10,7 @@ import { defineControlFlow } from '../gradients/taped_control_flow';
 import { StagedControlFlow } from '../staging/control_flow';
 import { refuseTraceValuesLeftInFields } from '../staging/observed_fields';
 import { rawTraceOf } from '../staging/shape_relaxation';
-import { ReturnedList, withListsStacked } from '../staging/staged_lists';
+import { ListWidening, ReturnedList, withListsStacked } from '../staging/staged_lists';
 import { withoutTape } from '../staging/tape';
 import { runTrace } from '../staging/trace_context';
 import { markDisposedByTrace, traceScopeTensors } from '../staging/trace_patches';
@@ -39,12 +39,33 @@ function jsValueKey(value: unknown): string {
 export function trace(fn: (...args: never[]) => unknown, thisArg: unknown, args: unknown[], tensors: tf.Tensor[],
                variant: 0 | 1, watch: Watch | undefined, audit: boolean, values = false): CacheEntry {
   // autograph-ts's own reads of the arguments' dims are not the user's (library_code.ts).
-  return asLibrary(() => traceAsLibrary(fn, thisArg, args, tensors, variant, watch, audit, values));
+  return asLibrary(() => {
+    const widened = widenedListsOf(fn);
+    for (;;) {
+      try {
+        return traceAsLibrary(fn, thisArg, args, tensors, variant, watch, audit, values, widened);
+      } catch (error) {
+        // A list of JS numbers got a fraction after integers: traced again with it float32 (each list once).
+        if (!(error instanceof ListWidening) || widened.has(error.origin)) throw error;
+        widened.add(error.origin);
+      }
+    }
+  });
+}
+
+/** The lists of JS numbers that hold fractions in fn (ListWidening), learnt by its traces. */
+const widenedLists = new WeakMap<object, Set<string>>();
+function widenedListsOf(fn: object): Set<string> {
+  let widened = widenedLists.get(fn);
+  if (widened === undefined) widenedLists.set(fn, widened = new Set());
+  return widened;
 }
 
 function traceAsLibrary(fn: (...args: never[]) => unknown, thisArg: unknown, args: unknown[], tensors: tf.Tensor[],
-                        variant: 0 | 1, watch: Watch | undefined, audit: boolean, values: boolean): CacheEntry {
+                        variant: 0 | 1, watch: Watch | undefined, audit: boolean, values: boolean,
+                        widened: ReadonlySet<string>): CacheEntry {
   const tracer = new Tracer(variant, audit, defineControlFlow);
+  tracer.lists.widened = widened;
   if (watch !== undefined) tensors.forEach((t, i) => tracer.watchDims(t, watch.pattern[i], watch.names[i]));
   if (audit) tensors.forEach((t) => tracer.auditTensor(t));
   for (const t of tensors) tracer.root.values.set(t, tracer.root.addParam({ shape: [...t.shape], dtype: t.dtype }));

@@ -85,6 +85,12 @@ export class ListRecorder {
    * kernels compute from it), with what they come from: their shapes are guarded (guardShape).
    */
   private readonly unknownDims = new WeakMap<object, string>();
+  /**
+   * Lists of JS numbers (by their ag__.newList origin) that hold a fraction somewhere in the
+   * function: an earlier trace pushed an integer first and a fraction later (ListWidening), so this
+   * one makes every element float32 from the start, as JS keeps one kind of number.
+   */
+  widened: ReadonlySet<string> = new Set();
 
   constructor(private readonly tracer: ListTrace) {}
 
@@ -121,7 +127,7 @@ export class ListRecorder {
    * dtype a promoted counter would have (bool for a boolean, int32 for an integer, else float32); a
    * promoted value (already a tensor) must be a scalar of one of those dtypes.
    */
-  scalar(item: unknown, name: string, list: TracedList | undefined): tf.Tensor {
+  scalar(item: unknown, name: string, list: TracedList | undefined, widened = false): tf.Tensor {
     let t: tf.Tensor;
     if (typeof item === 'boolean') t = this.tracer.makeConstant([item ? 1 : 0], [], 'bool');
     else if (typeof item === 'number') t = this.tracer.makeConstant([item], [], isInt32(item) ? 'int32' : 'float32');
@@ -131,7 +137,7 @@ export class ListRecorder {
         `list of scalars in the staged graph), but ${describeValue(item)} is put in it${where()}.`);
     }
     // An integer pushed to a list of fractional numbers is the same JS number as a float32.
-    return list?.element?.dtype === 'float32' && t.dtype === 'int32' ? tf.cast(t, 'float32') : t;
+    return (widened || list?.element?.dtype === 'float32') && t.dtype === 'int32' ? tf.cast(t, 'float32') : t;
   }
 
   /** A new empty list of `list`'s type (the value of a branch that throws). */
@@ -343,6 +349,19 @@ function where(): string {
   return frame ? ` (${frame})` : '';
 }
 
+/**
+ * A list of JS numbers that held integers gets a fraction (`out.push(0)`, later `out.push(0.5)`):
+ * the graph's list has one dtype, so the function is traced again with this list float32 from its
+ * first element (exact for the integers JS pushed first, up to 2^24). Raised as a StagingError so
+ * that a branch or loop trace passes it on; the trace (backends/cache/trace.ts) catches it.
+ */
+export class ListWidening extends StagingError {
+  constructor(readonly origin: string, name: string) {
+    super(`autograph-ts: '${name}' (${origin}) holds integers and then a number that is not an integer: ` +
+      'traced again with the list float32 from its first element.');
+  }
+}
+
 // ---- the proxy --------------------------------------------------------------------------------
 
 /** What a StagedArray is now: the array itself, or a list value of the graph. */
@@ -373,8 +392,18 @@ export class StagedArrayState {
 
   /** Appends `item` (a JS value becomes a scalar in a list of JS values). */
   push(item: unknown): void {
-    const element = this.scalars ? this.lists.scalar(item, this.name, this.list) : item;
+    const element = this.scalars ? this.scalar(item, this.list) : item;
     this.list = this.lists.push(this.list!, element, this.name, this.scalars);
+  }
+
+  /** A JS number or boolean as an element of this list of them (a fraction after integers: ListWidening). */
+  private scalar(item: unknown, list: TracedList | undefined): tf.Tensor {
+    const origin = this.opts?.origin;
+    const element = this.lists.scalar(item, this.name, list, origin !== undefined && this.lists.widened.has(origin));
+    if (origin !== undefined && list?.element?.dtype === 'int32' && element.dtype === 'float32') {
+      throw new ListWidening(origin, this.name);
+    }
+    return element;
   }
 
   /**
@@ -386,7 +415,7 @@ export class StagedArrayState {
     if (this.scalars) {
       let list = this.lists.fromItems([], this.name);
       for (const item of this.target) {
-        const element = this.lists.scalar(item, this.name, list);
+        const element = this.scalar(item, list);
         list = this.lists.push(list, element, this.name, true);
       }
       this.list = list;

@@ -3,10 +3,12 @@
  * statement is local to it (its block, a loop head, a nested function) and excluded — a
  * deliberate simplification: shadowing a modified outer name inside the same statement is rare.
  * Writes inside nested functions count (a callback run in a branch, like `xs.forEach(...)`, does
- * modify the variable there); AutoGraph ignores them, which silently drops such state.
+ * modify the variable there), and so do the writes of a local function the statement names
+ * (`bump()`, closure_writes.ts); AutoGraph ignores them, which silently drops such state.
  */
 import type * as TS from 'typescript';
 import { ts } from '../typescript';
+import { closureWrites } from './closure_writes';
 import { isCompoundAssignment, qualifiedName, transparentFunctions, visitReferences } from './references';
 
 export interface Activity {
@@ -23,6 +25,7 @@ export function activityOf(...nodes: (TS.Node | undefined)[]): Activity {
   const members: string[] = [];
   const declared = new Set<string>();
   const read = new Set<string>();
+  const closures = closureWrites();
   for (const node of nodes) {
     if (node === undefined) continue;
     visitReferences(node, {
@@ -30,6 +33,8 @@ export function activityOf(...nodes: (TS.Node | undefined)[]): Activity {
         if (kind === 'declare') declared.add(name);
         if (kind === 'read' || kind === 'readwrite') read.add(name);
         if (kind === 'write' || kind === 'readwrite') written.push(name);
+        // A local function named here may run here: what it assigns is modified too (closure_writes.ts).
+        if (kind === 'read') written.push(...(closures.get(name) ?? []).map((id) => id.text));
       },
       member(qualifiedName) {
         members.push(qualifiedName);

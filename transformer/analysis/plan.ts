@@ -20,7 +20,7 @@ import { ConversionError } from '../diagnostics';
 import { compositeTargetsOf } from './activity';
 import { isLoop, loopOf } from './loops';
 import { visitReferences } from './references';
-import { callsPromoting, capturedCounterReads, isMaybePromoted, noPromotion, plainReads, PromotionPlan, promotableNames, promotableRecords } from './promotion';
+import { callsPromoting, capturedCounterReads, capturedPromotableNames, isMaybePromoted, noPromotion, plainReads, PromotionPlan, promotableNames, promotableRecords, recordPromotableNames } from './promotion';
 import { ts } from '../typescript';
 
 export type Jump = TS.BreakStatement | TS.ContinueStatement;
@@ -141,6 +141,7 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
   // A parameter typed as an array of tensors may receive a caller's list (`helper(xs)` after a staged
   // loop grew xs): its length may be an int32 tensor too.
   const listParameters = listParametersOf(body, classifier);
+  const captured = capturedPromotableNames(body, classifier);
   for (let changed = true; changed;) {
     changed = false;
     const convert = (node: TS.Node): void => {
@@ -152,7 +153,7 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
     // A condition that may hold a promoted counter or flag (`t < n`, `found`) is a tensor
     // condition in a trace: its statement or expression is converted (analysis/promotion.ts).
     const grownLists = [...newLists(body, withGuarded(converted, guarded), classifier)].map((d) => (d.name as TS.Identifier).text);
-    promoted = promotableNames(body, withGuarded(converted, guarded), classifier, [...grownLists, ...listParameters], expressions);
+    promoted = promotableNames(body, withGuarded(converted, guarded), classifier, [...grownLists, ...listParameters], expressions, captured);
     for (const { node } of controls) {
       const tested = classifier.statement(node);
       if (tested?.convertible && tested.role === 'condition' && isMaybePromoted(tested.tested, promoted)) convert(node);
@@ -261,9 +262,11 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
       throw new ConversionError('ForAwaitInConvertedStatement', node);
     }
   }
-  const captured = capturedCounterReads(body, classifier);
+  recordPromotableNames(body, promoted);
+  // (Reads of captured values that this function's plan promotes are plainReads' to judge.)
+  const capturedReads = [...capturedCounterReads(body, classifier)].filter(([, name]) => !captured.has(name));
   const calls = callsPromoting(body);
-  const reads = new Map([...(promoted.size > 0 || calls ? plainReads(body, promoted, classifier) : []), ...captured]);
+  const reads = new Map([...(promoted.size > 0 || calls ? plainReads(body, promoted, classifier, captured) : []), ...capturedReads]);
   const active = promoted.size > 0 || reads.size > 0 || calls;
   const records = promotableRecords(body, withGuarded(converted, guarded), classifier);
   const promotion = active || records.size > 0 ? { active, names: promoted, plainReads: reads, records } : noPromotion;

@@ -23,6 +23,7 @@ import type * as TS from 'typescript';
 import type { Classifier } from '../classify';
 import { ts } from '../typescript';
 import { isLoop } from './loops';
+import { closureWrites } from './closure_writes';
 import { qualifiedName, visitReferences } from './references';
 import { compositeTargetsOf } from './activity';
 import { PROMOTED_MATH } from '../../runtime/names';
@@ -162,6 +163,43 @@ export function capturedCounterReads(body: TS.Node, classifier: Classifier): Map
 }
 
 /**
+ * The promotable names of each converted function (by its original node), as its plan found them:
+ * a function nested in it reads the same variables, and the same names are promotable there.
+ */
+const promotableByFunction = new WeakMap<TS.Node, ReadonlySet<string>>();
+
+export function recordPromotableNames(body: TS.Node, names: ReadonlySet<string>): void {
+  if (body.parent !== undefined && names.size > 0) promotableByFunction.set(ts.getOriginalNode(body.parent), names);
+}
+
+/**
+ * The names of an enclosing converted function's promotable values that a nested function reads
+ * (`sums.map((s, c) => s.div(Math.max(counts[c], 1)))` after a staged loop counted into `counts`):
+ * the closure may run while they hold promoted tensors, so its expressions over them go through the
+ * operators as the enclosing function's do (exact on plain values: a closure that runs later, on
+ * JS numbers, computes what it always did). Each read is resolved by the checker to the enclosing
+ * function's own variable, so a local of the same name is not one.
+ */
+export function capturedPromotableNames(body: TS.Node, classifier: Classifier): Set<string> {
+  const names = new Set<string>();
+  const fn = body.parent;
+  if (fn === undefined || body.pos < 0 || ts.getOriginalNode(body) !== body) return names;
+  visitReferences(body, {
+    name(name, kind, nested, node) {
+      if (kind === 'declare' || nested || !ts.isIdentifier(node) || node.pos < 0 || node.parent === undefined) return;
+      // The variable itself, and what a local function named here assigns (closure_writes.ts).
+      for (const id of [node, ...(kind === 'read' ? closureWrites().get(name) ?? [] : [])]) {
+        const owner = classifier.enclosingOwner(id, fn);
+        const promotable = owner === undefined ? undefined : promotableByFunction.get(owner);
+        if (promotable === undefined) continue;
+        for (const form of [id.text, elementsName(id.text), `${id.text}.length`]) if (promotable.has(form)) names.add(form);
+      }
+    },
+  });
+  return names;
+}
+
+/**
  * `Math.floor(...)`, `Math.max(...)`, ...: a built-in that runtime/promoted_math.ts computes on a
  * promoted value (its arguments are consumed there; the call gives a maybe-promoted value).
  */
@@ -200,9 +238,10 @@ function listLengthName(e: TS.PropertyAccessExpression & { expression: TS.Identi
  * arrays they may grow into lists (by name).
  */
 export function promotableNames(body: TS.Node, converted: ReadonlySet<TS.Node>, classifier: Classifier,
-                                lists: Iterable<string>, expressions: ReadonlySet<TS.Expression> = new Set()): Set<string> {
+                                lists: Iterable<string>, expressions: ReadonlySet<TS.Expression> = new Set(),
+                                captured: ReadonlySet<string> = new Set()): Set<string> {
   const fn = body.parent;
-  const names = new Set<string>([...lists].map((list) => `${list}.length`));
+  const names = new Set<string>([...[...lists].map((list) => `${list}.length`), ...captured]);
   // Only the original tree can be asked about symbols (a function that a pass rebuilt is skipped).
   if (fn === undefined || body.pos < 0 || ts.getOriginalNode(body) !== body) return names;
   const promotable = (target: TS.Expression): string | undefined => {
@@ -224,6 +263,13 @@ export function promotableNames(body: TS.Node, converted: ReadonlySet<TS.Node>, 
       : assigned !== undefined && givesConvertedValue(assigned.value, expressions) ? assigned.target : undefined;
     const name = target && promotable(target);
     if (name) names.add(name);
+    // A local function called (or passed) here assigns what it assigns here (closure_writes.ts).
+    if (here && ts.isIdentifier(node)) {
+      for (const written of closureWrites().get(node.text) ?? []) {
+        const closureName = promotable(written);
+        if (closureName) names.add(closureName);
+      }
+    }
     ts.forEachChild(node, (child) => seed(child, here));
   };
   seed(body, false);
@@ -354,7 +400,8 @@ function firstName(node: TS.Node, names: ReadonlySet<string>): string | undefine
  * The outermost maybe-promoted expressions whose parent does not consume a tensor (see the module
  * comment), mapped to the variable they read.
  */
-export function plainReads(body: TS.Node, names: ReadonlySet<string>, classifier: Classifier): Map<TS.Expression, string> {
+export function plainReads(body: TS.Node, names: ReadonlySet<string>, classifier: Classifier,
+                           captured: ReadonlySet<string> = new Set()): Map<TS.Expression, string> {
   const reads = new Map<TS.Expression, string>();
   if (body.parent === undefined || body.pos < 0 || ts.getOriginalNode(body) !== body) return reads;
   // Identifiers that are references (not declared names, property names, labels...), read here.
@@ -362,17 +409,40 @@ export function plainReads(body: TS.Node, names: ReadonlySet<string>, classifier
   visitReferences(body, { name(_name, kind, nested, node) { if (kind === 'read' && !nested) references.add(node); } });
   const maybe = (e: TS.Expression): boolean => (!ts.isIdentifier(e) || references.has(e)) &&
     (!isListLength(e) || references.has(e.expression)) && isMaybePromoted(e, names);
-  const visit = (node: TS.Node): void => {
-    if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
-    if (ts.isExpression(node) && maybe(node) && !isWriteTarget(node) && !consumed(node, names, classifier)) {
-      reads.set(node, ts.isIdentifier(node) ? node.text : isListLength(node) ? listLengthName(node)
-        : ts.isPropertyAccessExpression(node) && isPromotedField(node, names) ? qualifiedName(node)!
-        : sourceText(node) ?? firstName(node, names)!);
-    }
-    ts.forEachChild(node, visit);
+  const record = (node: TS.Expression): void => {
+    reads.set(node, ts.isIdentifier(node) ? node.text : isListLength(node) ? listLengthName(node)
+      : ts.isPropertyAccessExpression(node) && isPromotedField(node, names) ? qualifiedName(node)!
+      : sourceText(node) ?? firstName(node, names)!);
   };
-  visit(body);
+  // `plainParts`: inside an expression JS needs as a plain value that reads an enclosing function's
+  // promoted values (`v === t` in a closure): those reads are the plain ones, named as the user's.
+  const visit = (node: TS.Node, plainParts: boolean): void => {
+    if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
+    if (ts.isExpression(node) && maybe(node) && !isWriteTarget(node)) {
+      if (plainParts || !consumed(node, names, classifier, captured)) {
+        if (isCapturedRead(node, captured)) return record(node);
+        if (!plainParts && !readsCaptured(node, captured)) record(node);
+        else plainParts = true;
+      }
+    }
+    ts.forEachChild(node, (child) => visit(child, plainParts));
+  };
+  visit(body, false);
   return reads;
+}
+
+/** Whether `node` holds a read of an enclosing function's promotable value (isCapturedRead). */
+function readsCaptured(node: TS.Node, captured: ReadonlySet<string>): boolean {
+  if (captured.size === 0) return false;
+  if (ts.isExpression(node) && isCapturedRead(node, captured)) return true;
+  if (ts.isFunctionLike(node) || ts.isClassLike(node)) return false;
+  return ts.forEachChild(node, (child) => readsCaptured(child, captured) || undefined) ?? false;
+}
+
+/** A read of an enclosing function's promotable value: `t`, `counts[c]`, `xs.length` (capturedPromotableNames). */
+function isCapturedRead(node: TS.Expression, captured: ReadonlySet<string>): boolean {
+  return (ts.isIdentifier(node) && captured.has(node.text)) || (ts.isElementAccessExpression(node) && isPromotedElement(node, captured)) ||
+    (isListLength(node) && captured.has(listLengthName(node)));
 }
 
 /** A name (or pattern) that an assignment, update, declaration or for...of/in writes. */
@@ -402,9 +472,14 @@ function isWriteTarget(node: TS.Node): boolean {
   return false;
 }
 
-/** Whether the parent of a maybe-promoted expression takes a tensor there. */
-function consumed(node: TS.Expression, names: ReadonlySet<string>, classifier: Classifier): boolean {
+/**
+ * Whether the parent of a maybe-promoted expression takes a tensor there. A nested function's
+ * result that holds an enclosing function's promoted value (`(v) => v === t`) goes to JS code
+ * (`xs.some(...)`), which would take a Tensor object for a truthy value: its return is no consumer.
+ */
+function consumed(node: TS.Expression, names: ReadonlySet<string>, classifier: Classifier, captured: ReadonlySet<string>): boolean {
   const parent = node.parent;
+  const returnable = !readsCaptured(node, captured);
   // Parts of a larger maybe-promoted expression: the check is on that one.
   if (ts.isExpression(parent) && !ts.isCallLikeExpression(parent) && isMaybePromoted(parent, names) &&
       !ts.isTemplateExpression(parent) && !ts.isArrayLiteralExpression(parent) && !ts.isObjectLiteralExpression(parent) &&
@@ -412,7 +487,7 @@ function consumed(node: TS.Expression, names: ReadonlySet<string>, classifier: C
     // ...except the right operand of an assignment to something else.
     if (!(ts.isBinaryExpression(parent) && parent.right === node && assignedName(parent) !== undefined)) return true;
   }
-  if (ts.isExpressionStatement(parent) || ts.isReturnStatement(parent)) return true;
+  if (ts.isExpressionStatement(parent) || (ts.isReturnStatement(parent) && returnable)) return true;
   if ((ts.isIfStatement(parent) || ts.isWhileStatement(parent) || ts.isDoStatement(parent)) && parent.expression === node) return true;
   if (ts.isForStatement(parent) && (parent.condition === node || parent.incrementor === node)) return true;
   // Stored where a tensor may go: a promotable variable, or one whose type may hold a Tensor
@@ -440,9 +515,9 @@ function consumed(node: TS.Expression, names: ReadonlySet<string>, classifier: C
   if (isListItem(parent, names) && parent.argumentExpression === node) return true;
   // `return [x, t]`, `return { t }`: the literal is the returned value; `tf.tensor1d([i, j])`:
   // the values of a tfjs function that makes a tensor.
-  if (ts.isArrayLiteralExpression(parent)) return isReturned(parent) || isTfjsValues(parent, classifier);
+  if (ts.isArrayLiteralExpression(parent)) return (returnable && isReturned(parent)) || isTfjsValues(parent, classifier);
   if ((ts.isPropertyAssignment(parent) || ts.isShorthandPropertyAssignment(parent)) && ts.isObjectLiteralExpression(parent.parent)) {
-    return isReturned(parent.parent) || isStoredInRecord(parent.parent, classifier);
+    return (returnable && isReturned(parent.parent)) || isStoredInRecord(parent.parent, classifier);
   }
   return false;
 }

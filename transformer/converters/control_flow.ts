@@ -23,6 +23,9 @@ export function convertControlFlow(body: TS.Block, state: LoweringState, context
   // created, so a name that some nested function reads is live after every converted statement.
   const readByClosures = new Set<string>();
   visitReferences(body, { name(name, kind, nested) { if (nested && kind !== 'declare') readByClosures.add(name); } });
+  // A name this function does not declare (a nested function's enclosing variable, a module's) outlives
+  // every statement here: an assignment to it is seen after the function returns.
+  const declaredHere = declaredIn(body);
   const isConverted = (node: TS.Node): boolean =>
     state.plan.converted.has(ts.getOriginalNode(node)) || isGuard(state, node);
 
@@ -50,7 +53,7 @@ export function convertControlFlow(body: TS.Block, state: LoweringState, context
     visit: (statement) => ts.visitNode(statement, visit, ts.isStatement, liftToBlock) as TS.Statement,
     stateOf(parts, live) {
       return activityOf(...parts).modified.filter((name) =>
-        live.has(name) || readByClosures.has(name) || state.flagNames.has(name) || name.includes('.'));
+        live.has(name) || readByClosures.has(name) || state.flagNames.has(name) || name.includes('.') || !declaredHere.has(name));
     },
     compositesOf(node, parts) {
       return compositeTargetsOf(activityOf(node).declared, state.plan.mayBeArray, ...parts);
@@ -92,4 +95,12 @@ function isGuard(state: LoweringState, node: TS.Node): boolean {
     if (state.guards.has(n)) return true;
   }
   return false;
+}
+
+/** The names a function body declares, with its parameters' (of the user's function, where the body is its own). */
+function declaredIn(body: TS.Block): Set<string> {
+  const declared = new Set(activityOf(body).declared);
+  const fn = ts.getOriginalNode(body).parent;
+  if (fn !== undefined && ts.isFunctionLike(fn)) visitReferences(fn, { name(name, kind, nested) { if (kind === 'declare' && nested) declared.add(name); } });
+  return declared;
 }

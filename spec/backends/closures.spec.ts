@@ -1,0 +1,53 @@
+/**
+ * Closures of converted functions (issue 17): a callback reads a value a staged statement promoted
+ * (its expressions go through the operators as the enclosing function's do), and a local function
+ * that a staged statement calls assigns the enclosing function's variables (they are that
+ * statement's outputs). Eager == staged, value and JS type, on the tfjs executor and 'auto'.
+ */
+import { expect } from 'chai';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as tf from '@tensorflow/tfjs';
+import { stage } from '../../index';
+import { StagingError } from '../../backends/common/errors';
+import { compile, formatDiagnostics, load } from '../harness/compile';
+import { agreeOnEngines } from '../harness/typed_results';
+
+const source = fs.readFileSync(path.resolve(__dirname, '../../../spec/fixtures/closure_programs.ts'), 'utf8');
+const lineOf = (text: string): number => source.split('\n').findIndex((l) => l.includes(text)) + 1;
+
+describe('closures of converted functions: promoted values read and written by local functions (issue 17)', () => {
+  let m: Record<string, any>;
+  before(() => {
+    const result = compile({ 'main.ts': source });
+    expect(formatDiagnostics(result.diagnostics)).to.equal('');
+    m = load(result.js['main.ts']);
+  });
+  const agree = (name: string, ...argLists: (() => unknown[])[]): unknown[] => agreeOnEngines(m[name], name, argLists);
+
+  it('a map callback divides by counts kept under a tensor if (Math.max of a promoted element)', () => {
+    const x = () => tf.tensor2d([[1, 2], [3, 4], [5, 6]]);
+    const [means] = agree('centroidMeans', () => [x(), tf.tensor1d([0, 1, 0], 'int32'), 2], () => [x(), tf.tensor1d([0, 0, 0], 'int32'), 2]);
+    expect(means).to.deep.equal([{ tensor: [3, 4], dtype: 'float32' }, { tensor: [3, 4], dtype: 'float32' }]);
+  });
+
+  it('a callback multiplies by a counter a staged loop carried', () => {
+    const [scaled] = agree('scaleAll', () => [[tf.scalar(1), tf.tensor1d([2, 3])], tf.scalar(2)]);
+    expect(scaled).to.deep.equal([{ tensor: 4, dtype: 'float32' }, { tensor: [8, 12], dtype: 'float32' }]);
+  });
+
+  it('a local function that counts, called under a tensor if in a staged loop (was the trace\'s one count)', () => {
+    expect(agree('countAbove', () => [tf.tensor1d([1, 5, 7]), 2], () => [tf.tensor1d([1, 0, 7]), 2])).to.deep.equal([2, 1]);
+  });
+
+  it('local function declarations calling each other, each assigning the enclosing counters', () => {
+    expect(agree('longestRun', () => [tf.tensor1d([1, 1, -1, 1, 1, 1, -2, 1])], () => [tf.tensor1d([-1, 1, 1, 1, 1, 1, 1, 1])]))
+      .to.deep.equal([{ longest: 3, run: 1 }, { longest: 7, run: 7 }]);
+  });
+
+  it('a promoted value a callback hands back to JS (an index) is refused at its read, naming it', () => {
+    expect(m.indexByCallback(tf.tensor1d([1, 5, 2]), ['a', 'b', 'c'])).to.equal('b');
+    expect(() => stage(m.indexByCallback)(tf.tensor1d([1, 5, 2]), ['a', 'b', 'c'])).to.throw(StagingError,
+      new RegExp(`'best' is an int32 tensor here \\(main\\.ts:${lineOf('names[best]')}:\\d+\\)`));
+  });
+});
