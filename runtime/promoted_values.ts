@@ -139,8 +139,27 @@ export function plainValue<T>(value: T, name: string, origin?: string): T {
   // A tensor that is not a promoted value (`(c > 1 ? a : b).sub(x)` with tensors a, b) is what
   // eager code holds here too: only a promoted one would be a JS number misread.
   const promotion = promotionOf(value);
-  if (promotion === undefined) return value;
+  if (promotion === undefined) return Array.isArray(value) ? plainElements(value, name, origin) : value;
   throw userError(new StagingError(misuse(name, value as tf.Tensor, origin, promotion)));
+}
+
+/**
+ * Answered `true` by an array that a staged loop made a list of the graph (backends/staging/
+ * staged_lists.ts): such a proxy refuses what it cannot do itself, naming the user's operation.
+ */
+export const STAGED_LIST = Symbol.for('autograph-ts.stagedList');
+
+/** An array read whole where JS sees its elements (`counts.indexOf(2)`): none of them may be a promoted value. */
+function plainElements<T>(array: T & unknown[], name: string, origin: string | undefined): T {
+  if ((array as { [STAGED_LIST]?: boolean })[STAGED_LIST] === true) return array;
+  const index = array.findIndex((item) => promotionOf(item) !== undefined);
+  if (index < 0) return array;
+  const item = array[index] as tf.Tensor;
+  throw userError(new StagingError(`autograph-ts: '${name}' is read as a JS array${origin ? ` (${origin})` : ''}, but its ` +
+    `element ${index} is ${item.dtype === 'int32' ? 'an' : 'a'} ${item.dtype} tensor here, not a JS ` +
+    `${item.dtype === 'bool' ? 'boolean' : 'number'}: a staged statement changed it (${promotionOf(item)!.origin ?? 'a staged loop or conditional'}), ` +
+    'which carries it as a tensor. Read its elements one by one (counts[i] goes through tensor ops), pass the array to a ' +
+    'tfjs function (tf.tensor1d), or return it (it comes back as JS values).'));
 }
 
 /**

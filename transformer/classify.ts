@@ -373,10 +373,28 @@ export class Classifier {
     if (!isNumberOrBoolean(this.checker.getTypeAtLocation(call)) || !ts.isFunctionLike(decl) || (decl as TS.FunctionLikeDeclaration).body === undefined) return false;
     let cached = this.stagingBodies.get(decl);
     if (cached === undefined) {
-      cached = this.mayStage((decl as TS.FunctionLikeDeclaration).body!);
+      // (False while it is being decided: a recursive callee does not decide itself.)
+      this.stagingBodies.set(decl, false);
+      const body = (decl as TS.FunctionLikeDeclaration).body!;
+      cached = this.mayStage(body) || this.readsPromotable(body);
       this.stagingBodies.set(decl, cached);
     }
     return cached;
+  }
+
+  /**
+   * Whether a body reads a value that may be promoted wherever it is read: a number or boolean field
+   * of the user's objects (`return this.cooldownCounter > 0`: a staged if elsewhere may have made it a
+   * tensor), or the result of a call that may return one.
+   */
+  private readsPromotable(body: TS.Node): boolean {
+    const visit = (n: TS.Node): boolean => {
+      if (n !== body && (ts.isFunctionLike(n) || ts.isClassLike(n))) return false;
+      if (ts.isPropertyAccessExpression(n) && this.isUserField(n)) return true;
+      if (ts.isCallExpression(n) && n.pos >= 0 && this.mayReturnPromoted(n)) return true;
+      return ts.forEachChild(n, visit) ?? false;
+    };
+    return visit(body);
   }
 
   /** Whether a call's target is declared by tfjs (a tfjs function or a Tensor method), which

@@ -21,7 +21,7 @@ import { describeValue, zerosOf } from './staged_values';
 import { joinOperands } from './list_joins';
 import { isTapeOn } from './tape';
 import { readByUserCode } from './user_reads';
-import { markPromoted, promotionOf } from '../../runtime/promoted_values';
+import { markPromoted, promotionOf, STAGED_LIST } from '../../runtime/promoted_values';
 import { callAsLibrary, ownCode } from '../../runtime/library_code';
 
 /**
@@ -497,7 +497,8 @@ export function stagedArray(items: unknown[], name: string, opts: OperatorOption
   };
   const proxy = new Proxy(items, {
     // In list mode what the proxy answers (push, pop, at, length) is autograph-ts's code (library_code.ts).
-    get: (target, key, receiver) => (state.isList ? ownCode(callAsLibrary(state.get, state, [key])) : Reflect.get(target, key, receiver)),
+    get: (target, key, receiver) => (key === STAGED_LIST ? state.isList
+      : state.isList ? ownCode(callAsLibrary(state.get, state, [key])) : Reflect.get(target, key, receiver)),
     set: (target, key, value, receiver) => (state.isList ? state.set(key) : Reflect.set(target, key, value, receiver)),
     has: (target, key) => (state.isList ? refuse(`'in' of ${String(key)}`)() : Reflect.has(target, key)),
     ownKeys: (target) => (state.isList ? refuse('listing the keys')() : Reflect.ownKeys(target)),

@@ -135,14 +135,14 @@ describe('real code, third red team: eager == staged == the dataSync original', 
       void history;
       expect(rest).to.deep.equal(m.fitWithCallbacksOriginal(...losses()));
     });
-    it.skip('Keras ReduceLROnPlateau: a JS lr field lowered under a tensor if, pushed per epoch into a JS array', () => {
-      // today: 'cb.lr' is a float32 tensor here (main.ts:118:14), not a JS number: 'this.lr' changes in a loop staged
-      // on a tensor condition (main.ts:95:5) -- main.ts:95:5 is an if in onEpochEnd. (return cb.lr alone stages.)
-      expect(agree('plateauSchedule', () => [tf.tensor1d([5, 4, 4.5, 4.2, 4.1, 4.3, 4.4, 4.5, 4.6])])).to.have.length(1);
+    it('Keras ReduceLROnPlateau: a JS lr field lowered under a tensor if, pushed per epoch into a JS array', () => {
+      // Was refused at lrs.push(cb.lr); with the push allowed, the staged lr stayed 1 (inCooldown()'s
+      // `this.cooldownCounter > 0` was not seen to return a promoted boolean: its if was static).
+      const [run] = agree('plateauSchedule', () => [tf.tensor1d([5, 4, 4.5, 4.2, 4.1, 4.3, 4.4, 4.5, 4.6])]);
+      expect((run as { lr: number }).lr).to.be.lessThan(1);
     });
     // Same mechanism, an element store: classes[i] = index with index assigned under a tensor if.
-    it.skip('coco-ssd calculateMaxScores: maxes[i] = max; classes[i] = index', () => {
-      // today: 'index' is an int32 tensor here (main.ts:482:18) ... changes in a loop staged on a tensor condition (main.ts:476:7) [an if]
+    it('coco-ssd calculateMaxScores: maxes[i] = max; classes[i] = index', () => {
       const s = () => [tf.tensor2d([[0.1, 0.7, 0.2], [0, 0.2, 0], [0.5, 0.3, 0.9]]), 3, 3];
       const [eager] = agree('calculateMaxScores', s);
       expect(values(eager)).to.deep.equal(m.calculateMaxScoresOriginal(...s()));

@@ -122,6 +122,8 @@ export function isMaybePromoted(expr: TS.Expression, names: ReadonlySet<string>)
       return false;
     }
     if (ts.isPostfixUnaryExpression(e)) return maybe(e.operand);
+    // `...counts` of an array whose elements are promoted (in `Math.max(...counts)`).
+    if (ts.isSpreadElement(e)) return ts.isIdentifier(e.expression) && names.has(elementsName(e.expression.text));
     if (ts.isConditionalExpression(e)) return maybe(e.condition) || maybe(e.whenTrue) || maybe(e.whenFalse);
     if (ts.isBinaryExpression(e)) {
       const op = e.operatorToken.kind;
@@ -206,7 +208,7 @@ export function capturedPromotableNames(body: TS.Node, classifier: Classifier): 
 export function isMathCall(e: TS.Node): e is TS.CallExpression {
   return ts.isCallExpression(e) && ts.isPropertyAccessExpression(e.expression) && ts.isIdentifier(e.expression.expression) &&
     e.expression.expression.text === 'Math' && ts.isIdentifier(e.expression.name) &&
-    (PROMOTED_MATH as readonly string[]).includes(e.expression.name.text) && !e.arguments.some(ts.isSpreadElement);
+    (PROMOTED_MATH as readonly string[]).includes(e.expression.name.text);
 }
 
 /** The promotable name that stands for every element of the array `name` (`counts[]`). */
@@ -322,24 +324,48 @@ export function promotableNames(body: TS.Node, converted: ReadonlySet<TS.Node>, 
     ts.forEachChild(node, destructured);
   };
   destructured(body);
-  // Closure: variables assigned a value computed from a promotable one.
+  // Closure: variables assigned a value computed from a promotable one; arrays of numbers or
+  // booleans a maybe-promoted value is stored in (`classes[i] = index`, `lrs.push(cb.lr)`): their
+  // elements are promoted (`lrs[]`); the variable of a for...of over such an array.
   for (let changed = true; changed;) {
     changed = false;
+    const add = (name: string | undefined): void => {
+      if (name !== undefined && !names.has(name)) {
+        names.add(name);
+        changed = true;
+      }
+    };
     const visit = (node: TS.Node): void => {
       if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
       const assigned = assignment(node);
-      if (assigned !== undefined && mentions(assigned.value, names)) {
-        const name = promotable(assigned.target);
-        if (name !== undefined && !names.has(name)) {
-          names.add(name);
-          changed = true;
-        }
+      if (assigned !== undefined && mentions(assigned.value, names)) add(promotable(assigned.target));
+      const stored = storedElement(node);
+      if (stored !== undefined && isMaybePromoted(stored.value, names) && classifier.isPromotableArray(stored.array)) {
+        add(elementsName(stored.array.text));
+      }
+      if (ts.isForOfStatement(node) && ts.isIdentifier(node.expression) && names.has(elementsName(node.expression.text)) &&
+          ts.isVariableDeclarationList(node.initializer) && node.initializer.declarations.length === 1 &&
+          ts.isIdentifier(node.initializer.declarations[0].name)) {
+        add(promotable(node.initializer.declarations[0].name));
       }
       ts.forEachChild(node, visit);
     };
     visit(body);
   }
   return names;
+}
+
+/** `xs[i] = v`, `xs.push(v)`, `xs.unshift(v)` on an array variable: the array and the value stored. */
+function storedElement(node: TS.Node): { array: TS.Identifier; value: TS.Expression } | undefined {
+  if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+      ts.isElementAccessExpression(node.left) && ts.isIdentifier(node.left.expression)) {
+    return { array: node.left.expression, value: node.right };
+  }
+  if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && ts.isIdentifier(node.expression.expression) &&
+      ['push', 'unshift'].includes(node.expression.name.text) && node.arguments.length === 1 && !ts.isSpreadElement(node.arguments[0])) {
+    return { array: node.expression.expression, value: node.arguments[0] };
+  }
+  return undefined;
 }
 
 /** Whether `value` is (in parentheses) a converted `?:`, `&&` or `||`: staged, it gives a tensor. */
@@ -418,6 +444,9 @@ export function plainReads(body: TS.Node, names: ReadonlySet<string>, classifier
   // promoted values (`v === t` in a closure): those reads are the plain ones, named as the user's.
   const visit = (node: TS.Node, plainParts: boolean): void => {
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
+    // An array whose elements may be promoted, read whole where JS would see its elements (`counts.indexOf(2)`).
+    if (ts.isIdentifier(node) && references.has(node) && names.has(elementsName(node.text)) && !isWriteTarget(node) &&
+        !arrayConsumed(node, names, classifier, captured)) return record(node);
     if (ts.isExpression(node) && maybe(node) && !isWriteTarget(node)) {
       if (plainParts || !consumed(node, names, classifier, captured)) {
         if (isCapturedRead(node, captured)) return record(node);
@@ -429,6 +458,39 @@ export function plainReads(body: TS.Node, names: ReadonlySet<string>, classifier
   };
   visit(body, false);
   return reads;
+}
+
+/**
+ * Whether an array whose elements may be promoted (`counts`, with `counts[]` promotable) is read
+ * where its elements go through the operators or come back as JS values: an element (`counts[c]`),
+ * its length, a push, a return, a for...of (its variable is promotable), `Math.max(...counts)`, a
+ * tfjs function's values. Anywhere else JS would see a promoted tensor for a number.
+ */
+function arrayConsumed(node: TS.Identifier, names: ReadonlySet<string>, classifier: Classifier, captured: ReadonlySet<string>): boolean {
+  let child: TS.Node = node;
+  let parent = node.parent;
+  while (ts.isParenthesizedExpression(parent) || ts.isNonNullExpression(parent) || ts.isAsExpression(parent)) {
+    child = parent;
+    parent = parent.parent;
+  }
+  if (ts.isElementAccessExpression(parent) && parent.expression === child) return true;
+  if (ts.isPropertyAccessExpression(parent) && parent.expression === child) {
+    const member = parent.name.text;
+    return member === 'length' || ((member === 'push' || member === 'unshift') && ts.isCallExpression(parent.parent) &&
+      parent.parent.expression === parent);
+  }
+  if (ts.isForOfStatement(parent) && parent.expression === child) return true;
+  if (ts.isSpreadElement(parent)) return isMathCall(parent.parent);
+  const returnable = !readsCaptured(node, captured);
+  if (ts.isReturnStatement(parent)) return returnable;
+  if (ts.isArrayLiteralExpression(parent)) return returnable && isReturned(parent);
+  if ((ts.isPropertyAssignment(parent) || ts.isShorthandPropertyAssignment(parent)) && ts.isObjectLiteralExpression(parent.parent)) {
+    return returnable && isReturned(parent.parent);
+  }
+  if ((ts.isCallExpression(parent) || ts.isNewExpression(parent)) && parent.arguments?.includes(child as TS.Expression)) {
+    return classifier.isTfjsCall(parent) || classifier.isTfjsValuesArgument(parent, child as TS.Expression);
+  }
+  return false;
 }
 
 /** Whether `node` holds a read of an enclosing function's promotable value (isCapturedRead). */
@@ -509,7 +571,7 @@ function consumed(node: TS.Expression, names: ReadonlySet<string>, classifier: C
   }
   if ((ts.isCallExpression(parent) || ts.isNewExpression(parent)) && parent.arguments?.includes(node)) {
     return classifier.isTfjsCall(parent) || classifier.isTfjsValuesArgument(parent, node) || isMathCall(parent) ||
-      (ts.isCallExpression(parent) && (isListAt(parent, names) || isListPush(parent, names)));
+      (ts.isCallExpression(parent) && (isListAt(parent, names) || isListPush(parent, names) || isElementsStore(parent, names)));
   }
   // `xs[t]` on a list: ag__.listItem (converters/promoted_values.ts).
   if (isListItem(parent, names) && parent.argumentExpression === node) return true;
@@ -542,6 +604,13 @@ function isListPush(call: TS.CallExpression, names: ReadonlySet<string>): boolea
   const callee = call.expression;
   return ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.name) && callee.name.text === 'push' &&
     ts.isIdentifier(callee.expression) && names.has(`${callee.expression.text}.length`);
+}
+
+/** `xs.push(v)`, `xs.unshift(v)` on an array whose elements are promoted (`xs[]`, see promotableNames). */
+function isElementsStore(call: TS.CallExpression, names: ReadonlySet<string>): boolean {
+  const callee = call.expression;
+  return ts.isPropertyAccessExpression(callee) && (callee.name.text === 'push' || callee.name.text === 'unshift') &&
+    ts.isIdentifier(callee.expression) && names.has(elementsName(callee.expression.text));
 }
 
 /** `xs.at(i)` on an array that a staged loop may grow into a list (which takes a tensor index). */

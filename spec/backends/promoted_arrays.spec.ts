@@ -1,0 +1,53 @@
+/**
+ * Arrays of JS numbers that receive values a staged statement promoted (issue 17): `classes[i] =
+ * index`, `out.push(a)`, a for...of copy, `Math.max(...counts)` stage, the array's elements carried
+ * as promoted values and read back as JS numbers; a read of the whole array where JS would see its
+ * elements (`counts.indexOf(2)`) is refused naming it; a method reading a number field is seen to
+ * return a promoted value. Eager == staged, value and JS type, on the tfjs executor and 'auto'.
+ */
+import { expect } from 'chai';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as tf from '@tensorflow/tfjs';
+import { stage } from '../../index';
+import { StagingError } from '../../backends/common/errors';
+import { compile, formatDiagnostics, load } from '../harness/compile';
+import { agreeOnEngines } from '../harness/typed_results';
+
+const source = fs.readFileSync(path.resolve(__dirname, '../../../spec/fixtures/promoted_array_programs.ts'), 'utf8');
+const lineOf = (text: string): number => source.split('\n').findIndex((l) => l.includes(text)) + 1;
+
+describe('arrays of JS numbers holding promoted values (issue 17)', () => {
+  let m: Record<string, any>;
+  before(() => {
+    const result = compile({ 'main.ts': source });
+    expect(formatDiagnostics(result.diagnostics)).to.equal('');
+    m = load(result.js['main.ts']);
+  });
+  const agree = (name: string, ...argLists: (() => unknown[])[]): unknown[] => agreeOnEngines(m[name], name, argLists);
+  const labels = () => tf.tensor1d([1, 1, 0, 2, 1]);
+
+  it('an index picked under a tensor if, stored at a JS index (coco-ssd calculateMaxScores)', () => {
+    expect(agree('rowArgmax', () => [tf.tensor2d([[1, 3, 2], [5, 1, 0]])], () => [tf.tensor2d([[0, 0, 1], [0, 2, 0]])]))
+      .to.deep.equal([[1, 0], [2, 1]]);
+  });
+
+  it('a number a tensor if set, pushed and computed on after it', () => {
+    expect(agree('pushAfterIf', () => [tf.scalar(3)], () => [tf.scalar(-3)])).to.deep.equal([[1, 2], [0, 1]]);
+  });
+
+  it('Math.max over the spread counts; a for...of copy of them', () => {
+    expect(agree('largestCount', () => [labels()])).to.deep.equal([3]);
+    expect(agree('copyCounts', () => [labels()])).to.deep.equal([[0, 6]]);
+  });
+
+  it('indexOf of the counts is refused naming the array and its line (was -1 for 1: silently wrong)', () => {
+    expect(m.indexOfCount(tf.tensor1d([1, 1, 0]))).to.equal(1);
+    expect(() => stage(m.indexOfCount)(tf.tensor1d([1, 1, 0]))).to.throw(StagingError,
+      new RegExp(`'counts' is read as a JS array \\(main\\.ts:${lineOf('counts.indexOf(2)')}:\\d+\\), but its element 1 is an int32 tensor`));
+  });
+
+  it("a method reading a number field returns a promoted boolean: its caller's if is staged (was the trace's branch)", () => {
+    expect(agree('cooldownSchedule', () => [tf.tensor1d([5, 6, 7, 8, 4, 5, 6])])).to.deep.equal([[1, 0.5, 0.5, 0.25, 0.25, 0.125, 0.125]]);
+  });
+});
