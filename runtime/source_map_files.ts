@@ -25,6 +25,18 @@ export function originalPosition(file: string, line: number, column: number): { 
     column: (original.column ?? 0) + 1 };
 }
 
+/**
+ * The source map of code that runs from no file on disk (evaluated from a string under the name
+ * `file`, e.g. with vm.compileFunction's `filename`): its frames map to .ts like those of a file.
+ */
+export function registerSourceMap(file: string, mapText: string): void {
+  const path = nodeBuiltin('path');
+  if (path === undefined) return;
+  const map = JSON.parse(mapText) as { sourceRoot?: string };
+  map.sourceRoot = path.resolve(path.dirname(file), map.sourceRoot ?? '');
+  consumers.set(file, new (consumerClass())(map as never));
+}
+
 function consumerFor(file: string): SourceMapConsumer | null {
   let consumer = consumers.get(file);
   if (consumer !== undefined) return consumer;

@@ -20,6 +20,23 @@ const OWN_PREFIXES = PACKAGE_ROOT === undefined || path === undefined ? []
 
 const FRAME = /^(\s*at (?:(.*?) \()?)(?:file:\/\/)?(.+?):(\d+):(\d+)(\)?)\s*$/;
 
+/**
+ * The name of the frame through which stage() calls the function it traces (backends/cache/
+ * trace_errors.ts): a name set on the function object, so it stays when the code is bundled or
+ * minified. The frames from it outward are whatever called stage(), never the traced code.
+ */
+export const TRACED_FRAME_NAME = 'autograph_ts_stage_tracing';
+const TRACE_ENTRY = new RegExp(`\\bat ${TRACED_FRAME_NAME} `);
+
+/** Said in place of a location when a trace is running but none of its frames is in a file (code evaluated from a string). */
+export const NO_TRACED_LINE = 'no source line: the traced code has no file';
+
+/** The frames of stack lines that may be the user's line: above the trace's entry when the stack passes through one. */
+function tracedFrames(lines: string[]): { frames: string[]; inTrace: boolean } {
+  const entry = lines.findIndex((l) => TRACE_ENTRY.test(l));
+  return entry < 0 ? { frames: lines, inTrace: false } : { frames: lines.slice(0, entry), inTrace: true };
+}
+
 /** Whether a stack line is a frame of autograph-ts itself, of tfjs, or of Node's internals. */
 export function isInternalFrame(line: string): boolean {
   if (/\bnode:|\(internal\/|[\\/]node_modules[\\/]@tensorflow[\\/]|[\\/]tfjs-[a-z-]+[\\/]src[\\/]|<anonymous>|\bnative\b/.test(line)) {
@@ -73,8 +90,10 @@ export function rewriteStack(error: unknown, site?: { location: string; name?: s
  * path with an absolute one. (Stack frames keep Node's absolute paths.)
  */
 export function currentUserLocation(): string | undefined {
-  const location = siteLocation(captureSite())?.location;
-  return location === undefined ? undefined : messageLocation(location);
+  const site = captureSite();
+  const location = siteLocation(site)?.location;
+  if (location !== undefined) return messageLocation(location);
+  return tracedFrames(((site as { stack?: string }).stack ?? '').split('\n')).inTrace ? NO_TRACED_LINE : undefined;
 }
 
 /** An absolute `path:line:col` relative to the working directory when the file is inside it. */
@@ -114,10 +133,14 @@ export function framesAbove(above: (...args: never[]) => unknown, depth: number)
   return (holder.stack ?? '').split('\n').slice(1);
 }
 
-/** The first user frame of a captured site, mapped to .ts: `{ location: 'file.ts:l:c', name }`. */
+/**
+ * The first user frame of a captured site, mapped to .ts: `{ location: 'file.ts:l:c', name }`. While
+ * stage() traces a function, only the traced code's frames count: the caller of stage() is not
+ * where the traced code did anything (undefined when none of the traced frames is in a file).
+ */
 export function siteLocation(site: object): { location: string; name?: string } | undefined {
   const stack = (site as { stack?: string }).stack;
-  const frame = stack?.split('\n').slice(1).find(isUserFrame);
+  const frame = stack === undefined ? undefined : tracedFrames(stack.split('\n').slice(1)).frames.find(isUserFrame);
   const match = frame === undefined ? null : FRAME.exec(mapFrame(frame));
   return match ? { location: `${match[3]}:${match[4]}:${match[5]}`, name: match[2] || undefined } : undefined;
 }

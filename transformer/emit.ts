@@ -92,29 +92,43 @@ export function assignStatement(target: TS.Expression, value: TS.Expression): TS
   return ts.factory.createExpressionStatement(ts.factory.createAssignment(target, value));
 }
 
-/** `this.x.y` from its qualified name. */
-export function qualifiedExpression(name: string): TS.Expression {
-  const [root, ...rest] = name.split('.');
-  let expr: TS.Expression = root === 'this' ? ts.factory.createThis() : id(root);
-  for (const part of rest) expr = ts.factory.createPropertyAccessExpression(expr, part);
-  return expr;
-}
-
 export function stringArray(values: string[]): TS.ArrayLiteralExpression {
   return ts.factory.createArrayLiteralExpression(values.map((v) => ts.factory.createStringLiteral(v)));
 }
 
-/** `() => [a, this.b]` */
+/** `() => [a, this.b, cur?.end]`: a field of an object that may be null at the statement reads as undefined. */
 export function getStateClosure(names: string[]): TS.ArrowFunction {
-  return closure(ts.factory.createArrayLiteralExpression(names.map(qualifiedExpression)));
+  return closure(ts.factory.createArrayLiteralExpression(names.map(nullSafeRead)));
 }
 
-/** `(vars_) => { [a, this.b] = vars_; }` */
+/** `(vars_) => { [a, this.b, (cur ?? {}).end] = vars_; }`: a field of a null object is written nowhere. */
 export function setStateClosure(ctx: EmitContext, names: string[]): TS.ArrowFunction {
   if (names.length === 0) return closure(ts.factory.createBlock([]));
   const values = ctx.fresh('vars_');
-  const target = ts.factory.createArrayLiteralExpression(names.map(qualifiedExpression));
+  const target = ts.factory.createArrayLiteralExpression(names.map(nullSafeTarget));
   return closure(ts.factory.createBlock([assignStatement(target, id(values))], false), [param(values)]);
+}
+
+/** `cur?.end`, `this.a?.b`: a qualified name read without throwing where an object on its way is null or undefined. */
+function nullSafeRead(name: string): TS.Expression {
+  const [root, ...rest] = name.split('.');
+  let expr: TS.Expression = root === 'this' ? ts.factory.createThis() : id(root);
+  for (const part of rest) {
+    expr = expr.kind === ts.SyntaxKind.ThisKeyword ? ts.factory.createPropertyAccessExpression(expr, part)
+      : ts.factory.createPropertyAccessChain(expr, ts.factory.createToken(ts.SyntaxKind.QuestionDotToken), part);
+  }
+  return expr;
+}
+
+/** `(cur ?? {}).end`: a qualified name as an assignment target that drops the write where its object is null or undefined. */
+function nullSafeTarget(name: string): TS.Expression {
+  const dot = name.lastIndexOf('.');
+  if (dot < 0) return id(name);
+  const owner = nullSafeRead(name.slice(0, dot));
+  const field = name.slice(dot + 1);
+  if (owner.kind === ts.SyntaxKind.ThisKeyword) return ts.factory.createPropertyAccessExpression(owner, field);
+  const orThrowaway = ts.factory.createBinaryExpression(owner, ts.SyntaxKind.QuestionQuestionToken, ts.factory.createObjectLiteralExpression());
+  return ts.factory.createPropertyAccessExpression(ts.factory.createParenthesizedExpression(orThrowaway), field);
 }
 
 /** `key: value` in an operator's options object: the key is checked against the runtime's
@@ -137,7 +151,7 @@ export function optionsObject(origin: string, flags: string[] = [], composites: 
   if (composites.length > 0) {
     // `composites: () => ({ xs, "this.items": this.items })`: the objects the body changes in place.
     const entries = composites.map((name) => (name.includes('.')
-      ? ts.factory.createPropertyAssignment(ts.factory.createStringLiteral(name), qualifiedExpression(name))
+      ? ts.factory.createPropertyAssignment(ts.factory.createStringLiteral(name), nullSafeRead(name))
       : ts.factory.createShorthandPropertyAssignment(name)));
     props.push(optionProperty('composites',
       closure(ts.factory.createParenthesizedExpression(ts.factory.createObjectLiteralExpression(entries, false)))));

@@ -11,6 +11,8 @@ import { StagedControlFlow } from '../staging/control_flow';
 import { refuseTraceValuesLeftInFields } from '../staging/observed_fields';
 import { rawTraceOf } from '../staging/shape_relaxation';
 import { ListWidening, ReturnedList, withListsStacked } from '../staging/staged_lists';
+import { ListElementsLearnt } from '../staging/list_elements';
+import type { TensorSpec } from '../graph/graph';
 import { withoutTape } from '../staging/tape';
 import { runTrace } from '../staging/trace_context';
 import { markDisposedByTrace, traceScopeTensors } from '../staging/trace_patches';
@@ -41,16 +43,38 @@ export function trace(fn: (...args: never[]) => unknown, thisArg: unknown, args:
   // autograph-ts's own reads of the arguments' dims are not the user's (library_code.ts).
   return asLibrary(() => {
     const widened = widenedListsOf(fn);
+    const elements = listElementsOf(fn);
     for (;;) {
       try {
-        return traceAsLibrary(fn, thisArg, args, tensors, variant, watch, audit, values, widened);
+        return traceAsLibrary(fn, thisArg, args, tensors, variant, watch, audit, values, widened, elements);
       } catch (error) {
-        // A list of JS numbers got a fraction after integers: traced again with it float32 (each list once).
-        if (!(error instanceof ListWidening) || widened.has(error.origin)) throw error;
-        widened.add(error.origin);
+        if (!learnsFrom(error, widened, elements)) throw error;
       }
     }
   });
+}
+
+/**
+ * Whether a trace failed for something the next trace knows (each list once): a list of JS numbers
+ * got a fraction after integers (traced again with it float32), or lists read before their first
+ * push got elements later (traced again with their element specs, list_elements.ts).
+ */
+function learnsFrom(error: unknown, widened: Set<string>, elements: Map<string, TensorSpec>): boolean {
+  if (error instanceof ListWidening && !widened.has(error.origin)) {
+    widened.add(error.origin);
+    return true;
+  }
+  if (!(error instanceof ListElementsLearnt) || [...error.elements.keys()].every((origin) => elements.has(origin))) return false;
+  error.elements.forEach((spec, origin) => elements.set(origin, spec));
+  return true;
+}
+
+/** The element specs of lists fn reads before their first push (by newList origin), learnt by its traces. */
+const listElements = new WeakMap<object, Map<string, TensorSpec>>();
+function listElementsOf(fn: object): Map<string, TensorSpec> {
+  let elements = listElements.get(fn);
+  if (elements === undefined) listElements.set(fn, elements = new Map());
+  return elements;
 }
 
 /** The lists of JS numbers that hold fractions in fn (ListWidening), learnt by its traces. */
@@ -63,9 +87,10 @@ function widenedListsOf(fn: object): Set<string> {
 
 function traceAsLibrary(fn: (...args: never[]) => unknown, thisArg: unknown, args: unknown[], tensors: tf.Tensor[],
                         variant: 0 | 1, watch: Watch | undefined, audit: boolean, values: boolean,
-                        widened: ReadonlySet<string>): CacheEntry {
+                        widened: ReadonlySet<string>, elements: ReadonlyMap<string, TensorSpec>): CacheEntry {
   const tracer = new Tracer(variant, audit, defineControlFlow);
   tracer.lists.widened = widened;
+  tracer.lists.elements.hints = elements;
   if (watch !== undefined) tensors.forEach((t, i) => tracer.watchDims(t, watch.pattern[i], watch.names[i]));
   if (audit) tensors.forEach((t) => tracer.auditTensor(t));
   for (const t of tensors) tracer.root.values.set(t, tracer.root.addParam({ shape: [...t.shape], dtype: t.dtype }));
@@ -75,6 +100,17 @@ function traceAsLibrary(fn: (...args: never[]) => unknown, thisArg: unknown, arg
 
   // The trace's own kernels must not land on an outer gradient tape (tf.grad around a staged call).
   return withoutTape(() => traceOutsideTape(fn, thisArg, args, tensors, tracer, values));
+}
+
+/** The error a trace ends with where it skipped reads of lists (list_elements.ts): the retrace or the read's refusal first. */
+function afterSkippedReads(tracer: Tracer, error: unknown): unknown {
+  if (error instanceof ListElementsLearnt) return error;
+  try {
+    tracer.lists.elements.finish();
+  } catch (outcome) {
+    return outcome;
+  }
+  return error;
 }
 
 function traceOutsideTape(fn: (...args: never[]) => unknown, thisArg: unknown, args: unknown[], tensors: tf.Tensor[],
@@ -92,6 +128,7 @@ function traceOutsideTape(fn: (...args: never[]) => unknown, thisArg: unknown, a
     if (result instanceof Promise) {
       throw new StagingError('autograph-ts: stage() needs a synchronous function; this one returned a Promise.');
     }
+    tracer.lists.elements.finish();
     let resultTensors: (tf.Tensor | undefined)[];
     ({ rebuild, resultKey, promoted, resultTensors } = bindResults(tracer, result));
     state = tracer.facts.objects.finish(tracer);
@@ -104,8 +141,9 @@ function traceOutsideTape(fn: (...args: never[]) => unknown, thisArg: unknown, a
     if (values && stateless && !tracer.changingDims && traceValuesAreResults(tracer.program.graph, resultTensors)) {
       held = holdResults(resultTensors as tf.Tensor[]);
     }
-  } catch (error) {
+  } catch (thrown) {
     disposeProgram(tracer.program);
+    const error = afterSkippedReads(tracer, thrown);
     explainTraceError(error, fn, thisArg);
     throw error;
   } finally {

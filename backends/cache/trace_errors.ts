@@ -7,6 +7,7 @@
  */
 import { isEngineFrame, StagingError } from '../common/errors';
 import type { Program } from '../graph/graph';
+import { TRACED_FRAME_NAME } from '../../runtime/user_frames';
 
 /** Adds the tracing frame and, when it applies, the unbound-method hint to an error that left a trace. */
 export function explainTraceError(error: unknown, fn: Function, thisArg: unknown): void {
@@ -49,11 +50,7 @@ function usesOwnThis(fn: Function): boolean {
   return /\bthis\b/.test(source);
 }
 
-/**
- * The name of the frame that calls fn in a trace, where fn's frames end: a name set on the
- * function object (V8 shows it in stacks), so it stays when the code is bundled or minified.
- */
-const TRACED_FRAME_NAME = 'autograph_ts_stage_tracing';
+/** The frame that calls fn in a trace, where fn's frames end (see TRACED_FRAME_NAME). */
 const TRACE_FRAME = new RegExp(`\\bat ${TRACED_FRAME_NAME} `);
 
 /** Calls fn as the traced function (trace.ts): its frame marks where fn's own frames end. */

@@ -20,6 +20,7 @@ import type { ListNode, ListOp, TensorSpec, ValueRef } from '../graph/graph';
 import { describeValue, zerosOf } from './staged_values';
 import { joinOperands } from './list_joins';
 import { isTapeOn } from './tape';
+import { ListElements, ListElementUnknown } from './list_elements';
 import { readByUserCode } from './user_reads';
 import { markPromoted, promotionOf, STAGED_LIST } from '../../runtime/promoted_values';
 import { callAsLibrary, ownCode } from '../../runtime/library_code';
@@ -91,6 +92,8 @@ export class ListRecorder {
    * one makes every element float32 from the start, as JS keeps one kind of number.
    */
   widened: ReadonlySet<string> = new Set();
+  /** The element specs of lists read before their first push (list_elements.ts). */
+  readonly elements = new ListElements();
 
   constructor(private readonly tracer: ListTrace) {}
 
@@ -386,6 +389,7 @@ export class StagedArrayState {
   /** Element `index` of the list (a JS integer, negative from the end, or a scalar tensor); an element of a
    * list of JS values is a promoted value, refused where JS would need the number. */
   item(index: number | tf.Tensor): tf.Tensor {
+    this.knowElement(`${this.name}[i]`);
     const item = this.lists.getItem(this.list!, index, this.name);
     return this.scalars ? markPromoted(item, `${this.name}[i]`, undefined, undefined, this.name) : item;
   }
@@ -394,6 +398,25 @@ export class StagedArrayState {
   push(item: unknown): void {
     const element = this.scalars ? this.scalar(item, this.list) : item;
     this.list = this.lists.push(this.list!, element, this.name, this.scalars);
+    if (this.opts?.origin !== undefined) this.lists.elements.learn(this.opts.origin, this.list.element);
+  }
+
+  /**
+   * Before a read of an element: a list nothing was pushed to yet gets the element spec an earlier
+   * trace learnt from its pushes; without one the read is refused, and a staged loop around it goes
+   * on as if it ran zero times to learn it (list_elements.ts).
+   */
+  private knowElement(what: string): void {
+    const list = this.list!;
+    if (list.element !== undefined) return;
+    const origin = this.opts?.origin;
+    const hint = origin === undefined ? undefined : this.lists.elements.hints.get(origin);
+    if (hint !== undefined) return list.learn(hint);
+    const message = `autograph-ts: ${what} of '${this.name}'${where()}, an empty list in the staged graph whose element ` +
+      'dtype and shape are not known: it is read before anything is pushed to it, and no push after teaches them. Push ' +
+      'to it first, or start it with an element.';
+    if (origin === undefined) throw new StagingError(message);
+    throw new ListElementUnknown(origin, message);
   }
 
   /** A JS number or boolean as an element of this list of them (a fraction after integers: ListWidening). */
@@ -457,6 +480,7 @@ export class StagedArrayState {
         };
       case 'pop':
         return (): tf.Tensor => {
+          this.knowElement('pop()');
           const [rest, item] = this.lists.pop(this.list!, this.name);
           this.list = rest;
           return this.scalars ? markPromoted(item, `${this.name}.pop()`, undefined, undefined, this.name) : item;

@@ -8,6 +8,7 @@ import type { OperatorOptions } from '../../runtime/options';
 import type { GetState, SetState, Thunk } from '../../runtime/staging_hooks';
 import { capturedTensors, GraphBuilder, specOf, unifyCaptures } from '../graph/builder';
 import { at, StagingError, StructureChange } from '../common/errors';
+import { ListElementUnknown } from './list_elements';
 import { mergeShapes, sameShape, type TensorSpec, UNKNOWN_DIM } from '../graph/graph';
 import { flatten } from '../common/nest';
 import { describeList, keepReturnedArray, notReturned, relaxedShape, TracedList } from './staged_lists';
@@ -109,11 +110,19 @@ export function stageLoop(tracer: Tracer, spec: LoopSpec): void {
     try {
       return stageLoopOnce(tracer, spec);
     } catch (error) {
+      // A read of a list nothing was pushed to yet: this trace goes on as if the loop ran zero times, to learn
+      // the list's elements from the pushes after it, and is traced again (list_elements.ts).
+      if (error instanceof ListElementUnknown) return skipLoop(tracer, spec, initial, error);
       if (!(error instanceof ReturnStructure) || !(isReturnSentinel(initial[error.index]) || isUndefinedValue(initial[error.index]))) throw error;
       initial[error.index] = error.template;
       spec.setState(initial);
     }
   }
+}
+
+function skipLoop(tracer: Tracer, spec: LoopSpec, initial: unknown[], error: ListElementUnknown): void {
+  tracer.lists.elements.skip(error);
+  spec.setState(initial);
 }
 
 function stageLoopOnce(tracer: Tracer, spec: LoopSpec): void {

@@ -331,7 +331,7 @@ describe('unknown dims inside a trace: loop variables and If outputs whose dims 
   it('code after the loop that bakes the accumulator\'s traced dims is an error naming the node', () => {
     const staged = stage(m.growThenUseShape);
     expect(() => staged(tf.tensor1d([1, 2]), tf.scalar(2))).to.throw(
-      /cannot be staged with unknown dims \(a value changes dims while it runs\): its graph depends on them — it reads acc\.shape\[0\] at <anonymous>:\d+:\d+/);
+      /cannot be staged with unknown dims \(a value changes dims while it runs\): its graph depends on them — it reads acc\.shape\[0\] at main\.ts:\d+:\d+/);
   });
 
   it('a shrinking sequence whose slice size is computed from its dims is refused, not wrong', () => {

@@ -4,10 +4,12 @@
  * programs, so a spec can compile many small programs quickly.
  */
 import * as path from 'path';
+import * as vm from 'vm';
 import * as ts from 'typescript';
 import type { AutographConfig } from '../../transformer/index';
 import { createFileTransformer } from '../../transformer/file_transformer';
 import { useTypeScript } from '../../transformer/typescript';
+import { registerSourceMap } from '../../runtime/source_map_files';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const RUNTIME = path.join(ROOT, 'dist/runtime/operators.js');
@@ -46,6 +48,7 @@ export function compile(files: Record<string, string>, config: AutographConfig =
   const transformer = createFileTransformer(program, { runtimeModule: RUNTIME, ...config }, (d) => diagnostics.push(d));
   program.emit(undefined, undefined, undefined, false, { before: [transformer] });
   const typeErrors = [...program.getSemanticDiagnostics(), ...program.getSyntacticDiagnostics()];
+  for (const [name, text] of Object.entries(js)) if (maps[name] !== undefined) emitted.set(text, { name, map: maps[name], id: emitted.get(text)?.id ?? emitted.size });
   return { js, maps, diagnostics, typeErrors };
 }
 
@@ -97,6 +100,24 @@ function virtualProgram(files: Record<string, string>, compilerOptions: ts.Compi
   return { program, js, maps };
 }
 
+/** The source and source map of each emitted text compile() made: load() evaluates it under that name. */
+const emitted = new Map<string, { name: string; map: string; id: number }>();
+
+/**
+ * The CommonJS wrapper of an emitted text. Where compile() made it, it runs as `out/<n>/main.js` under
+ * the working directory (one name per text: a map registered for one never maps another's frames)
+ * with its source map, whose sources resolve beside `out/`: its frames map to `main.ts` (as the
+ * transformer's origins name it) the way a compiled file's do. Other text runs from an anonymous function.
+ */
+function evaluated(js: string): (...args: unknown[]) => void {
+  const source = emitted.get(js);
+  if (source === undefined) return new Function('require', 'module', 'exports', js) as (...args: unknown[]) => void;
+  const out = path.join(process.cwd(), 'out');
+  const filename = path.join(out, String(source.id), source.name.replace(/\.[jt]s$/, '.js'));
+  registerSourceMap(filename, JSON.stringify({ ...JSON.parse(source.map), sourceRoot: out }));
+  return vm.compileFunction(js, ['require', 'module', 'exports'], { filename }) as (...args: unknown[]) => void;
+}
+
 /** This checkout's package entry (dist/index.js): what `autograph-ts` is for evaluated modules. */
 const PACKAGE_INDEX = path.resolve(__dirname, '../../index.js');
 
@@ -106,7 +127,7 @@ const PACKAGE_INDEX = path.resolve(__dirname, '../../index.js');
  */
 export function load(js: string): Record<string, any> {
   const module = { exports: {} as Record<string, any> };
-  const fn = new Function('require', 'module', 'exports', js);
+  const fn = evaluated(js);
   fn((id: string) => require(id === 'autograph-ts' ? PACKAGE_INDEX : id), module, module.exports);
   return module.exports;
 }
