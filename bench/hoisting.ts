@@ -1,7 +1,9 @@
 /**
- * The optimizer's projection hoisting (backends/optimize/projection_hoisting.ts) on and off, in
- * the same run, on the RNN of the main table (forward) and the BPTT training step of samples/bptt
- * (forward loop, backward loop in the graph, updates), on ONNX Runtime and the tfjs executor.
+ * The optimizer's loop rewrites — projection hoisting (backends/optimize/projection_hoisting.ts)
+ * and accumulated products (accumulated_products.ts) — all on vs all off, in the same run, on the
+ * RNN of the main table (forward) and the BPTT training step of samples/bptt (forward loop,
+ * backward loop in the graph, updates) at the main table's size and at batch 4 over 128 steps,
+ * on ONNX Runtime and the tfjs executor.
  */
 import * as tf from '@tensorflow/tfjs';
 import { stage, StageOptions } from '../backends/stage';
@@ -33,6 +35,8 @@ function subjects(): Subject[] {
   const task = bptt.decayingSumTask(32, 64, 4) as { xs: tf.Tensor; targets: tf.Tensor };
   const weights = bptt.initialWeights(4, 64) as Record<string, tf.Variable>;
   const optimizer = tf.train.sgd(0.1);
+  const long = bptt.decayingSumTask(128, 4, 4) as { xs: tf.Tensor; targets: tf.Tensor };
+  const longWeights = bptt.initialWeights(4, 64) as Record<string, tf.Variable>;
   // Batch 4: a per-step product of 262K multiply-adds, the largest that is hoisted (HOIST_UP_TO_WORK).
   const small = tf.randomNormal([T, 4, H], 0, 1, 'float32', 5);
   const h0small = tf.zeros([4, H]);
@@ -43,11 +47,17 @@ function subjects(): Subject[] {
       dispose: () => tf.dispose([small, h0small, ...Object.values(w)]) },
     { name: 'BPTT SGD step h64 b64 x32 (samples/bptt)', flops: bpttFlops(32, 64, 4, 64), fn: bptt.trainStep,
       args: [task.xs, task.targets, weights, optimizer],
-      dispose: () => { tf.dispose([task.xs, task.targets, ...Object.values(weights)]); optimizer.dispose(); } },
+      dispose: () => tf.dispose([task.xs, task.targets, ...Object.values(weights)]) },
+    { name: 'BPTT SGD step h64 b4 x128 (samples/bptt)', flops: bpttFlops(128, 4, 4, 64), fn: bptt.trainStep,
+      args: [long.xs, long.targets, longWeights, optimizer],
+      dispose: () => { tf.dispose([long.xs, long.targets, ...Object.values(longWeights)]); optimizer.dispose(); } },
   ];
 }
 
-/** Prints one line per subject and engine: hoisting off vs on, with GFLOP/s; returns the lines. */
+/** The loop rewrites off (both): the engine these optimizations are measured against. */
+const LOOP_REWRITES_OFF = { hoistProjections: false, accumulatedProducts: false };
+
+/** Prints one line per subject and engine: the loop rewrites off vs on, with GFLOP/s; returns the lines. */
 export function hoistingSection(compare: Compare, peak: Peak | undefined): string[] {
   const lines: string[] = [];
   const engines = onnxRuntimeMissing() === undefined ? (['onnx', 'tfjs'] as const) : (['tfjs'] as const);
@@ -57,14 +67,14 @@ export function hoistingSection(compare: Compare, peak: Peak | undefined): strin
     try {
       for (const engine of engines) {
         const on = stage(s.fn, { engine });
-        const off = stage(s.fn, { engine, optimize: { hoistProjections: false } } as StageOptions);
+        const off = stage(s.fn, { engine, optimize: LOOP_REWRITES_OFF } as StageOptions);
         try {
           const call = (f: typeof on) => (): tf.Tensor => f(...s.args);
-          const hoisted = on.inspect(...s.args).optimizations.length;
+          const rewrites = on.inspect(...s.args).optimizations.length;
           const r = compare(call(off), call(on));
           const line = `${s.name.padEnd(44)}${engine.padEnd(7)}${r.base.toFixed(3).padStart(9)}${r.other.toFixed(3).padStart(9)}  ` +
             `${(1 / r.ratio).toFixed(2)}x [${(1 / r.high).toFixed(2)}-${(1 / r.low).toFixed(2)}]  ` +
-            `${rooflineText(s.flops, r.base, peak)} -> ${rooflineText(s.flops, r.other, peak)}  (${hoisted} product${hoisted === 1 ? '' : 's'} hoisted)`;
+            `${rooflineText(s.flops, r.base, peak)} -> ${rooflineText(s.flops, r.other, peak)}  (${rewrites} loop rewrite${rewrites === 1 ? '' : 's'})`;
           lines.push(line);
           console.log(line);
         } finally {

@@ -372,7 +372,7 @@ async function main(): Promise<void> {
   const section = (name: string): boolean => ONLY === undefined || ONLY.includes(name);
   let hoisting: string[] = [];
   if (section('hoisting')) {
-    console.log(`\n== projection hoisting off vs on (optimize: { hoistProjections }), ${BACKENDS[0]}; see bench/hoisting.ts`);
+    console.log(`\n== loop rewrites off vs on (optimize: { hoistProjections, accumulatedProducts }), ${BACKENDS[0]}; see bench/hoisting.ts`);
     await useBackend(BACKENDS[0]);
     hoisting = hoistingSection(twoWay, peak);
   }

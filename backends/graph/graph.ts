@@ -158,7 +158,9 @@ export type ListOp = 'EmptyTensorList' | 'TensorListPushBack' | 'TensorListPopBa
  *   TensorListGetItem: (list, index: int32 scalar) -> element (0 <= index < length, else an error)
  *   TensorListStack: (list) -> the elements stacked on a new first axis (tf.stack; attrs.axis)
  *   TensorListConcat: (list) -> the elements concatenated along attrs.axis (tf.concat)
- * Stack and Concat of an empty list fail, as tf.stack([]) and tf.concat([]) do.
+ * Stack and Concat of an empty list fail, as tf.stack([]) and tf.concat([]) do, except a Concat with
+ * attrs.emptyRows (made by the optimizer, never by tracing: accumulated_products.ts), which gives
+ * no rows: a tensor of its output spec with the unknown joined dim 0.
  */
 export interface ListNode {
   kind: 'List';

@@ -12,6 +12,8 @@
  * 4. loop-invariant hoisting, after CSE so each invariant is hoisted once;
  * 5. projections of a sequence's step slices out of loops (projection_hoisting.ts), after
  *    loop-invariant hoisting so a matrix computed from invariants in the body is a parameter;
+ *    then sums over a loop's steps of products of per-step rows (a weight gradient's Σ x_tᵀ dy_t)
+ *    computed as one product after the loop (accumulated_products.ts), their accumulators pruned;
  * 6. dead nodes again: folding, merging and hoisting leave unused nodes behind (the slices);
  * 7. constants no node refers to any more (merged, folded into others) are released.
  */
@@ -23,6 +25,7 @@ import { compareIntsDirectly } from './int_comparisons';
 import { eliminateDeadNodes } from './dead_code';
 import { hoistLoopInvariants } from './loop_invariant';
 import { hoistProjections } from './projection_hoisting';
+import { batchAccumulatedProducts } from './accumulated_products';
 import { pruneConstants } from './prune_constants';
 import { pruneControlFlowOutputs } from './prune_outputs';
 
@@ -32,12 +35,16 @@ export interface OptimizeOptions {
   loopInvariant: boolean;
   /** Products of each step's slice of a sequence computed for all steps before the loop. */
   hoistProjections: boolean;
+  /** Sums over a loop's steps of per-step row products (Σ_t x_tᵀ dy_t) as one product after the loop. */
+  accumulatedProducts: boolean;
 }
 
 export function optimizeProgram(program: Program, options: boolean | Partial<OptimizeOptions> | undefined): void {
   if (program.functions !== undefined) return optimizeWithFunctions(program);
-  const on = options === false ? { constantFolding: false, cse: false, loopInvariant: false, hoistProjections: false }
-    : { constantFolding: true, cse: true, loopInvariant: true, hoistProjections: true, ...(typeof options === 'object' ? options : {}) };
+  const on = options === false
+    ? { constantFolding: false, cse: false, loopInvariant: false, hoistProjections: false, accumulatedProducts: false }
+    : { constantFolding: true, cse: true, loopInvariant: true, hoistProjections: true, accumulatedProducts: true,
+      ...(typeof options === 'object' ? options : {}) };
   eliminateDeadNodes(program.graph);
   pruneControlFlowOutputs(program.graph);
   if (on.constantFolding) {
@@ -49,7 +56,7 @@ export function optimizeProgram(program: Program, options: boolean | Partial<Opt
     eliminateCommonSubexpressions(program);
   }
   if (on.loopInvariant) hoistLoopInvariants(program.graph);
-  if (on.hoistProjections) hoistWithGradientProgram(program);
+  rewriteLoopsKeepingGradientProgram(program, on);
   eliminateDeadNodes(program.graph);
   if (program.forGradients !== undefined) eliminateDeadNodes(program.forGradients.graph);
   pruneConstants(program);
@@ -66,16 +73,21 @@ function optimizeWithFunctions(program: Program): void {
 }
 
 /**
- * Projection hoisting, keeping the program as it was for runs under a gradient tape: a row gather
- * of the hoisted product puts the product on the weights' gradient path, where tfjs's gradient of
- * GatherV2 scatters (UnsortedSegmentSum, which tfjs-wasm lacks) and the in-graph gradient would
- * accumulate a full [steps, ...] gradient per iteration.
+ * Projection hoisting and accumulated products, keeping the program as it was for runs under a
+ * gradient tape: a row gather of the hoisted product puts the product on the weights' gradient
+ * path, where tfjs's gradient of GatherV2 scatters (UnsortedSegmentSum, which tfjs-wasm lacks) and
+ * the in-graph gradient would accumulate a full [steps, ...] gradient per iteration; lists are not
+ * on tfjs's tape.
  */
-function hoistWithGradientProgram(program: Program): void {
-  if (!program.graph.nodes.some((n) => n.kind === 'While')) return;
+function rewriteLoopsKeepingGradientProgram(program: Program, on: OptimizeOptions): void {
+  if (!(on.hoistProjections || on.accumulatedProducts) || !program.graph.nodes.some((n) => n.kind === 'While')) return;
   const before = structuredClone(program.graph);
-  const notes = hoistProjections(program);
+  const notes = [
+    ...(on.hoistProjections ? hoistProjections(program) : []),
+    ...(on.accumulatedProducts ? batchAccumulatedProducts(program) : []),
+  ];
   if (notes.length === 0) return;
+  if (on.accumulatedProducts) pruneControlFlowOutputs(program.graph);
   program.optimizations = [...(program.optimizations ?? []), ...notes];
   program.forGradients = { ...program, graph: before, optimizations: undefined };
 }

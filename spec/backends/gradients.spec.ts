@@ -269,9 +269,12 @@ describe('stage(): gradients through staged control flow, computed in the graph'
     });
 
     it('accumulates the hidden state and the row index only: memory linear in steps, no tensor leaks', () => {
-      // The tfjs executor's list accounting (with 'auto' these lists would be ONNX sequences).
+      // The tfjs executor's list accounting (with 'auto' these lists would be ONNX sequences), of
+      // the gradient's own lists: the optimizer's accumulated products would push each step's rows
+      // of the weight gradients' products too (spec/backends/accumulated_products.spec.ts).
       const gradsOf = stage((x: tf.Tensor3D, wx: tf.Tensor, wh: tf.Tensor, b: tf.Tensor, h0: tf.Tensor) =>
-        tf.grads((a: tf.Tensor, c: tf.Tensor, d: tf.Tensor) => lossOf({ wx: a, wh: c, b: d, h0 }, x))([wx, wh, b]), { engine: 'tfjs' });
+        tf.grads((a: tf.Tensor, c: tf.Tensor, d: tf.Tensor) => lossOf({ wx: a, wh: c, b: d, h0 }, x))([wx, wh, b]),
+      { engine: 'tfjs', optimize: { accumulatedProducts: false } });
       const pushes = listOps(gradsOf.inspect(xs, init.wx, init.wh, init.b, init.h0).program.graph)
         .filter((o) => o.op === 'TensorListPushBack').map((o) => o.pushed).sort();
       // h_t (a loop variable, read by MatMul's gradient; tanh's output is h_{t+1}, carried over) and

@@ -17,7 +17,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { type CountedLoop, countedLoop } from './counted_loops';
 import { fixedKernelFunc } from '../../kernels/kernel_fixes';
 import { ensureShapeKernel, SHAPE_KERNEL } from '../../kernels/shape_kernel';
-import { type Attrs, type Graph, hasUnknownDims, type KernelNode, type ListOp, type Node, type PrintPart, type RandomArg, type RandomOp } from '../../graph/graph';
+import { type Attrs, type Graph, hasUnknownDims, type KernelNode, type ListOp, type Node, type PrintPart, type RandomArg, type RandomOp, type TensorSpec } from '../../graph/graph';
 
 export type Slot = number;
 
@@ -82,6 +82,8 @@ export interface ListStep extends StepBase {
    * Concat; undefined in engine mode). */
   axis?: number;
   join?: tf.KernelFunc;
+  /** A Concat with attrs.emptyRows: what an empty list joins to (no rows) instead of an error. */
+  noRows?: TensorSpec;
 }
 export interface PrintStep extends StepBase { kind: 'Print'; ins: Slot[]; parts: PrintPart[] }
 /** A call of a function graph (staged recursion); its plan is compiled on the first call. */
@@ -223,6 +225,7 @@ export function compile(graph: Graph, backendName: string | undefined, functions
         if (node.op === 'TensorListStack' || node.op === 'TensorListConcat') {
           const kernel = node.op === 'TensorListStack' ? 'Pack' : 'Concat';
           step.axis = Number(node.attrs?.axis ?? 0);
+          if (node.attrs?.emptyRows === true) step.noRows = { shape: node.outputs[0].shape.map((d) => Math.max(d, 0)), dtype: node.outputs[0].dtype };
           step.join = backendName === undefined ? undefined : tf.getKernel(kernel, backendName)?.kernelFunc;
           if (backendName !== undefined && step.join === undefined) {
             throw new Error(`autograph-ts: kernel '${kernel}' is not registered for backend '${backendName}'`);

@@ -654,6 +654,11 @@ class DirectRun {
       case 'TensorListStack':
       case 'TensorListConcat': {
         const items = (vals[step.ins[0]] as unknown as ListValue<Value>).items();
+        if (items.length === 0 && step.noRows !== undefined) {
+          const { shape, dtype } = step.noRows;
+          vals[step.outs[0]] = { dataId: this.backend.write(new Float32Array(0), shape, dtype), shape, dtype };
+          return;
+        }
         checkJoinable(step, items);
         vals[step.outs[0]] = step.join!({ inputs: items as unknown as tf.NamedTensorInfoMap,
           attrs: { axis: step.axis! } as unknown as tf.NamedAttrMap, backend: this.backend }) as Value;
@@ -805,6 +810,10 @@ class EngineRun {
           case 'TensorListStack':
           case 'TensorListConcat': {
             const items = list!.items();
+            if (items.length === 0 && step.noRows !== undefined) {
+              vals[step.outs[0]] = tf.zeros(step.noRows.shape, step.noRows.dtype);
+              return;
+            }
             checkJoinable(step, items);
             vals[step.outs[0]] = engine().runKernel(step.op === 'TensorListStack' ? 'Pack' : 'Concat', items as unknown as tf.NamedTensorMap,
               { axis: step.axis! } as unknown as tf.NamedAttrMap) as tf.Tensor;

@@ -69,8 +69,12 @@ export function writeListNode(node: ListNode, inputSpecs: TensorSpec[], scope: L
       if (element.shape[0] < 0) {
         return { ok: false, reason: "elements that differ in dim 0 (tfjs-converter's TensorListConcat needs elements of one shape)" };
       }
-      return ok(scope.emit('TensorListConcat', [scope.read(0)], {
-        element_dtype: elementDtype, element_shape: { shape: { dim: element.shape.map((d) => ({ size: String(d) })) } } }));
+      const joined = scope.emit('TensorListConcat', [scope.read(0)], {
+        element_dtype: elementDtype, element_shape: { shape: { dim: element.shape.map((d) => ({ size: String(d) })) } } });
+      if (node.attrs?.emptyRows !== true) return ok(joined);
+      // An empty list: tfjs-converter gives shape [0, ...element] (a rank too many), reshaped to no rows.
+      return ok(scope.emit('Reshape', [joined, scope.int32([-1, ...element.shape.slice(1)], false)],
+        { T: elementDtype, Tshape: { type: 'DT_INT32' } }));
     }
     default:
       return { ok: false, reason: 'no TensorList form' };

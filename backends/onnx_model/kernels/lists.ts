@@ -6,7 +6,7 @@
  * One line per op, from the sequence helpers below (position -1 is the last element; ONNX counts
  * negative positions from the end). An op without a line does not lower, naming itself.
  */
-import type { GraphScope, Value } from '../model_builder';
+import { type GraphScope, Unsupported, type Value } from '../model_builder';
 import { OnnxType } from '../onnx_proto';
 
 /** A list node's output: a sequence (list) or a tensor (element, length), of this type and shape. */
@@ -39,10 +39,15 @@ const checkedPosition = (g: GraphScope, i: Value): Value => {
   return g.op('Where', [negative, g.scalar(2 ** 31 - 1, OnnxType.INT64), p], {}, OnnxType.INT64, []);
 };
 
-/** tf.stack (a new axis) or tf.concat (an existing one) of the elements; ORT fails on an empty list. */
-const join = (newAxis: 0 | 1) => (g: GraphScope, [list]: Value[], [out]: ListOut[], axis: number): Value[] =>
-  [list.scanRows !== undefined ? joinRows(g, list, list.scanRows, newAxis, out)
-    : g.op('ConcatFromSequence', [list], { axis, new_axis: newAxis }, list.type, out.shape)];
+/**
+ * tf.stack (a new axis) or tf.concat (an existing one) of the elements; ORT fails on an empty list.
+ * A Concat with attrs.emptyRows gives no rows for an empty list: lowered only from scan outputs.
+ */
+const join = (newAxis: 0 | 1) => (g: GraphScope, [list]: Value[], [out]: ListOut[], axis: number, emptyRows = false): Value[] => {
+  if (list.scanRows !== undefined) return [joinRows(g, list, list.scanRows, newAxis, out, emptyRows)];
+  if (emptyRows) throw new Unsupported('rows of a list that may be empty, not a scan output of its loop');
+  return [g.op('ConcatFromSequence', [list], { axis, new_axis: newAxis }, list.type, out.shape)];
+};
 
 /**
  * tf.stack / tf.concat along axis 0 of a list lowered as a Loop's scan output (scan_lists.ts): its
@@ -50,7 +55,8 @@ const join = (newAxis: 0 | 1) => (g: GraphScope, [list]: Value[], [out]: ListOut
  * started with. An empty list fails the run, as ConcatFromSequence does (the tfjs executor then
  * raises tfjs's error): an index 1 into a one-element Gather where the loop pushed nothing.
  */
-function joinRows(g: GraphScope, list: Value, { rows, prefix }: { rows: Value; prefix?: Value }, newAxis: 0 | 1, out: ListOut): Value {
+function joinRows(g: GraphScope, list: Value, { rows, prefix }: { rows: Value; prefix?: Value }, newAxis: 0 | 1, out: ListOut,
+                  emptyRows: boolean): Value {
   const I64 = OnnxType.INT64;
   const element = list.shape;
   let joined = newAxis === 1 ? rows : g.op('Reshape', [rows, g.int64s([-1, ...element.slice(1)])], {}, list.type, out.shape);
@@ -58,6 +64,7 @@ function joinRows(g: GraphScope, list: Value, { rows, prefix }: { rows: Value; p
     const first = g.op('ConcatFromSequence', [prefix], { axis: 0, new_axis: newAxis }, list.type, out.shape);
     return g.op('Concat', [first, joined], { axis: 0 }, list.type, out.shape);
   }
+  if (emptyRows) return joined;
   const count = g.op('Shape', [rows], { start: 0, end: 1 }, I64, [1]);
   const empty = g.op('Cast', [g.op('Equal', [count, g.int64s([0])], {}, OnnxType.BOOL, [1])], { to: I64 }, I64, [1]);
   const from = g.op('Gather', [g.int64s([0]), empty], { axis: 0 }, I64, [1]);
@@ -72,5 +79,5 @@ export const listLowerings: Record<string, ListLowering> = {
   TensorListLength: (g, [list], [out]) => [g.cast(g.op('SequenceLength', [list], {}, OnnxType.INT64, []), out.type)],
   TensorListGetItem: (g, [list, index], [out]) => [at(g, list, checkedPosition(g, index), out)],
   TensorListStack: (g, inputs, outs, attrs) => join(1)(g, inputs, outs, Number(attrs?.axis ?? 0)),
-  TensorListConcat: (g, inputs, outs, attrs) => join(0)(g, inputs, outs, Number(attrs?.axis ?? 0)),
+  TensorListConcat: (g, inputs, outs, attrs) => join(0)(g, inputs, outs, Number(attrs?.axis ?? 0), attrs?.emptyRows === true),
 };
