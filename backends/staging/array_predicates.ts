@@ -42,11 +42,10 @@ export function stageArrayPredicate(hooks: StagingHooks, facts: TraceFacts, rece
   switch (method) {
     case 'some': return native === true ? true : promoted(found.reduce((a, f) => tf.logicalOr(a, f.truth), tf.scalar(false)));
     case 'every': return native === false ? false : promoted(found.reduce((a, f) => tf.logicalAnd(a, f.truth), tf.scalar(true)));
-    // The native answer stands unless a tensor result before it (after it, for findLastIndex) is true.
-    case 'findIndex': return promoted(found.reduceRight((a, f) => tf.where(f.truth, tf.scalar(f.index, 'int32'), a),
-      tf.scalar(native as number, 'int32')));
-    case 'findLastIndex': return promoted(found.reduce((a, f) => tf.where(f.truth, tf.scalar(f.index, 'int32'), a),
-      tf.scalar(native as number, 'int32')));
+    // The native answer stands unless a tensor result called before it is true (the first called wins:
+    // `found` is in call order, from the end for findLastIndex).
+    case 'findIndex': case 'findLastIndex': return promoted(found.reduceRight((a, f) => tf.where(f.truth,
+      tf.scalar(f.index, 'int32'), a), tf.scalar(native as number, 'int32')));
     default: throw refusal(method, call, opts);
   }
 }
