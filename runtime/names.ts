@@ -26,6 +26,7 @@ export const OperatorNames = {
   plainValue: 'plainValue',
   listItem: 'listItem',
   mathCall: 'mathCall',
+  arrayPredicate: 'arrayPredicate',
   UndefinedReturnValue: 'UndefinedReturnValue',
 } as const;
 
@@ -33,6 +34,13 @@ export type OperatorName = (typeof OperatorNames)[keyof typeof OperatorNames];
 
 /** The Math built-ins that ag__.mathCall computes on a promoted value (runtime/promoted_math.ts). */
 export const PROMOTED_MATH = ['floor', 'ceil', 'round', 'trunc', 'abs', 'sign', 'min', 'max', 'sqrt', 'exp', 'log'] as const;
+
+/**
+ * The array methods whose callback's result JS reads as a truth value (`sort`: as a comparison),
+ * which ag__.arrayPredicate calls when the callback may return a tensor (runtime/array_predicates.ts).
+ */
+export const ARRAY_PREDICATES = ['some', 'every', 'filter', 'find', 'findIndex', 'findLast', 'findLastIndex', 'sort'] as const;
+export type ArrayPredicate = (typeof ARRAY_PREDICATES)[number];
 
 /** The directive that marks a function (or a file) for conversion. */
 export const DIRECTIVE = 'use autograph';

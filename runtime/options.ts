@@ -45,7 +45,8 @@ export interface OperatorOptions {
    * name them: its if branch is "past the jump", its else branch "where the jump is taken".
    */
   jump?: { kind: 'break' | 'continue' | 'return'; origin: string };
-  /** For ag__.newList: the name of the array variable (errors name it). */
+  /** For ag__.newList: the name of the array variable; for ag__.arrayPredicate: the receiver's
+   * source text (errors name them). */
   name?: string;
   /** For ag__.newList: the array holds JS numbers or booleans (`number[]`, `boolean[]`): as a list
    * of the graph its elements are promoted scalars, and returned it is read back as JS values. */

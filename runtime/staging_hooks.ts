@@ -9,6 +9,7 @@
  * The hooks are installed by the one owner of a trace, backends/staging/trace_context.ts (runTrace).
  */
 import { callAsLibrary, userCallback } from './library_code';
+import type { ArrayPredicate } from './names';
 import type { LoopOptions, OperatorOptions } from './options';
 
 export type Thunk<T = unknown> = () => T;
@@ -34,6 +35,9 @@ export interface StagingHooks {
   newList(items: unknown[], opts?: OperatorOptions): unknown[];
   recursiveCall(fn: (...args: never[]) => unknown, args: unknown[], opts: OperatorOptions | undefined, receiver: unknown): unknown;
   observeFields(object: object, keys: string[], name: string, opts?: OperatorOptions): void;
+  /** `xs.some(f)` & co. on an array (or list) whose callback may return a tensor (array_predicates.ts; not sort). */
+  arrayPredicate(receiver: unknown[], method: ArrayPredicate, callback: (...args: unknown[]) => unknown, args: unknown[],
+                 opts?: OperatorOptions): unknown;
 }
 
 let active: StagingHooks | undefined;

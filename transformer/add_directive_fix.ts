@@ -1,5 +1,6 @@
 /**
- * The language service's quick fix for AG99103 (a Tensor condition in code that is not converted):
+ * The language service's quick fix for AG99103 and AG99104 (a Tensor condition, or a Tensor-returning
+ * array predicate callback, in code that is not converted):
  * "Add 'use autograph'" as the first statement of the innermost function around the condition.
  * An arrow with an expression body gets a block (`{ 'use autograph'; return <expr>; }`), since a
  * directive needs a statement list.

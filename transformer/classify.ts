@@ -11,6 +11,7 @@
  */
 import type * as TS from 'typescript';
 import { ts } from './typescript';
+import { ARRAY_PREDICATES, type ArrayPredicate } from '../runtime/names';
 
 export type Classification = 'static' | 'staged' | 'dynamic';
 
@@ -361,8 +362,8 @@ export class Classifier {
   /**
    * Whether a call goes to a function of the project's own sources (converted too, when a
    * converted function calls it) typed to return a number or boolean, whose body holds control
-   * flow that may be staged: it may return a counter or flag that a staged loop promoted
-   * (analysis/promotion.ts).
+   * flow that may be staged, or an array predicate with a tensor callback: it may return a counter
+   * or flag that a staged loop promoted (analysis/promotion.ts).
    */
   mayReturnPromoted(call: TS.CallExpression): boolean {
     const decl = this.checker.getResolvedSignature(call)?.declaration;
@@ -376,7 +377,8 @@ export class Classifier {
       // (False while it is being decided: a recursive callee does not decide itself.)
       this.stagingBodies.set(decl, false);
       const body = (decl as TS.FunctionLikeDeclaration).body!;
-      cached = this.mayStage(body) || this.readsPromotable(body);
+      // (A tensor `xs.some(...)` there gives a promoted boolean too.)
+      cached = this.mayStage(body) || this.readsPromotable(body) || this.callsArrayPredicate(body);
       this.stagingBodies.set(decl, cached);
     }
     return cached;
@@ -395,6 +397,40 @@ export class Classifier {
       return ts.forEachChild(n, visit) ?? false;
     };
     return visit(body);
+  }
+
+  /**
+   * `xs.some((x) => x.greater(5))`: a call of an array's predicate method (ARRAY_PREDICATES) on a
+   * receiver that may be an array, whose callback's return type may be a Tensor (the callback's call
+   * signatures, classified as a condition is: staged or dynamic). JS would read a Tensor result as
+   * true; the call becomes ag__.arrayPredicate (runtime/array_predicates.ts). Undefined otherwise.
+   */
+  arrayPredicate(call: TS.CallExpression): { method: ArrayPredicate; kind: Classification } | undefined {
+    const callee = call.expression;
+    if (!ts.isPropertyAccessExpression(callee) || callee.questionDotToken !== undefined || call.questionDotToken !== undefined ||
+        !ts.isIdentifier(callee.name) || callee.expression.kind === ts.SyntaxKind.SuperKeyword) return undefined;
+    const method = callee.name.text as ArrayPredicate;
+    const [callback] = call.arguments;
+    if (!ARRAY_PREDICATES.includes(method) || callback === undefined || call.arguments.some(ts.isSpreadElement) ||
+        call.pos < 0 || !this.mayBeArray(callee.expression)) return undefined;
+    const type = this.checker.getTypeAtLocation(callback);
+    const signatures = this.checker.getNonNullableType(type).getCallSignatures();
+    const kind = signatures.length === 0 ? (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown) ? 'dynamic' : 'static')
+      : signatures.map((s) => this.type(this.checker.getReturnTypeOfSignature(s))).reduce(join);
+    return kind === 'static' ? undefined : { method, kind };
+  }
+
+  /** Whether a body calls an array predicate with a tensor callback (arrayPredicate), outside nested functions. */
+  private callsArrayPredicate(body: TS.Node): boolean {
+    const visit = (n: TS.Node): boolean => !ts.isFunctionLike(n) && !ts.isClassLike(n) &&
+      ((ts.isCallExpression(n) && this.givesPromoted(n)) || (ts.forEachChild(n, (c) => visit(c) || undefined) ?? false));
+    return ts.forEachChild(body, (c) => visit(c) || undefined) ?? false;
+  }
+
+  /** An arrayPredicate call that gives a promoted boolean or index in a trace (some, every, findIndex, findLastIndex). */
+  givesPromoted(call: TS.CallExpression): boolean {
+    const method = this.arrayPredicate(call)?.method;
+    return method === 'some' || method === 'every' || method === 'findIndex' || method === 'findLastIndex';
   }
 
   /** Whether a call's target is declared by tfjs (a tfjs function or a Tensor method), which

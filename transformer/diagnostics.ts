@@ -22,6 +22,10 @@ export const Diagnostics = {
     code: 99003,
     message: "A switch on a Tensor cannot be converted: use if / else if with tensor comparisons (e.g. x.equal(1)).",
   },
+  TensorComparator: {
+    code: 99008,
+    message: "This sort comparator returns a Tensor, but sort needs a JS number for every pair (a Tensor object compares as NaN, leaving the order unchanged): sort in the graph (tf.topk of the keys, then tf.gather), or compare JS numbers.",
+  },
   CaseDeclarationAcrossClauses: {
     code: 99007,
     message: "This switch must be converted (a tensor-dependent statement inside it leaves it), which gives each case clause its own block: this declaration, made directly in one case clause, is used outside it. Wrap the clause's statements in { }, or declare it before the switch.",
@@ -45,6 +49,10 @@ export const Diagnostics = {
   UnconvertedTensorCondition: {
     code: 99103,
     message: "This condition is a Tensor object, which JavaScript always treats as true (its value is never read): the code around it is not converted.",
+  },
+  UnconvertedTensorPredicate: {
+    code: 99104,
+    message: "The callback given to this array method returns a Tensor object, which the method reads as true (its value is never read): the code around it is not converted.",
   },
   InternalError: {
     code: 99900,

@@ -5,7 +5,8 @@
  *   "plugins": [{ "transform": "autograph-ts/transformer" }, { "name": "autograph-ts/language-service" }]
  * The diagnostics come from running the transformer itself (conversion_diagnostics.ts) with the
  * transform entry's options, merged with this entry's. A Tensor condition in unconverted code
- * (AG99103) has the quick fix "Add 'use autograph'" (add_directive_fix.ts).
+ * (AG99103), and a callback returning a Tensor to an array predicate there (AG99104), have the quick
+ * fix "Add 'use autograph'" (add_directive_fix.ts).
  */
 import type * as TS from 'typescript';
 import { addDirectiveFix } from './add_directive_fix';
@@ -45,12 +46,12 @@ function withConversionDiagnostics(service: TS.LanguageService, pluginConfig: Au
       return base;
     }
   };
-  const fixable = Diagnostics.UnconvertedTensorCondition.code;
-  proxy.getSupportedCodeFixes = (fileName) => [...service.getSupportedCodeFixes(fileName), String(fixable)];
+  const fixable: number[] = [Diagnostics.UnconvertedTensorCondition.code, Diagnostics.UnconvertedTensorPredicate.code];
+  proxy.getSupportedCodeFixes = (fileName) => [...service.getSupportedCodeFixes(fileName), ...fixable.map(String)];
   proxy.getCodeFixesAtPosition = (fileName, start, end, errorCodes, formatOptions, preferences) => {
-    const base = service.getCodeFixesAtPosition(fileName, start, end, errorCodes.filter((c) => c !== fixable), formatOptions, preferences);
+    const base = service.getCodeFixesAtPosition(fileName, start, end, errorCodes.filter((c) => !fixable.includes(c)), formatOptions, preferences);
     const file = service.getProgram()?.getSourceFile(fileName);
-    if (!errorCodes.includes(fixable) || file === undefined) return base;
+    if (!errorCodes.some((c) => fixable.includes(c)) || file === undefined) return base;
     try {
       const fix = addDirectiveFix(file, start, end, formatOptions);
       return fix === undefined ? base : [...base, fix];

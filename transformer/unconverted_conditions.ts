@@ -5,7 +5,9 @@
  * memory runs out). Forgetting 'use autograph' is the first mistake every user makes: each such
  * condition becomes a warning that names the function to mark. One walk per file, with the
  * Classifier the conversion uses; only conditions it calls staged (a Tensor type), never dynamic
- * ones (any, unknown, unions), whose run-time value may well be a plain one.
+ * ones (any, unknown, unions), whose run-time value may well be a plain one. The same for a
+ * callback typed to return a Tensor given to an array's predicate method (`xs.some((x) =>
+ * x.greater(0))`: always true; Classifier.arrayPredicate), which converted code reads by value.
  */
 import type * as TS from 'typescript';
 import { Classifier } from './classify';
@@ -56,17 +58,21 @@ export function unconvertedTensorConditions(file: TS.SourceFile, classifier: Cla
     else if (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.ExclamationToken) tested(node.operand);
     else if (ts.isBinaryExpression(node) && (node.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken ||
              node.operatorToken.kind === ts.SyntaxKind.BarBarToken)) tested(node.left);
+    else if (ts.isCallExpression(node) && classifier.arrayPredicate(node)?.kind === 'staged') {
+      warnings.push(warning(node.expression, enclosing, 'UnconvertedTensorPredicate'));
+    }
     ts.forEachChild(node, visit);
   };
   visit(file);
   return warnings;
 }
 
-function warning(condition: TS.Expression, fn: ConvertibleFunction | undefined): ConversionError {
+function warning(condition: TS.Expression, fn: ConvertibleFunction | undefined,
+                 key: 'UnconvertedTensorCondition' | 'UnconvertedTensorPredicate' = 'UnconvertedTensorCondition'): ConversionError {
   const detail = fn === undefined
     ? "Code outside a function is never converted: move it into a function and add 'use autograph' to that function."
     : `Add 'use autograph' as the first statement of ${describe(fn)}.`;
-  return new ConversionError('UnconvertedTensorCondition', condition, detail, 'warning');
+  return new ConversionError(key, condition, detail, 'warning');
 }
 
 /** 'train', 'EarlyStopping.onEpochEnd', or for an anonymous function where it starts. */

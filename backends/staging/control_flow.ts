@@ -12,6 +12,8 @@ import { logicalNot } from '../../runtime/tensors';
 import { at, StagingError, StructureChange } from '../common/errors';
 import { stageConditional } from './staged_if';
 import { stageLoop } from './staged_loop';
+import { stageArrayPredicate } from './array_predicates';
+import type { ArrayPredicate } from '../../runtime/names';
 import { StagedCalls } from './staged_calls';
 import { stagedArray, stagedArrayState, TracedList } from './staged_lists';
 import { flatten } from '../common/nest';
@@ -278,6 +280,11 @@ export class StagedControlFlow implements StagingHooks {
         restore: () => state.setState(before),
       };
     }));
+  }
+
+  arrayPredicate(receiver: unknown[], method: ArrayPredicate, callback: (...args: unknown[]) => unknown, args: unknown[],
+                 opts?: OperatorOptions): unknown {
+    return stageArrayPredicate(this, this.tracer.facts, receiver, method, callback, args, opts);
   }
 
   newList(items: unknown[], opts?: OperatorOptions): unknown[] {

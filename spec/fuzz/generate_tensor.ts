@@ -3,7 +3,8 @@
  * the plugin, run eagerly and staged) and over JS numbers (compiled with plain tsc: the
  * reference). Scalars only; if/else chains, while / do-while / for-of over range() with tensor
  * conditions, static JS loops around and inside them, break / continue / early return, `&&` /
- * `||` / `!` / truthiness in conditions, conditional expressions, and plain aliasing assignments
+ * `||` / `!` / truthiness in conditions, `[a, b].some((e) => e.greater(c))` (and every), conditional
+ * expressions, and plain aliasing assignments
  * (`v0 = v1`). Values stay small integers, exact in float32.
  * JS state as real code keeps it (issue 17): a number `n0`, a plain object's field `st.c`, a
  * helper object's field `ctr.n` (bumped by its converted method) and an array's elements `ar[0]`,
@@ -131,8 +132,14 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
     const r = this.random;
     const a = this.operand(scope);
     const b = this.rightOperand(scope);
-    switch (r.int(depth > 0 ? 5 : 9)) {
+    switch (r.int(depth > 0 ? 5 : 10)) {
       case 0: case 1: return [`${a}.greater(${b})`, `(${a} > ${b})`];
+      case 9: {
+        // An array predicate whose callback returns a tensor (ag__.arrayPredicate).
+        const m = r.pick(['some', 'every']);
+        const items = `[${a}, ${this.operand(scope)}]`;
+        return [`${items}.${m}((e) => e.greater(${b}))`, `${items}.${m}((e) => e > ${b})`];
+      }
       case 4: {
         const n = this.stress && r.chance(0.3) ? r.pick(['ls.length', 'ns.length']) : r.pick(NUMBERS);
         const k = r.int(3);

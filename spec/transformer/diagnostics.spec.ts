@@ -39,6 +39,14 @@ export function f(x: tf.Scalar) {
   switch (x) { case undefined: return 1; default: return 2; }
 }`,
   },
+  TensorComparator: {
+    code: 99008, at: 'main.ts:4:27',
+    source: `import * as tf from '@tensorflow/tfjs';
+export function f(xs: tf.Scalar[]) {
+  'use autograph';
+  return (xs as any).sort((a: tf.Scalar, b: tf.Scalar) => a.sub(b));
+}`,
+  },
   CaseDeclarationAcrossClauses: {
     code: 99007, at: 'main.ts:6:11',
     source: `import * as tf from '@tensorflow/tfjs';
@@ -100,6 +108,13 @@ export function f(x: tf.Tensor, mask?: tf.Tensor) {
 export function f(x: tf.Scalar) {
   if (x.greater(0)) x = x.neg();
   return x;
+}`,
+  },
+  UnconvertedTensorPredicate: {
+    code: 99104, at: 'main.ts:3:10', category: ts.DiagnosticCategory.Warning,
+    source: `import * as tf from '@tensorflow/tfjs';
+export function f(xs: tf.Scalar[]) {
+  return xs.some((x) => x.greater(0));
 }`,
   },
 };

@@ -104,12 +104,12 @@ describe('language-service plugin', () => {
 
   describe("the quick fix \"Add 'use autograph'\" for a Tensor condition in unconverted code (AG99103)", () => {
     /** Applies the plugin's fix at the one AG99103 warning of main.ts; returns the new text. */
-    const fixed = (source: string): { text: string; after: ts.Diagnostic[]; description: string } => {
+    const fixed = (source: string, code = 99103): { text: string; after: ts.Diagnostic[]; description: string } => {
       const session = editorSession({ 'main.ts': source });
       const file = path.join(DIR, 'main.ts');
       const [warning] = session.ours('main.ts');
-      expect(warning.code).to.equal(99103);
-      expect(session.service.getSupportedCodeFixes(file)).to.include('99103');
+      expect(warning.code).to.equal(code);
+      expect(session.service.getSupportedCodeFixes(file)).to.include(String(code));
       const fixes = session.service.getCodeFixesAtPosition(file, warning.start!, warning.start! + warning.length!, [warning.code],
         ts.getDefaultFormatCodeSettings('\n'), {});
       const ours = fixes.filter((f) => f.fixName === 'autographAddDirective');
@@ -159,6 +159,17 @@ export const sign = (x: tf.Scalar) => {
     'use autograph';
     return x.greater(0) ? x : x.neg();
 };`);
+      expect(after).to.deep.equal([]);
+    });
+
+    it('the same fix for a callback returning a Tensor to an array predicate (AG99104)', () => {
+      const { text, after } = fixed(`import * as tf from '@tensorflow/tfjs';
+export function near(xs: tf.Scalar[], c: tf.Scalar) {
+  return xs.some((x) => x.sub(c).abs().less(1));
+}`, 99104);
+      expect(text).to.contain(`export function near(xs: tf.Scalar[], c: tf.Scalar) {
+  'use autograph';
+  return xs.some(`);
       expect(after).to.deep.equal([]);
     });
 

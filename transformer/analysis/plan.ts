@@ -22,6 +22,7 @@ import { isLoop, loopOf } from './loops';
 import { visitReferences } from './references';
 import { callsPromoting, capturedCounterReads, capturedPromotableNames, isMaybePromoted, noPromotion, plainReads, PromotionPlan, promotableNames, promotableRecords, recordPromotableNames } from './promotion';
 import { ts } from '../typescript';
+import type { ArrayPredicate } from '../../runtime/names';
 
 export type Jump = TS.BreakStatement | TS.ContinueStatement;
 
@@ -67,6 +68,9 @@ export interface ConversionPlan {
   readonly mayHaveFields: (name: TS.Expression) => boolean;
   /** Calls that may lead back to this function (analysis/recursion.ts): `ag__.recursiveCall(...)`. */
   readonly recursiveCalls: ReadonlySet<TS.CallExpression>;
+  /** `xs.some(f)` & co. whose callback may return a Tensor (Classifier.arrayPredicate), with the
+   * method: `ag__.arrayPredicate(xs, "some", f, ...)` (converters/array_predicates.ts). */
+  readonly arrayPredicates: ReadonlyMap<TS.CallExpression, ArrayPredicate>;
 }
 
 interface Site<T extends TS.Node> {
@@ -83,6 +87,7 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
   const jumpTargets = new Map<Jump, TS.Statement>();
   const expressions = new Set<TS.Expression>();
   const expressionSites: Site<TS.Node>[] = [];
+  const arrayPredicates = new Map<TS.CallExpression, ArrayPredicate>();
   /** `!`, `&&`, `||`, `?:` that are static by type: converted when their operand may be promoted. */
   const staticLogical: Site<TS.Expression>[] = [];
 
@@ -100,6 +105,12 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
       }
     }
     if (ts.isReturnStatement(node)) returns.push({ node, ancestors });
+    const predicate = ts.isCallExpression(node) ? classifier.arrayPredicate(node) : undefined;
+    if (predicate !== undefined) {
+      // A comparator typed to return a Tensor cannot be right; one typed any is checked at run time.
+      if (predicate.method === 'sort' && predicate.kind === 'staged') throw new ConversionError('TensorComparator', (node as TS.CallExpression).arguments[0]);
+      arrayPredicates.set(node as TS.CallExpression, predicate.method);
+    }
     if (isConvertedExpression(node, classifier)) {
       expressions.add(node as TS.Expression);
       expressionSites.push({ node, ancestors });
@@ -274,7 +285,8 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
     warnings: [...booleanTypedTensors(expressions, classifier), ...optionalTensorConditions(controls, converted, classifier)],
     asserts: assertKinds(expressions, classifier), switchDiscriminants, newLists: newLists(body, withGuarded(converted, guarded), classifier),
     scalarLists: new Set([...newLists(body, withGuarded(converted, guarded), classifier)].filter((d) => !classifier.mayHoldTensors(d.name))),
-    mayBeArray: (receiver) => classifier.mayBeArray(receiver), mayHaveFields: (name) => classifier.mayHaveFields(name), recursiveCalls };
+    mayBeArray: (receiver) => classifier.mayBeArray(receiver), mayHaveFields: (name) => classifier.mayHaveFields(name), recursiveCalls,
+    arrayPredicates };
 }
 
 function skipOuterExpressions(e: TS.Expression): TS.Expression {

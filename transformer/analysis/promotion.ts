@@ -302,7 +302,9 @@ export function promotableNames(body: TS.Node, converted: ReadonlySet<TS.Node>, 
   let calls = false;
   const findCalls = (node: TS.Node): void => {
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
-    if (ts.isCallExpression(node) && node.pos >= 0 && node.parent !== undefined && classifier.mayReturnPromoted(node)) {
+    // (givesPromoted: `xs.some((x) => x.greater(0))` gives a promoted boolean in a trace, runtime/array_predicates.ts.)
+    if (ts.isCallExpression(node) && node.pos >= 0 && node.parent !== undefined &&
+        (classifier.mayReturnPromoted(node) || classifier.givesPromoted(node))) {
       promotedCalls.add(node);
       calls = true;
     }

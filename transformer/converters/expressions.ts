@@ -6,6 +6,7 @@ import type * as TS from 'typescript';
 import type { ConversionPlan } from '../analysis/plan';
 import { EmitContext, operatorCall, optionsObject, withOrigin } from '../emit';
 import { ts } from '../typescript';
+import { convertArrayPredicate } from './array_predicates';
 import { convertAssert } from './asserts';
 import { convertConditional } from './conditional_expressions';
 import { convertLogical } from './logical_expressions';
@@ -17,7 +18,7 @@ export function convertExpressions<T extends TS.Node>(root: T, plan: ConversionP
                                                      context: TS.TransformationContext): T {
   const { promotion } = plan;
   if (plan.expressions.size === 0 && plan.switchDiscriminants.size === 0 && !promotion.active &&
-      plan.newLists.size === 0 && plan.recursiveCalls.size === 0) return root;
+      plan.newLists.size === 0 && plan.recursiveCalls.size === 0 && plan.arrayPredicates.size === 0) return root;
   const visit = (node: TS.Node): TS.Node => {
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return node;
     if (ts.isVariableDeclaration(node) && plan.newLists.has(node)) return convertNewList(node, visit, emit, plan.scalarLists.has(node));
@@ -39,6 +40,10 @@ export function convertExpressions<T extends TS.Node>(root: T, plan: ConversionP
         : ts.isCallExpression(node) ? convertAssert(node, plan.asserts.get(node)!, visitExpression, emit)
         : convertLogical(node as TS.Expression, visitExpression, emit);
       if (converted !== undefined) return withOrigin(converted, node);
+    }
+    const predicate = ts.isCallExpression(node) ? plan.arrayPredicates.get(node) : undefined;
+    if (predicate !== undefined) {
+      return withOrigin(convertArrayPredicate(node as TS.CallExpression, predicate, (e) => visit(e) as TS.Expression, emit), node);
     }
     if (ts.isCallExpression(node) && plan.recursiveCalls.has(node)) {
       return withOrigin(convertRecursiveCall(node, (e) => visit(e) as TS.Expression, emit), node);
