@@ -224,6 +224,23 @@ export class Classifier {
     return this.userObjectType(this.checker.getTypeAtLocation(name));
   }
 
+  /** Whether a call's value is typed a number or a boolean (a JS value a promoted tensor may stand for). */
+  givesNumberOrBoolean(call: TS.CallExpression): boolean {
+    return call.pos >= 0 && call.parent !== undefined && isNumberOrBoolean(this.checker.getTypeAtLocation(call));
+  }
+
+  /**
+   * Whether a name read by a converted statement is an array of the user's objects (`callbacks:
+   * Callback[]`): code the statement calls may change its elements' fields (`for (const cb of
+   * callbacks) cb.onBatchEnd(...)`), so the elements are observed like an object the statement reads.
+   */
+  holdsObjectsWithFields(name: TS.Expression): boolean {
+    if (name.pos < 0 || name.parent === undefined) return false;
+    const type = this.checker.getTypeAtLocation(name);
+    const element = this.checker.getIndexInfoOfType(type, ts.IndexKind.Number)?.type;
+    return element !== undefined && (element.flags & ts.TypeFlags.Any) === 0 && this.userObjectType(element);
+  }
+
   private userObjectType(type: TS.Type): boolean {
     if (type.isUnion()) return type.types.some((t) => this.userObjectType(t));
     // `this` in a method: the polymorphic this type, constrained by the class.

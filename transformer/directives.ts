@@ -117,6 +117,23 @@ export function selectFunctions(program: TS.Program, convertAll: boolean): Set<T
   return selected;
 }
 
+/** The project's functions a call may run: its callee and, for a method, every override of it. */
+export class CallTargets {
+  private readonly overrides: OverrideIndex;
+
+  constructor(private readonly program: TS.Program) {
+    this.overrides = new OverrideIndex(program);
+  }
+
+  of(call: TS.CallExpression | TS.NewExpression): ConvertibleFunction[] {
+    const checker = this.program.getTypeChecker();
+    const callee = resolveCallee(checker, call);
+    const targets = callee !== undefined && isProjectSource(this.program, callee.getSourceFile()) ? [callee] : [];
+    for (const method of calledMethods(checker, call)) for (const fn of this.overrides.of(method)) if (!targets.includes(fn)) targets.push(fn);
+    return targets;
+  }
+}
+
 export function resolveCallee(checker: TS.TypeChecker, call: TS.CallExpression | TS.NewExpression): ConvertibleFunction | undefined {
   let symbol = checker.getSymbolAtLocation(call.expression);
   if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);

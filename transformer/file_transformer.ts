@@ -11,12 +11,16 @@ import { verboseLog } from '../runtime/verbosity';
 import { transparentFunctions } from './analysis/references';
 import { Classifier } from './classify';
 import { ConversionError, createDiagnostic } from './diagnostics';
-import { hasDirective, isConvertibleFunction, isProjectSource, selectFunctions, withoutDirective, ConvertibleFunction } from './directives';
+import { CallTargets, hasDirective, isConvertibleFunction, isProjectSource, selectFunctions, withoutDirective, ConvertibleFunction } from './directives';
 import { EmitContext, id, positionOf } from './emit';
 import { explainStatements, functionName } from './explain';
 import { NameGenerator } from './names';
 import { convertFunctionBody } from './pipeline';
 import { RecursionIndex } from './analysis/recursion';
+import { closureWritesOf, withClosureWrites } from './analysis/closure_writes';
+import { planFunction } from './analysis/plan';
+import { isMaybePromoted } from './analysis/promotion';
+import { findPromotedParameters, type PromotedParameterTable, setPromotedParameters } from './analysis/promoted_parameters';
 import { ts } from './typescript';
 import { unconvertedTensorConditions } from './unconverted_conditions';
 
@@ -39,6 +43,7 @@ export function createFileTransformer(program: TS.Program, config: AutographConf
   const classifier = new Classifier(checker, config.forceDynamic === true, program);
   let selected: Set<TS.Node> | undefined;
   let recursion: RecursionIndex | undefined;
+  let promotedParameters: { table: PromotedParameterTable; targets: CallTargets } | undefined;
   const runtimeModule = config.runtimeModule ?? RUNTIME_MODULE;
 
   return (context) => (file) => {
@@ -46,6 +51,8 @@ export function createFileTransformer(program: TS.Program, config: AutographConf
     selected ??= selectFunctions(program, config.convert === 'all');
     const isSelected = (fn: TS.Node): boolean => selected!.has(fn);
     recursion ??= new RecursionIndex(checker, (fn) => isConvertedFunction(fn, selected!));
+    promotedParameters ??= promotedParametersOf(program, classifier, selected, recursion);
+    setPromotedParameters(promotedParameters.table, promotedParameters.targets);
     // On the original tree (the checker's), whatever transformer ran before this one.
     const original = ts.getOriginalNode(file, ts.isSourceFile) ?? file;
     for (const warning of unconvertedTensorConditions(original, classifier, isSelected)) report(createDiagnostic(warning));
@@ -95,6 +102,22 @@ export function createFileTransformer(program: TS.Program, config: AutographConf
     if (hasDirective(result.statements)) result = ts.factory.updateSourceFile(result, withoutDirective(result.statements));
     return usesRuntime ? addRuntimeImport(program, result, runtime, runtimeModule) : result;
   };
+}
+
+/** The promoted parameters of the program's converted functions (analysis/promoted_parameters.ts), from their plans. */
+function promotedParametersOf(program: TS.Program, classifier: Classifier, selected: Set<TS.Node>,
+                              recursion: RecursionIndex): { table: PromotedParameterTable; targets: CallTargets } {
+  const targets = new CallTargets(program);
+  const namesOf = (fn: TS.FunctionLikeDeclaration): ReadonlySet<string> | undefined => {
+    try {
+      return withClosureWrites(closureWritesOf(fn.body!), () =>
+        planFunction(fn.body!, classifier, isSloppy(program, fn), recursion.recursiveCalls(fn.body!)).promotion.names);
+    } catch (error) {
+      if (error instanceof ConversionError) return undefined; // reported when the function is converted
+      throw error;
+    }
+  };
+  return { table: findPromotedParameters(selected, targets, classifier, namesOf, isMaybePromoted), targets };
 }
 
 /** Whether a function is converted: selected, or nested in a selected function. */

@@ -33,7 +33,10 @@ export class FieldWatch {
   constructor(opts: OperatorOptions | undefined, private readonly stateNames: readonly string[]) {
     const composites = new Set(Object.values(opts?.composites?.() ?? {}));
     const seen = new Set<object>();
-    this.objects = Object.entries(opts?.observed?.() ?? {}).filter((entry): entry is [string, Record<string, unknown>] => {
+    // An array of the user's objects (`callbacks`) stands for its elements (`callbacks[1]`).
+    const entries = Object.entries(opts?.observed?.() ?? {}).flatMap(([name, value]): [string, unknown][] =>
+      (Array.isArray(value) && stagedArrayState(value) === undefined ? value.map((item, i) => [`${name}[${i}]`, item]) : [[name, value]]));
+    this.objects = entries.filter((entry): entry is [string, Record<string, unknown>] => {
       const object = entry[1];
       if (!isObservable(object) || composites.has(object) || seen.has(object)) return false;
       seen.add(object);

@@ -2,7 +2,8 @@
  * Closures of converted functions (issue 17): a callback reads a value a staged statement promoted
  * (its expressions go through the operators as the enclosing function's do), and a local function
  * that a staged statement calls assigns the enclosing function's variables (they are that
- * statement's outputs). Eager == staged, value and JS type, on the tfjs executor and 'auto'.
+ * statement's outputs). A promoted value passed to the project's functions is a promoted parameter
+ * there. Eager == staged, value and JS type, on the tfjs executor and 'auto'.
  */
 import { expect } from 'chai';
 import * as fs from 'fs';
@@ -43,6 +44,11 @@ describe('closures of converted functions: promoted values read and written by l
   it('local function declarations calling each other, each assigning the enclosing counters', () => {
     expect(agree('longestRun', () => [tf.tensor1d([1, 1, -1, 1, 1, 1, -2, 1])], () => [tf.tensor1d([-1, 1, 1, 1, 1, 1, 1, 1])]))
       .to.deep.equal([{ longest: 3, run: 1 }, { longest: 7, run: 7 }]);
+  });
+
+  it('a counter a staged loop carries, passed to the project\'s functions and overrides (promoted parameters)', () => {
+    expect(agree('trainUntilNaN', () => [tf.tensor1d([1, 2, 3, NaN, 5])], () => [tf.tensor1d([1, 2, 3, 4, 5])])).to.deep.equal([
+      { batches: 4, stopped: true, last: 20, sawLast: false }, { batches: 5, stopped: false, last: 40, sawLast: true }]);
   });
 
   it('a promoted value a callback hands back to JS (an index) is refused at its read, naming it', () => {

@@ -64,7 +64,8 @@ export interface ConversionPlan {
   readonly scalarLists: Set<TS.VariableDeclaration>;
   /** Whether a receiver of `push`/`fill`/... may be an array changed in place (Classifier.mayBeArray). */
   readonly mayBeArray: (receiver: TS.Expression) => boolean;
-  /** Whether a name read by a converted statement is an object of the user's whose fields may change (Classifier.mayHaveFields). */
+  /** Whether a name read by a converted statement is an object of the user's whose fields may change (Classifier.mayHaveFields),
+   * or an array of such objects (Classifier.holdsObjectsWithFields: its elements are observed). */
   readonly mayHaveFields: (name: TS.Expression) => boolean;
   /** Calls that may lead back to this function (analysis/recursion.ts): `ag__.recursiveCall(...)`. */
   readonly recursiveCalls: ReadonlySet<TS.CallExpression>;
@@ -285,7 +286,7 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
     warnings: [...booleanTypedTensors(expressions, classifier), ...optionalTensorConditions(controls, converted, classifier)],
     asserts: assertKinds(expressions, classifier), switchDiscriminants, newLists: newLists(body, withGuarded(converted, guarded), classifier),
     scalarLists: new Set([...newLists(body, withGuarded(converted, guarded), classifier)].filter((d) => !classifier.mayHoldTensors(d.name))),
-    mayBeArray: (receiver) => classifier.mayBeArray(receiver), mayHaveFields: (name) => classifier.mayHaveFields(name), recursiveCalls,
+    mayBeArray: (receiver) => classifier.mayBeArray(receiver), mayHaveFields: (name) => classifier.mayHaveFields(name) || classifier.holdsObjectsWithFields(name), recursiveCalls,
     arrayPredicates };
 }
 

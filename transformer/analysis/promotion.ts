@@ -24,6 +24,7 @@ import type { Classifier } from '../classify';
 import { ts } from '../typescript';
 import { isLoop } from './loops';
 import { closureWrites } from './closure_writes';
+import { isPromotedArgument, promotedParameterNames } from './promoted_parameters';
 import { qualifiedName, visitReferences } from './references';
 import { compositeTargetsOf } from './activity';
 import { PROMOTED_MATH } from '../../runtime/names';
@@ -243,7 +244,7 @@ export function promotableNames(body: TS.Node, converted: ReadonlySet<TS.Node>, 
                                 lists: Iterable<string>, expressions: ReadonlySet<TS.Expression> = new Set(),
                                 captured: ReadonlySet<string> = new Set()): Set<string> {
   const fn = body.parent;
-  const names = new Set<string>([...[...lists].map((list) => `${list}.length`), ...captured]);
+  const names = new Set<string>([...[...lists].map((list) => `${list}.length`), ...captured, ...promotedParameterNames(fn)]);
   // Only the original tree can be asked about symbols (a function that a pass rebuilt is skipped).
   if (fn === undefined || body.pos < 0 || ts.getOriginalNode(body) !== body) return names;
   const promotable = (target: TS.Expression): string | undefined => {
@@ -341,6 +342,13 @@ export function promotableNames(body: TS.Node, converted: ReadonlySet<TS.Node>, 
       if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
       const assigned = assignment(node);
       if (assigned !== undefined && mentions(assigned.value, names)) add(promotable(assigned.target));
+      // A number or boolean a call computes from a promoted argument (`isLast(batch, n)`: `i === n - 1`
+      // on the promoted parameter i) may be promoted too.
+      if (ts.isCallExpression(node) && !promotedCalls.has(node) && classifier.givesNumberOrBoolean(node) &&
+          node.arguments.some((arg, i) => isMaybePromoted(arg, names) && isPromotedArgument(node, i))) {
+        promotedCalls.add(node);
+        changed = true;
+      }
       const stored = storedElement(node);
       if (stored !== undefined && isMaybePromoted(stored.value, names) && classifier.isPromotableArray(stored.array)) {
         add(elementsName(stored.array.text));
@@ -573,7 +581,8 @@ function consumed(node: TS.Expression, names: ReadonlySet<string>, classifier: C
   }
   if ((ts.isCallExpression(parent) || ts.isNewExpression(parent)) && parent.arguments?.includes(node)) {
     return classifier.isTfjsCall(parent) || classifier.isTfjsValuesArgument(parent, node) || isMathCall(parent) ||
-      (ts.isCallExpression(parent) && (isListAt(parent, names) || isListPush(parent, names) || isElementsStore(parent, names)));
+      (ts.isCallExpression(parent) && (isListAt(parent, names) || isListPush(parent, names) || isElementsStore(parent, names))) ||
+      isPromotedArgument(parent, parent.arguments!.indexOf(node));
   }
   // `xs[t]` on a list: ag__.listItem (converters/promoted_values.ts).
   if (isListItem(parent, names) && parent.argumentExpression === node) return true;

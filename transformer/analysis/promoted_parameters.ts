@@ -1,0 +1,91 @@
+/**
+ * Promoted parameters: the number and boolean parameters of converted functions to which a
+ * converted caller may pass a promoted value — `cb.onBatchEnd(batch, loss)` in a loop that a tensor
+ * `break` stages, where `batch` is carried as an int32 tensor. In the callee such a parameter is
+ * promotable like its own counters (its arithmetic and comparisons go through the operators, JS-only
+ * uses read it as a plain value), and in the caller the argument is no longer a JS-only use.
+ *
+ * Found once per program, before any function is converted: each converted function's plan says
+ * which of its arguments may hold a promoted value; the callee (and every override of a called
+ * method, which runs in its place) gets those parameters; repeated until nothing changes, since a
+ * promoted parameter may be passed on.
+ */
+import type * as TS from 'typescript';
+import type { Classifier } from '../classify';
+import { CallTargets, isConvertibleFunction } from '../directives';
+import { ts } from '../typescript';
+
+/** Function (original node) → the indices of its promoted parameters. */
+export type PromotedParameterTable = ReadonlyMap<TS.Node, ReadonlySet<number>>;
+
+let current: PromotedParameterTable = new Map();
+let currentTargets: CallTargets | undefined;
+
+/** The table in force for the program being converted (empty outside a conversion), with its call targets. */
+export function setPromotedParameters(table: PromotedParameterTable, targets: CallTargets | undefined): void {
+  current = table;
+  currentTargets = targets;
+}
+
+/** The names of `fn`'s promoted parameters. */
+export function promotedParameterNames(fn: TS.Node | undefined): string[] {
+  const indices = fn === undefined ? undefined : current.get(ts.getOriginalNode(fn));
+  if (indices === undefined || !ts.isFunctionLike(fn!)) return [];
+  return [...indices].map((i) => fn!.parameters[i]?.name).filter((n): n is TS.Identifier => n !== undefined && ts.isIdentifier(n))
+    .map((n) => n.text);
+}
+
+/** Whether argument `index` of `call` goes to a promoted parameter of every function the call may run. */
+export function isPromotedArgument(call: TS.CallExpression | TS.NewExpression, index: number): boolean {
+  if (current.size === 0 || currentTargets === undefined || call.pos < 0) return false;
+  const fns = currentTargets.of(call);
+  return fns.length > 0 && fns.every((fn) => current.get(fn)?.has(index) === true);
+}
+
+/**
+ * Builds the table: `promotedNames(fn)` is the plan's promotable names of a converted function
+ * (given the table so far), `maybePromoted` whether an argument may hold a promoted value then.
+ */
+export function findPromotedParameters(selected: Iterable<TS.Node>, targets: CallTargets, classifier: Classifier,
+                                        promotedNames: (fn: TS.FunctionLikeDeclaration) => ReadonlySet<string> | undefined,
+                                        maybePromoted: (arg: TS.Expression, names: ReadonlySet<string>) => boolean): Map<TS.Node, Set<number>> {
+  const table = new Map<TS.Node, Set<number>>();
+  const callers = [...selected].filter((fn): fn is TS.FunctionLikeDeclaration => isConvertibleFunction(fn) && hasCallsWithArguments(fn));
+  for (let changed = true, rounds = 0; changed && rounds < 4; rounds++) {
+    changed = false;
+    setPromotedParameters(table, targets);
+    for (const fn of callers) {
+      const names = promotedNames(fn);
+      if (names === undefined || names.size === 0) continue;
+      forEachCall(fn.body!, (call) => call.arguments?.forEach((arg, i) => {
+        if (!maybePromoted(arg, names)) return;
+        for (const callee of targets.of(call)) {
+          const param = callee.parameters[i];
+          if (param === undefined || !ts.isIdentifier(param.name) || !classifier.isPromotableVariable(param.name, callee)) continue;
+          const indices = table.get(callee) ?? new Set<number>();
+          if (!indices.has(i)) {
+            table.set(callee, indices.add(i));
+            changed = true;
+          }
+        }
+      }));
+    }
+  }
+  return table;
+}
+
+function hasCallsWithArguments(fn: TS.FunctionLikeDeclaration): boolean {
+  let found = false;
+  if (fn.body !== undefined) forEachCall(fn.body, (call) => { found ||= (call.arguments?.length ?? 0) > 0; });
+  return found;
+}
+
+/** The calls in a body, outside nested functions and classes. */
+function forEachCall(body: TS.Node, visit: (call: TS.CallExpression | TS.NewExpression) => void): void {
+  const walk = (node: TS.Node): void => {
+    if (node !== body && (ts.isFunctionLike(node) || ts.isClassLike(node))) return;
+    if (ts.isCallExpression(node) || ts.isNewExpression(node)) visit(node);
+    ts.forEachChild(node, walk);
+  };
+  walk(body);
+}
