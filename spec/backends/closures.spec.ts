@@ -41,6 +41,11 @@ describe('closures of converted functions: promoted values read and written by l
     expect(agree('countAbove', () => [tf.tensor1d([1, 5, 7]), 2], () => [tf.tensor1d([1, 0, 7]), 2])).to.deep.equal([2, 1]);
   });
 
+  it('a local function changing an array in place (counts[c]++) under a tensor if: the array is the if\'s state (was [4, 4] for [1, 3]: silently wrong)', () => {
+    expect(agree('tally', () => [tf.tensor1d([1, 0, 1, 1])], () => [tf.tensor1d([0, 0, 0, 0])]))
+      .to.deep.equal([{ counts: [1, 3], evenLast: false, largest: 3 }, { counts: [4, 0], evenLast: true, largest: 4 }]);
+  });
+
   it('local function declarations calling each other, each assigning the enclosing counters', () => {
     expect(agree('longestRun', () => [tf.tensor1d([1, 1, -1, 1, 1, 1, -2, 1])], () => [tf.tensor1d([-1, 1, 1, 1, 1, 1, 1, 1])]))
       .to.deep.equal([{ longest: 3, run: 1 }, { longest: 7, run: 7 }]);

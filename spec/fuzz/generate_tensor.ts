@@ -11,6 +11,8 @@
  * `ar[1]` change under tensor conditions
  * and in staged loops, feed tfjs ops (`v0.add(n0)`, `tf.scalar(st.c)`) and conditions (`n0 > 1`),
  * and are returned: the staged call must give them back as the JS numbers eager code returns.
+ * They also go through local functions that change `n0` or `ar[1]` where they are called (`bump(k)`), a
+ * function of the project taking them as arguments (`twice(st.c)`), and `Math.max(...ar)`.
  * Stress mode (`--mode stress`) adds what real programs keep besides: a list `ls` pushed under
  * tensor conditions and in staged loops, its `length` read in conditions and returned, the list
  * itself returned (a JS array of tensors, as eagerly); a JS-number array `ns` (number[] in both
@@ -61,6 +63,8 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
         ["import * as tf from '@tensorflow/tfjs';", ''],
         "import { range } from 'autograph-ts';",
         "class Ctr { n = 0; bump(): void { 'use autograph'; this.n = this.n + 1; } }",
+        // A function of the project that a staged value reaches as an argument (a promoted parameter).
+        'function twice(k: number): number { return k * 2; }',
         ...(this.recursive ? [recursiveHelper(this.random.int(4), this.random.int(3) - 1)] : []),
       ],
       signature: ['export function run(x: tf.Tensor, y: tf.Tensor): unknown[] {', 'export function run(x: number, y: number): unknown[] {'],
@@ -72,6 +76,10 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
         { name: 'st', text: 'const st = { c: 0 };' },
         { name: 'ctr', text: 'const ctr = new Ctr();' },
         { name: 'ar', text: 'const ar = [0, 0];' },
+        // A local function that changes n0 where it is called (closure writes).
+        { name: 'bump', text: 'const bump = (k: number): void => { n0 = n0 + k; };' },
+        // ...and one that changes an array in place.
+        { name: 'addAr', text: 'const addAr = (k: number): void => { ar[1] = ar[1] + k; };' },
         { name: 'ls', text: ['const ls: tf.Tensor[] = [];', 'const ls: number[] = [];'] },
         ...(this.stress ? [{ name: 'ns', text: 'const ns: number[] = [];' }] : []),
       ],
@@ -175,7 +183,13 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
   private jsState(scope: Scope): Dual {
     const r = this.random;
     const n = r.pick(NUMBERS.filter((v) => v !== 'ctr.n'));
-    switch (r.int(6)) {
+    switch (r.int(9)) {
+      case 6: {
+        const [f, m] = [r.pick(['bump', 'addAr']), r.chance(0.5) ? r.pick(NUMBERS) : String(r.int(3))];
+        return [`${f}(${m});`, `${f}(${m});`];
+      }
+      case 7: { const m = r.pick(NUMBERS); return [`${n} = twice(${m});`, `${n} = twice(${m});`]; }
+      case 8: return [`${n} = Math.max(...ar);`, `${n} = Math.max(...ar);`];
       case 0: return r.chance(0.5) ? [`${n} = ${n} + 1;`, `${n} = ${n} + 1;`] : [`${n} += 2;`, `${n} += 2;`];
       case 1: { const k = r.int(3); return [`${n} = ${k};`, `${n} = ${k};`]; }
       case 2: return ['ctr.bump();', 'ctr.bump();'];

@@ -8,7 +8,7 @@
  */
 import type * as TS from 'typescript';
 import { ts } from '../typescript';
-import { closureWrites } from './closure_writes';
+import { closureComposites, closureWrites } from './closure_writes';
 import { isCompoundAssignment, qualifiedName, transparentFunctions, visitReferences } from './references';
 
 export interface Activity {
@@ -92,6 +92,8 @@ export function compositeTargetsOf(declared: Set<string>, mayBeArray: (receiver:
         MUTATORS.has(node.expression.name.text) && mayBeArray(node.expression.expression)) {
       add(node.expression.expression);
     }
+    // A local function named here changes what it changes in place here (closure_writes.ts).
+    if (ts.isIdentifier(node)) for (const target of closureComposites().get(node.text) ?? []) add(target);
     ts.forEachChild(node, visit);
   };
   for (const node of nodes) if (node !== undefined) visit(node);

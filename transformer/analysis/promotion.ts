@@ -23,7 +23,7 @@ import type * as TS from 'typescript';
 import type { Classifier } from '../classify';
 import { ts } from '../typescript';
 import { isLoop } from './loops';
-import { closureWrites } from './closure_writes';
+import { closureComposites, closureWrites } from './closure_writes';
 import { isPromotedArgument, promotedParameterNames } from './promoted_parameters';
 import { qualifiedName, visitReferences } from './references';
 import { compositeTargetsOf } from './activity';
@@ -300,6 +300,19 @@ export function promotableNames(body: TS.Node, converted: ReadonlySet<TS.Node>, 
     ts.forEachChild(node, elements);
   };
   if (arrays.size > 0) elements(body);
+  // Arrays of numbers a local function changes in place where a converted statement names it (`see(1)`
+  // running `counts[c]++`): its elements are promoted like the function's own (closure_writes.ts).
+  const closureArrays = (node: TS.Node, inConverted: boolean): void => {
+    if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
+    const here = inConverted || (ts.isStatement(node) && converted.has(node));
+    if (here && ts.isIdentifier(node)) {
+      for (const target of closureComposites().get(node.text) ?? []) {
+        if (classifier.isPromotableArray(target)) names.add(elementsName(target.text));
+      }
+    }
+    ts.forEachChild(node, (child) => closureArrays(child, here));
+  };
+  closureArrays(body, false);
   let calls = false;
   const findCalls = (node: TS.Node): void => {
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
