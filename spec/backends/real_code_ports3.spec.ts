@@ -162,16 +162,9 @@ describe('real code, third red team: eager == staged == the dataSync original', 
       expect(agree('trainBatches', () => [tf.tensor1d([1, 0.5, NaN, 0.2])])).to.deep.equal([{ batches: 3, stopped: true }]);
     });
 
-    // A list of objects (records) pushed under a tensor if: only a list of tensors may grow under a tensor condition.
-    //   export function r(xs: tf.Tensor1D): { v: tf.Tensor }[] {
-    //     'use autograph';
-    //     const out: { v: tf.Tensor }[] = [];
-    //     for (let i = 0; i < xs.shape[0]; i++) if (xs.gather(i).greater(0)) out.push({ v: xs.gather(i) });
-    //     return out;
-    //   }
-    // → StructureChange: 'out' has a different structure in the two branches of a tensor conditional (main.ts:5:41):
-    //   [{"v":*}] vs []. Its length depends on the condition (a push under it). ...
-    it.skip('coco-ssd buildDetectedObjects: {bbox, class, score} objects pushed under a score threshold', () => {
+    // A list of objects (records) pushed under a tensor if: was a StructureChange ([{"v":*}] vs []); now a list per
+    // field (backends/staging/record_lists.ts), read back as the JS array of objects.
+    it('coco-ssd buildDetectedObjects: {bbox, class, score} objects pushed under a score threshold', () => {
       const a = () => [tf.tensor2d([[0, 0, 1, 1], [1, 1, 2, 2], [2, 2, 3, 3]]), tf.tensor1d([0.9, 0.2, 0.7]), 0.5];
       const [eager] = agree('buildDetectedObjects', a);
       expect((values(eager) as { class: number }[]).map((o) => o.class)).to.deep.equal(m.buildDetectedObjectsOriginal(...a()).map((o: { class: number }) => o.class));
