@@ -125,6 +125,20 @@ export class Classifier {
     return element !== undefined && this.type(element) !== 'static';
   }
 
+  /** Whether the checker types `name` as an array of records (`{ v: Tensor; k: number }[]`, an
+   * interface or type literal, not a class, a function or an array): an array a staged statement may
+   * grow into a list of records, one graph list per field (backends/staging/record_lists.ts). */
+  holdsRecords(name: TS.Node): boolean {
+    const type = this.checker.getTypeAtLocation(name);
+    const checker = this.checker as TS.TypeChecker & { isArrayType?(t: TS.Type): boolean; isTupleType?(t: TS.Type): boolean };
+    if (checker.isArrayType?.(type) !== true || this.tensorType() === undefined) return false;
+    const [element] = this.checker.getTypeArguments(type as TS.TypeReference);
+    if (element === undefined || (element.flags & ts.TypeFlags.Object) === 0 || checker.isArrayType?.(element) === true ||
+        checker.isTupleType?.(element) === true || ((element.symbol?.flags ?? 0) & ts.SymbolFlags.Class) !== 0) return false;
+    return element.getCallSignatures().length === 0 && element.getConstructSignatures().length === 0 &&
+      element.getProperties().length > 0;
+  }
+
   /** Whether the checker types `name` as an array of JS numbers or of booleans (`number[]`,
    * `boolean[]`): an array a staged statement may grow into a list of promoted scalars. */
   holdsNumbersOrBooleans(name: TS.Node): boolean {
@@ -334,7 +348,8 @@ export class Classifier {
         (decl.parent.flags & ts.NodeFlags.BlockScoped) === 0) return false;
     let owner: TS.Node | undefined = decl.parent;
     while (owner !== undefined && !ts.isFunctionLike(owner)) owner = owner.parent;
-    return owner !== undefined && (this.mayHoldTensors(decl.name) || this.holdsNumbersOrBooleans(decl.name));
+    return owner !== undefined && (this.mayHoldTensors(decl.name) || this.holdsNumbersOrBooleans(decl.name) ||
+      this.holdsRecords(decl.name));
   }
 
   private readonly capturedCounters = new Map<TS.Symbol, boolean>();

@@ -12,6 +12,7 @@ import { refuseTraceValuesLeftInFields } from '../staging/observed_fields';
 import { rawTraceOf } from '../staging/shape_relaxation';
 import { ListWidening, ReturnedList, withListsStacked } from '../staging/staged_lists';
 import { ListElementsLearnt } from '../staging/list_elements';
+import { type RecordShape, RecordsLearnt, withRecordsSpread } from '../staging/record_lists';
 import type { TensorSpec } from '../graph/graph';
 import { withoutTape } from '../staging/tape';
 import { runTrace } from '../staging/trace_context';
@@ -44,11 +45,12 @@ export function trace(fn: (...args: never[]) => unknown, thisArg: unknown, args:
   return asLibrary(() => {
     const widened = widenedListsOf(fn);
     const elements = listElementsOf(fn);
+    const records = recordShapesOf(fn);
     for (;;) {
       try {
-        return traceAsLibrary(fn, thisArg, args, tensors, variant, watch, audit, values, widened, elements);
+        return traceAsLibrary(fn, thisArg, args, tensors, variant, watch, audit, values, widened, elements, records);
       } catch (error) {
-        if (!learnsFrom(error, widened, elements)) throw error;
+        if (!learnsFrom(error, widened, elements) && !learnsRecords(error, records)) throw error;
       }
     }
   });
@@ -69,6 +71,21 @@ function learnsFrom(error: unknown, widened: Set<string>, elements: Map<string, 
   return true;
 }
 
+/** Whether a trace found an array of records it had made a list of tensors (record_lists.ts): traced again with its shape. */
+function learnsRecords(error: unknown, records: Map<string, RecordShape>): boolean {
+  if (!(error instanceof RecordsLearnt) || records.has(error.origin)) return false;
+  records.set(error.origin, error.shape);
+  return true;
+}
+
+/** The shapes of fn's lists of records (by newList origin), learnt by its traces. */
+const recordShapes = new WeakMap<object, Map<string, RecordShape>>();
+function recordShapesOf(fn: object): Map<string, RecordShape> {
+  let shapes = recordShapes.get(fn);
+  if (shapes === undefined) recordShapes.set(fn, shapes = new Map());
+  return shapes;
+}
+
 /** The element specs of lists fn reads before their first push (by newList origin), learnt by its traces. */
 const listElements = new WeakMap<object, Map<string, TensorSpec>>();
 function listElementsOf(fn: object): Map<string, TensorSpec> {
@@ -87,9 +104,11 @@ function widenedListsOf(fn: object): Set<string> {
 
 function traceAsLibrary(fn: (...args: never[]) => unknown, thisArg: unknown, args: unknown[], tensors: tf.Tensor[],
                         variant: 0 | 1, watch: Watch | undefined, audit: boolean, values: boolean,
-                        widened: ReadonlySet<string>, elements: ReadonlyMap<string, TensorSpec>): CacheEntry {
+                        widened: ReadonlySet<string>, elements: ReadonlyMap<string, TensorSpec>,
+                        records: ReadonlyMap<string, RecordShape>): CacheEntry {
   const tracer = new Tracer(variant, audit, defineControlFlow);
   tracer.lists.widened = widened;
+  tracer.lists.records = records;
   tracer.lists.elements.hints = elements;
   if (watch !== undefined) tensors.forEach((t, i) => tracer.watchDims(t, watch.pattern[i], watch.names[i]));
   if (audit) tensors.forEach((t) => tracer.auditTensor(t));
@@ -176,7 +195,7 @@ function bindResults(tracer: Tracer, result: unknown): {
   /** Per graph result, the tensor the trace computed for it (none for a list). */
   resultTensors: (tf.Tensor | undefined)[];
 } {
-  const flat = flatten(withListsStacked(result, tracer.lists));
+  const flat = withRecordsSpread(flatten(withListsStacked(result, tracer.lists)));
   const positions: number[] = [];
   tracer.root.graph.results = flat.leaves.flatMap((leaf, i) => {
     if (leaf instanceof ReturnedList) {

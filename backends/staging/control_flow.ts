@@ -103,11 +103,11 @@ export class StagedControlFlow implements StagingHooks {
     // A list whose element is not known yet has had nothing pushed on any path the trace took: the
     // empty list it started as (zero iterations, as eagerly), or a loop variable on its loop's first
     // trace, which is traced again once the body's push teaches the element (staged_loop.ts).
-    if (list?.isList && list.list!.element === undefined) return;
+    if (list?.isList && list.unknownElement) return;
     if (list?.isList) {
       // A list whose length is known only when the graph runs: a While over an index, reading the
       // list (and its length) where the loop is, since the body may push to it as JS allows.
-      const length = (): tf.Tensor => this.tracer.lists.length(list.list!, list.name);
+      const length = (): tf.Tensor => list.length();
       return this.countedLoop(tf.scalar(0, 'int32'), (i) => tf.less(i, length()), 1,
         (i) => list.item(i), extraTest, body, getState, setState, symbolNames, opts);
     }
@@ -304,7 +304,7 @@ export class StagedControlFlow implements StagingHooks {
 function retryWithLists(opts: OperatorOptions | undefined, attempt: () => { run: () => void; restore: () => void }): void {
   const arrays = Object.values(opts?.composites?.() ?? {}).flatMap((v) => stagedArrayState(v) ?? []);
   for (;;) {
-    const lists = arrays.map((a) => a.list);
+    const lists = arrays.map((a) => a.listValue);
     const { run, restore } = attempt();
     try {
       run();
@@ -314,7 +314,7 @@ function retryWithLists(opts: OperatorOptions | undefined, attempt: () => { run:
       const index = grown === undefined ? -1 : arrays.indexOf(grown);
       if (index < 0 || lists[index] !== undefined) throw error;
       // Back to how the arrays were (a statement nested in this one may have made lists of them).
-      arrays.forEach((a, i) => (a.list = lists[i]));
+      arrays.forEach((a, i) => (a.listValue = lists[i]));
       restore();
       grown!.toList();
     }
@@ -373,7 +373,7 @@ function withComposites(getState: GetState, setState: SetState, names: string[],
   return {
     getState: () => {
       const state = getState();
-      return [...state.slice(0, nouts), ...targets.map(([, v]) => stagedArrayState(v)?.list ?? copyOf(v)),
+      return [...state.slice(0, nouts), ...targets.map(([, v]) => stagedArrayState(v)?.listValue ?? copyOf(v)),
         ...fields.map((f) => f.object[f.key]), ...state.slice(nouts)];
     },
     setState: (values) => {
@@ -383,9 +383,9 @@ function withComposites(getState: GetState, setState: SetState, names: string[],
         // state from before a nested statement made it a list (a loop traced again) is an array.
         const staged = stagedArrayState(target);
         const value = values[nouts + i];
-        if (staged !== undefined && value instanceof TracedList) staged.list = value;
+        if (staged !== undefined && (value instanceof TracedList || isPlainObject(value))) staged.listValue = value as TracedList | Record<string, tf.TensorInfo>;
         else {
-          if (staged !== undefined) staged.list = undefined;
+          if (staged !== undefined) staged.listValue = undefined;
           writeInPlace(target, value);
         }
       });

@@ -24,6 +24,7 @@ import { ListElements, ListElementUnknown } from './list_elements';
 import { readByUserCode } from './user_reads';
 import { markPromoted, promotionOf, STAGED_LIST } from '../../runtime/promoted_values';
 import { callAsLibrary, ownCode } from '../../runtime/library_code';
+import { isRecord, type RecordShape, RecordLists, RecordsLearnt, recordShapeOf } from './record_lists';
 
 /**
  * A list value while tracing. It is a TensorInfo so that the tracer's tables and captures treat it
@@ -94,6 +95,8 @@ export class ListRecorder {
   widened: ReadonlySet<string> = new Set();
   /** The element specs of lists read before their first push (list_elements.ts). */
   readonly elements = new ListElements();
+  /** The shapes of lists of records (by their ag__.newList origin) that earlier traces learnt (record_lists.ts). */
+  records: ReadonlyMap<string, RecordShape> = new Map();
 
   constructor(private readonly tracer: ListTrace) {}
 
@@ -370,6 +373,9 @@ export class ListWidening extends StagingError {
 /** What a StagedArray is now: the array itself, or a list value of the graph. */
 export class StagedArrayState {
   list: TracedList | undefined;
+  /** A list of records (record_lists.ts): a list per leaf, in use while `inRecords`. */
+  records: RecordLists | undefined;
+  private inRecords = false;
   /** The array the user's code holds (stagedArray's proxy). */
   proxy: unknown[] | undefined;
 
@@ -377,7 +383,42 @@ export class StagedArrayState {
               private readonly lists: ListRecorder) {}
 
   get isList(): boolean {
-    return this.list !== undefined;
+    return this.list !== undefined || this.inRecords;
+  }
+
+  /** A list of records (record_lists.ts), in list mode. */
+  get isRecords(): boolean {
+    return this.inRecords;
+  }
+
+  /** The list value carried as state (a TracedList; a plain object of them for records), undefined in array mode. */
+  get listValue(): TracedList | Record<string, tf.TensorInfo> | undefined {
+    return this.inRecords ? this.records!.value : this.list;
+  }
+
+  set listValue(value: TracedList | Record<string, tf.TensorInfo> | undefined) {
+    this.inRecords = value !== undefined && !(value instanceof TracedList);
+    if (this.inRecords) this.records!.value = value as Record<string, tf.TensorInfo>;
+    else this.list = value as TracedList | undefined;
+  }
+
+  /** Whether nothing was pushed to the list on any path the trace took (its element is not known). */
+  get unknownElement(): boolean {
+    return this.inRecords ? this.records!.unknownElement : this.list!.element === undefined;
+  }
+
+  /** The list's length, an int32 tensor (promoted: a JS number where read as one is refused by name). */
+  length(): tf.Tensor {
+    return this.inRecords ? this.records!.length() : this.lists.length(this.list!, this.name);
+  }
+
+  /** The last element, removed. */
+  pop(): tf.Tensor {
+    if (this.inRecords) return this.records!.pop() as tf.Tensor;
+    this.knowElement('pop()');
+    const [rest, item] = this.lists.pop(this.list!, this.name);
+    this.list = rest;
+    return this.scalars ? markPromoted(item, `${this.name}.pop()`, undefined, undefined, this.name) : item;
   }
 
   /** An array of JS numbers or booleans (`number[]`, ag__.newList's `scalars`): as a list, its
@@ -389,6 +430,7 @@ export class StagedArrayState {
   /** Element `index` of the list (a JS integer, negative from the end, or a scalar tensor); an element of a
    * list of JS values is a promoted value, refused where JS would need the number. */
   item(index: number | tf.Tensor): tf.Tensor {
+    if (this.inRecords) return this.records!.item(index) as tf.Tensor;
     this.knowElement(`${this.name}[i]`);
     const item = this.lists.getItem(this.list!, index, this.name);
     return this.scalars ? markPromoted(item, `${this.name}[i]`, undefined, undefined, this.name) : item;
@@ -396,6 +438,8 @@ export class StagedArrayState {
 
   /** Appends `item` (a JS value becomes a scalar in a list of JS values). */
   push(item: unknown): void {
+    if (this.inRecords) return this.records!.push(item);
+    if (isRecord(item) && !this.scalars && this.list!.element === undefined) this.learnRecords(item);
     const element = this.scalars ? this.scalar(item, this.list) : item;
     this.list = this.lists.push(this.list!, element, this.name, this.scalars);
     if (this.opts?.origin !== undefined) this.lists.elements.learn(this.opts.origin, this.list.element);
@@ -430,11 +474,43 @@ export class StagedArrayState {
   }
 
   /**
+   * A record pushed to a list made before its elements were known: the list is one of records, and
+   * the function is traced again with its shape known (record_lists.ts).
+   */
+  private learnRecords(record: Record<string, unknown>): never {
+    const shape = recordShapeOf(record, this.name);
+    const origin = this.opts?.origin;
+    if (origin === undefined) {
+      throw new StagingError(`autograph-ts: a record is pushed to '${this.name}'${where()}, a list of tensors that a staged ` +
+        'loop grows; only an array declared in the converted function can hold records as it grows.');
+    }
+    throw new RecordsLearnt(origin, shape, this.name);
+  }
+
+  /** Makes the array a list of records of `shape`: a list per leaf (record_lists.ts), holding its current elements. */
+  private toRecords(shape: RecordShape): void {
+    this.records = RecordLists.make(shape, this.name, (path, scalars) => {
+      const name = `${this.name}[i]${path}`;
+      const origin = this.opts?.origin === undefined ? undefined : `${this.opts.origin}${path}`;
+      const leaf = new StagedArrayState([], name, { ...(origin === undefined ? {} : { origin }), name, ...(scalars ? { scalars } : {}) }, this.lists);
+      leaf.toList();
+      return leaf;
+    });
+    this.inRecords = true;
+    for (const record of this.target) this.records.push(record);
+  }
+
+  /**
    * Turns the array into a list value (a staged loop is about to change its length): its current
-   * elements, which must be tensors of one dtype and shape, become the list's first elements.
+   * elements, which must be tensors of one dtype and shape, become the list's first elements (records
+   * of them, a list of records: record_lists.ts).
    */
   toList(): void {
-    if (this.list !== undefined) return;
+    if (this.isList) return;
+    const hint = this.opts?.origin === undefined ? undefined : this.lists.records.get(this.opts.origin);
+    if (hint !== undefined || (!this.scalars && isRecord(this.target[0]))) {
+      return this.toRecords(hint ?? recordShapeOf(this.target[0] as Record<string, unknown>, this.name));
+    }
     if (this.scalars) {
       let list = this.lists.fromItems([], this.name);
       for (const item of this.target) {
@@ -455,6 +531,11 @@ export class StagedArrayState {
   }
 
   misuse(what: string): StagingError {
+    if (this.inRecords) {
+      return new StagingError(`autograph-ts: ${what} of '${this.name}'${where()}: '${this.name}' is a list of records in the ` +
+        'staged graph (a list per field; a staged loop changes its length, which is known only when the graph runs). It ' +
+        'supports push, pop, length (an int32 tensor), [i] and at(i), map, reduce (with an initial value) and for...of.');
+    }
     return new StagingError(`autograph-ts: ${what} of '${this.name}'${where()}: '${this.name}' is a list of tensors in ` +
       'the staged graph (a staged loop changes its length, which is known only when the graph runs). A list supports ' +
       'push, pop, length (an int32 tensor), [i] and at(i), map, reduce (with an initial value), slice, concat, tf.stack, ' +
@@ -463,6 +544,7 @@ export class StagedArrayState {
 
   /** The proxy's `get` in list mode. */
   get(key: string | symbol): unknown {
+    if (this.inRecords) return this.recordsGet(key);
     const list = this.list!;
     // tfjs's tf.stack / tf.concat reading the list (list_joins.ts).
     const operands = joinOperands(list.element, (op, axis) => this.lists.join(this.list!, op, axis, this.name));
@@ -470,7 +552,7 @@ export class StagedArrayState {
       const value = Reflect.get(operands, key) as unknown;
       return typeof value === 'function' ? value.bind(operands) : value;
     }
-    if (key === 'length') return this.lists.length(list, this.name);
+    if (key === 'length') return this.length();
     if (typeof key === 'string' && /^(0|[1-9]\d*)$/.test(key)) return this.item(Number(key));
     switch (key) {
       case 'push':
@@ -479,12 +561,7 @@ export class StagedArrayState {
           return this.lists.length(this.list!, this.name);
         };
       case 'pop':
-        return (): tf.Tensor => {
-          this.knowElement('pop()');
-          const [rest, item] = this.lists.pop(this.list!, this.name);
-          this.list = rest;
-          return this.scalars ? markPromoted(item, `${this.name}.pop()`, undefined, undefined, this.name) : item;
-        };
+        return (): tf.Tensor => this.pop();
       case 'at':
         return (index: number | tf.Tensor): tf.Tensor => this.item(index);
       case OPAQUE_LEAF:
@@ -496,6 +573,27 @@ export class StagedArrayState {
       default:
         // What an array has (its methods) needs its contents; other keys are absent, as on an
         // array (`instanceof tf.Tensor` asks for 'data', 'dataSync', ...).
+        if (key in Array.prototype) throw this.misuse(typeof key === 'symbol' ? `using ${String(key)}` : `'${key}'`);
+        return undefined;
+    }
+  }
+
+  /** The proxy's `get` for a list of records: what a list answers, but slice and concat (a list made without an origin cannot learn a shape). */
+  private recordsGet(key: string | symbol): unknown {
+    if (key === 'length') return this.length();
+    if (typeof key === 'string' && /^(0|[1-9]\d*)$/.test(key)) return this.item(Number(key));
+    switch (key) {
+      case 'push':
+        return (...items: unknown[]): tf.Tensor => {
+          for (const item of items) this.push(item);
+          return this.length();
+        };
+      case 'pop': return (): unknown => this.pop();
+      case 'at': return (index: number | tf.Tensor): unknown => this.item(index);
+      case OPAQUE_LEAF: return true;
+      case Symbol.iterator: throw this.misuse('iterating (a for...of that is not converted, a spread, Array.from)');
+      case 'map': case 'reduce': return listMethod(this.proxy!, this.name, key, false);
+      default:
         if (key in Array.prototype) throw this.misuse(typeof key === 'symbol' ? `using ${String(key)}` : `'${key}'`);
         return undefined;
     }
@@ -554,6 +652,10 @@ export function withListsStacked(result: unknown, lists: ListRecorder): unknown 
   const visit = (value: unknown): unknown => {
     if (typeof value !== 'object' || value === null || seen.has(value)) return value;
     const state = stagedArrayState(value);
+    if (state?.isRecords) {
+      return state.records!.returned((leaf) => new ReturnedList(lists.stackReturned(leaf.list as TracedList, (leaf as StagedArrayState).name),
+        (leaf as StagedArrayState).scalars));
+    }
     if (state?.isList) return new ReturnedList(lists.stackReturned(state.list!, state.name), state.scalars);
     seen.add(value);
     const proto = Object.getPrototypeOf(value);

@@ -54,7 +54,7 @@ export interface ConversionPlan {
   /** Problems worth a warning that do not prevent conversion. */
   readonly warnings: ConversionError[];
   /**
-   * `let`/`const` declarations of new arrays (`= [...]`) that may hold tensors (by the checker) and that a
+   * `let`/`const` declarations of new arrays (`= [...]`) that may hold tensors, JS numbers or booleans, or records of them (by the checker) and that a
    * converted statement changes in place (`xs.push(t)` in a loop body or a branch): their initializer becomes `ag__.newList(...)`,
    * so that a staged loop can make the array a list value of the graph (backends/staging/staged_lists.ts).
    */
@@ -285,7 +285,7 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
   return { converted, loweredJumps, jumpTargets, lowerReturns, expressions, switchExits, loweredSwitches, promotion,
     warnings: [...booleanTypedTensors(expressions, classifier), ...optionalTensorConditions(controls, converted, classifier)],
     asserts: assertKinds(expressions, classifier), switchDiscriminants, newLists: newLists(body, withGuarded(converted, guarded), classifier),
-    scalarLists: new Set([...newLists(body, withGuarded(converted, guarded), classifier)].filter((d) => !classifier.mayHoldTensors(d.name))),
+    scalarLists: new Set([...newLists(body, withGuarded(converted, guarded), classifier)].filter((d) => !classifier.mayHoldTensors(d.name) && classifier.holdsNumbersOrBooleans(d.name))),
     mayBeArray: (receiver) => classifier.mayBeArray(receiver), mayHaveFields: (name) => classifier.mayHaveFields(name) || classifier.holdsObjectsWithFields(name), recursiveCalls,
     arrayPredicates };
 }
@@ -334,7 +334,8 @@ function newLists(body: TS.Node, converted: Set<TS.Node>, classifier: Classifier
         ts.isArrayLiteralExpression(skipOuterExpressions(node.initializer)) &&
         grown.has(node.name.text) && ts.isVariableDeclarationList(node.parent) &&
         (node.parent.flags & ts.NodeFlags.BlockScoped) !== 0 &&
-        (classifier.mayHoldTensors(node.name) || classifier.holdsNumbersOrBooleans(node.name))) {
+        (classifier.mayHoldTensors(node.name) || classifier.holdsNumbersOrBooleans(node.name) ||
+         classifier.holdsRecords(node.name))) {
       found.add(node);
     }
     ts.forEachChild(node, visit);

@@ -603,9 +603,18 @@ function consumed(node: TS.Expression, names: ReadonlySet<string>, classifier: C
   // the values of a tfjs function that makes a tensor.
   if (ts.isArrayLiteralExpression(parent)) return (returnable && isReturned(parent)) || isTfjsValues(parent, classifier);
   if ((ts.isPropertyAssignment(parent) || ts.isShorthandPropertyAssignment(parent)) && ts.isObjectLiteralExpression(parent.parent)) {
-    return (returnable && isReturned(parent.parent)) || isStoredInRecord(parent.parent, classifier);
+    return (returnable && isReturned(parent.parent)) || isStoredInRecord(parent.parent, classifier) ||
+      isPushedToList(parent.parent, names);
   }
   return false;
+}
+
+/** `out.push({ v, k: i })` on a list: a record's number fields are lists of promoted scalars
+ * (backends/staging/record_lists.ts), so a promoted field value stays promoted. */
+function isPushedToList(literal: TS.ObjectLiteralExpression, names: ReadonlySet<string>): boolean {
+  let node: TS.Node = literal;
+  while (ts.isParenthesizedExpression(node.parent)) node = node.parent;
+  return ts.isCallExpression(node.parent) && node.parent.arguments.includes(node as TS.Expression) && isListPush(node.parent, names);
 }
 
 /** `best = { score, index: i }`, `const o = { a, n: c }`: an object stored in a variable whose number
