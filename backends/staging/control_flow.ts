@@ -334,8 +334,8 @@ function withObservedFields(tracer: Tracer, facts: TraceFacts, opts: OperatorOpt
   const composites = Object.keys(opts?.composites?.() ?? {});
   if (composites.length > 0) opts = { ...opts, promote: [...(opts?.promote ?? []), ...composites] };
   const watch = new FieldWatch(opts, names);
-  for (const [name, object] of watch.observed) if (!facts.observedObjects.has(object)) facts.observedObjects.set(object, name);
-  for (const [name, object] of watch.observed) facts.objects.observe(tracer, object, name);
+  for (const { name, object } of watch.observed) if (!facts.observedObjects.has(object)) facts.observedObjects.set(object, name);
+  for (const { name, object, via } of watch.observed) facts.objects.observe(tracer, object, name, undefined, false, via);
   if (watch.empty) return stage([], opts);
   const plain = withComposites(getState, setState, names, names.length, opts, []);
   const initial = plain.getState();

@@ -94,11 +94,15 @@ export class ObjectState {
   /** The staged call's receiver and argument objects (set when the trace starts). */
   readonly given = new WeakSet<object>();
 
-  /** Records the fields `keys` of `object` (all own data fields when undefined) as first seen. */
-  observe(tracer: TraceGraphs, object: object, name: string, keys?: readonly string[], bindTensors = false): void {
+  /**
+   * Records the fields `keys` of `object` (all own data fields when undefined) as first seen.
+   * `via`: the object (or array) whose field holds it (`cb.model`): it outlives the call if that does.
+   */
+  observe(tracer: TraceGraphs, object: object, name: string, keys?: readonly string[], bindTensors = false, via?: object): void {
     const record = object as Record<string, unknown>;
     let known = this.keys.get(object);
     if (known === undefined) {
+      if (via !== undefined && (this.given.has(via) || this.keys.has(via))) this.given.add(object);
       if (!outlivesCall(tracer, object, this.given)) return;
       this.keys.set(object, (known = new Set()));
     }

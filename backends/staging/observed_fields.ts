@@ -1,8 +1,9 @@
 /**
  * Fields of the objects a staged statement reads (opts.observed: class instances and plain objects
- * of the user's types, `this` too) that code it calls changes while a branch or a loop body is
- * traced: `c.bump()` assigning `this.n`, a sampler's `next()` advancing `this.pos`, a tracker's
- * `step()` assigning `this.h`. The transformer cannot see such a change; left alone, the field
+ * of the user's types, `this` too) and of the objects held in their fields (`cb.model`:
+ * reachable_objects.ts) that code it calls changes while a branch or a loop body is traced:
+ * `c.bump()` assigning `this.n`, a sampler's `next()` advancing `this.pos`, a callback's
+ * `onBatchEnd()` assigning `this.model.stop`. The transformer cannot see such a change; left alone, the field
  * would keep whatever the last trace left in it (the if branch's value, on a run that takes the
  * else branch). So the fields are compared before and after, and the statement is staged again
  * with each changed field carried as state, like a variable: a tensor as a tensor, a number or a
@@ -11,7 +12,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { OperatorOptions } from '../../runtime/options';
 import { StagingError } from '../common/errors';
-import { stagedArrayState } from './staged_lists';
+import { type Reached, reachableObjects } from './reachable_objects';
 
 /** A field carried as state: `name` is how errors name it (`c.n`, `this.pos`). */
 export interface Field {
@@ -26,29 +27,20 @@ interface Watched extends Field {
 }
 
 export class FieldWatch {
-  private readonly objects: [string, Record<string, unknown>][];
+  private readonly objects: Reached[];
   private readonly watched: Watched[];
 
   /** `stateNames`: what the statement already carries (a field the transformer saw, a composite). */
   constructor(opts: OperatorOptions | undefined, private readonly stateNames: readonly string[]) {
-    const composites = new Set(Object.values(opts?.composites?.() ?? {}));
-    const seen = new Set<object>();
-    // An array of the user's objects (`callbacks`) stands for its elements (`callbacks[1]`).
-    const entries = Object.entries(opts?.observed?.() ?? {}).flatMap(([name, value]): [string, unknown][] =>
-      (Array.isArray(value) && stagedArrayState(value) === undefined ? value.map((item, i) => [`${name}[${i}]`, item]) : [[name, value]]));
-    this.objects = entries.filter((entry): entry is [string, Record<string, unknown>] => {
-      const object = entry[1];
-      if (!isObservable(object) || composites.has(object) || seen.has(object)) return false;
-      seen.add(object);
-      return true;
-    });
-    this.watched = this.objects.flatMap(([name, object]) => Object.keys(object).map((key) => ({
+    const composites = new Set(Object.values(opts?.composites?.() ?? {}).filter((v): v is object => v !== null && typeof v === 'object'));
+    this.objects = reachableObjects(opts?.observed?.() ?? {}, composites);
+    this.watched = this.objects.flatMap(({ name, object }) => Object.keys(object).map((key) => ({
       name: `${name}.${key}`, object, key, present: true, value: object[key],
     })));
   }
 
-  /** The objects watched, with the names code reads them by (`this`, `c`). */
-  get observed(): readonly [string, Record<string, unknown>][] {
+  /** The objects watched, with the names code reads them by (`this`, `c`, `cb.model`). */
+  get observed(): readonly Reached[] {
     return this.objects;
   }
 
@@ -61,7 +53,7 @@ export class FieldWatch {
     const known = (f: Field): boolean => this.stateNames.includes(f.name) ||
       carried.some((c) => c.object === f.object && c.key === f.key);
     const changed = this.watched.filter((w) => !Object.is(w.object[w.key], w.value) && typeof w.object[w.key] !== 'function');
-    const added = this.objects.flatMap(([name, object]) => Object.keys(object)
+    const added = this.objects.flatMap(({ name, object }) => Object.keys(object)
       .filter((key) => !this.watched.some((w) => w.object === object && w.key === key) && typeof object[key] !== 'function')
       .map((key): Field => ({ name: `${name}.${key}`, object, key })));
     return [...changed, ...added].filter((f) => !known(f)).map(({ name, object, key }) => ({ name, object, key }));
@@ -70,7 +62,7 @@ export class FieldWatch {
   /** The fields as they were when the watch began (added ones removed). */
   restore(): void {
     for (const w of this.watched) if (!Object.is(w.object[w.key], w.value)) w.object[w.key] = w.value;
-    for (const [, object] of this.objects) {
+    for (const { object } of this.objects) {
       for (const key of Object.keys(object)) {
         if (!this.watched.some((w) => w.object === object && w.key === key)) delete object[key];
       }
@@ -82,13 +74,6 @@ export class FieldWatch {
     const w = this.watched.find((x) => x.object === field.object && x.key === field.key);
     return w !== undefined && (typeof w.value === 'number' || typeof w.value === 'boolean');
   }
-}
-
-/** Objects whose fields are compared: not tensors, arrays, lists, functions, frozen or module objects. */
-function isObservable(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || value instanceof tf.Tensor || Array.isArray(value)) return false;
-  if (stagedArrayState(value) !== undefined || Object.isFrozen(value) || ArrayBuffer.isView(value)) return false;
-  return Object.prototype.toString.call(value) !== '[object Module]';
 }
 
 /**

@@ -203,8 +203,12 @@ function assignTarget(target: TS.Expression, v: ReferenceVisitor, nested: boolea
   walk(target, v, nested);
 }
 
-/** `this.x`, `a.b.c` as text; undefined for computed or call-based chains. */
+/**
+ * `this.x`, `a.b.c` as text (`a.b!.c`, `(a.b).c`: the same chain at run time); undefined for
+ * computed or call-based chains.
+ */
 export function qualifiedName(expr: TS.Expression): string | undefined {
+  if (ts.isNonNullExpression(expr) || ts.isParenthesizedExpression(expr)) return qualifiedName(expr.expression);
   if (ts.isIdentifier(expr)) return expr.text;
   if (expr.kind === ts.SyntaxKind.ThisKeyword) return 'this';
   if (ts.isPropertyAccessExpression(expr) && ts.isIdentifier(expr.name)) {
