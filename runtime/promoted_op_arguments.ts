@@ -77,8 +77,8 @@ function stagedSlice(x: tf.Tensor, begin: unknown, size: unknown, origin: string
   const dynamic = begins.flatMap((b, axis) => (promotionOf(b) !== undefined ? [axis] : []));
   for (const axis of dynamic) {
     const found: Found = { param: 'begin', value: begins[axis] as tf.Tensor, promotion: promotionOf(begins[axis])! };
-    if (sizes[axis] === -1) throw refusal('slice', found, origin, `its size on axis ${axis} is -1 (to the end), so the result's shape (x.shape[${axis}] - begin[${axis}]) would depend on it: give the size`);
-    if (found.value.dtype !== 'int32') throw refusal('slice', found, origin, 'slice needs an integer begin (Math.floor of it is an int32 tensor)');
+    if (sizes[axis] === -1) throw refusal('slice', found, origin, `Its size on axis ${axis} is -1 (to the end), so the shape of the result (x.shape[${axis}] - begin[${axis}]) would depend on it: give the size`);
+    if (found.value.dtype !== 'int32') throw refusal('slice', found, origin, 'tf.slice takes an integer begin: Math.floor of it is an int32 tensor');
   }
   return inOperator(() => {
     const rest = tf.slice(x, begins.map((b, axis) => (dynamic.includes(axis) ? 0 : b as number)), sizes.map((s, axis) => (dynamic.includes(axis) ? -1 : s as number)));
@@ -101,13 +101,13 @@ function gatherWindow(x: tf.Tensor, begin: tf.Tensor, size: number, axis: number
   const dim = x.shape[axis];
   const inside = tf.logicalAnd(tf.greaterEqual(start, tf.scalar(0, 'int32')), tf.lessEqual(start, tf.scalar(dim - size, 'int32')));
   activeStaging()?.assert(inside, new Error(`Error in slice${x.rank}D: begin[${axis}] + size[${axis}] would overflow ` +
-    `input.shape[${axis}] (${dim}), or begin[${axis}] is negative (${promotionOf(begin)?.name ?? 'begin'}${origin ? `, ${origin}` : ''})`), { origin });
+    `input.shape[${axis}] (${dim}), or begin[${axis}] is negative: it is '${promotionOf(begin)?.name ?? 'begin'}'${origin ? ` (${origin})` : ''}`), { origin });
   const offsets = tf.tensor1d(Array.from({ length: size }, (_, k) => k), 'int32');
   return tf.gather(x, tf.add(start, offsets), axis);
 }
 
 function shapeReason(op: string, param: string): string {
-  return `tf.${op}'s ${param} decides the shape of its result, and a staged graph needs every shape when it is traced: ` +
+  return `Its ${param} decides the shape of tf.${op}'s result, and a staged graph needs every shape when it is traced: ` +
     `compute the ${param} from values known before the staged loop, or select with tensor ops (tf.gather, tf.where)`;
 }
 
