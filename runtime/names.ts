@@ -27,6 +27,8 @@ export const OperatorNames = {
   listItem: 'listItem',
   mathCall: 'mathCall',
   arrayPredicate: 'arrayPredicate',
+  tfjsCall: 'tfjsCall',
+  tensorMethodCall: 'tensorMethodCall',
   UndefinedReturnValue: 'UndefinedReturnValue',
 } as const;
 
@@ -41,6 +43,30 @@ export const PROMOTED_MATH = ['floor', 'ceil', 'round', 'trunc', 'abs', 'sign', 
  */
 export const ARRAY_PREDICATES = ['some', 'every', 'filter', 'find', 'findIndex', 'findLast', 'findLastIndex', 'sort'] as const;
 export type ArrayPredicate = (typeof ARRAY_PREDICATES)[number];
+
+/**
+ * tfjs ops that take JS numbers (alone or in arrays) where a staged loop's counter may reach them
+ * (`x.slice([i], [1])`): their tensor parameter (a Tensor method's receiver), then their number
+ * parameters in order. The transformer sends a call of one with a maybe-promoted value in such a
+ * parameter to ag__.tfjsCall / ag__.tensorMethodCall (runtime/promoted_op_arguments.ts): the call
+ * as written on plain values; slice's begin is staged, the rest is refused by name (each decides
+ * the shape of the op's result).
+ */
+export const NUMBER_ARGUMENT_OPS: Readonly<Record<string, { readonly tensor?: string; readonly numbers: readonly string[] }>> = {
+  slice: { tensor: 'x', numbers: ['begin', 'size'] },
+  stridedSlice: { tensor: 'x', numbers: ['begin', 'end', 'strides'] },
+  reshape: { tensor: 'x', numbers: ['shape'] },
+  tile: { tensor: 'x', numbers: ['reps'] },
+  pad: { tensor: 'x', numbers: ['paddings', 'constantValue'] },
+  split: { tensor: 'x', numbers: ['numOrSizeSplits', 'axis'] },
+  oneHot: { tensor: 'indices', numbers: ['depth', 'onValue', 'offValue'] },
+  range: { numbers: ['start', 'stop', 'step'] },
+};
+
+/** The position of `op`'s number parameter `k` (NUMBER_ARGUMENT_OPS) among a call's arguments. */
+export function numberArgumentIndex(op: string, k: number, method: boolean): number {
+  return k + (!method && NUMBER_ARGUMENT_OPS[op].tensor !== undefined ? 1 : 0);
+}
 
 /** The directive that marks a function (or a file) for conversion. */
 export const DIRECTIVE = 'use autograph';

@@ -14,6 +14,7 @@ import { describeOrigin, LoopOptions, OperatorOptions } from './options';
 import { ownCode } from './library_code';
 import * as promoted from './promoted_values';
 import { mathCall as promotedMathCall } from './promoted_math';
+import { tensorMethodCall as promotedMethodCall, tfjsCall as promotedTfjsCall } from './promoted_op_arguments';
 import { arrayPredicate as nativeArrayPredicate } from './array_predicates';
 import { TensorRange } from './range';
 import { activeStaging, GetState, SetState, Thunk } from './staging_hooks';
@@ -217,8 +218,12 @@ export const plainValue = ownCode(promoted.plainValue);
 export const postfixOp = ownCode(promoted.postfixOp);
 export const unaryOp = ownCode(promoted.unaryOp);
 export const mathCall = ownCode(promotedMathCall);
+
 // (It calls the user's callback natively, as the method would: user code again.)
 export const arrayPredicate = nativeArrayPredicate;
+// (The call as written on plain values is the user's; what they stage runs as autograph-ts's own.)
+export const tfjsCall = promotedTfjsCall;
+export const tensorMethodCall = promotedMethodCall;
 
 // Compile-time check that every name the transformer emits exists here with that name.
 type Exported = typeof import('./operators');

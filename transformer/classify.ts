@@ -11,7 +11,7 @@
  */
 import type * as TS from 'typescript';
 import { ts } from './typescript';
-import { ARRAY_PREDICATES, type ArrayPredicate } from '../runtime/names';
+import { ARRAY_PREDICATES, type ArrayPredicate, NUMBER_ARGUMENT_OPS, numberArgumentIndex } from '../runtime/names';
 
 export type Classification = 'static' | 'staged' | 'dynamic';
 
@@ -481,7 +481,31 @@ export class Classifier {
    */
   isTfjsValuesArgument(call: TS.CallExpression | TS.NewExpression, arg: TS.Expression): boolean {
     const name = this.tfjsFunctionName(call);
-    return name !== undefined && TFJS_VALUES_ARGUMENT.get(name) === (call.arguments?.indexOf(arg) ?? -1);
+    return (name !== undefined && TFJS_VALUES_ARGUMENT.get(name) === (call.arguments?.indexOf(arg) ?? -1)) ||
+      this.isNumberArgument(call, arg);
+  }
+
+  /**
+   * A call of a tfjs op that takes JS numbers where a promoted value may be given (`x.slice([i], [1])`,
+   * `tf.oneHot(labels, n)`: NUMBER_ARGUMENT_OPS), with the op and whether it is the Tensor method:
+   * the call becomes ag__.tfjsCall / ag__.tensorMethodCall, which stages or refuses a promoted value
+   * there (runtime/promoted_op_arguments.ts). A spread or optional call is none.
+   */
+  numberArgumentOp(call: TS.CallExpression | TS.NewExpression): { op: string; method: boolean } | undefined {
+    if (!ts.isCallExpression(call) || call.questionDotToken !== undefined || call.arguments.some(ts.isSpreadElement) ||
+        (ts.isPropertyAccessExpression(call.expression) && call.expression.questionDotToken !== undefined)) return undefined;
+    const decl = this.checker.getResolvedSignature(call)?.declaration;
+    const op = this.tfjsFunctionName(call)?.replace(/_$/, '');
+    if (op === undefined || decl === undefined || !Object.prototype.hasOwnProperty.call(NUMBER_ARGUMENT_OPS, op)) return undefined;
+    const method = ts.isMethodSignature(decl) || ts.isMethodDeclaration(decl);
+    return method && NUMBER_ARGUMENT_OPS[op].tensor === undefined ? undefined : { op, method };
+  }
+
+  /** Whether `arg` is one of the number arguments of a numberArgumentOp call (its begin, shape, depth...). */
+  private isNumberArgument(call: TS.CallExpression | TS.NewExpression, arg: TS.Expression): boolean {
+    const target = this.numberArgumentOp(call);
+    const index = call.arguments?.indexOf(arg) ?? -1;
+    return target !== undefined && NUMBER_ARGUMENT_OPS[target.op].numbers.some((_, k) => numberArgumentIndex(target.op, k, target.method) === index);
   }
 
   /** The name of the tfjs function a call resolves to (by its declaration's file), if it is one. */

@@ -182,10 +182,9 @@ describe('real code, third red team: eager == staged == the dataSync original', 
       expect(values(eager)).to.deep.equal(m.nmsImplOriginal(...a()));
     });
 
-    // A loop counter promoted by a staged loop used in a JS array passed to a tf op (slice begin):
-    //   for (let i = 0; i < xs.shape[0]; i++) if (xs.slice([i], [1]).reshape([]).greater(1)) { ok = false; break; }
-    // → 'i' is an int32 tensor here (main.ts:L:19) ... (xs.gather(i) stages: the Gather port above)
-    it.skip('posenet scoreIsMaximumInLocalWindow as written with slice([y, x, k], [1, 1, 1])', () => {
+    // Loop counters promoted by the staged loops in slice's begin: ag__.tensorMethodCall stages the begin as a
+    // gather of begin + [0..size) per axis (runtime/promoted_op_arguments.ts).
+    it('posenet scoreIsMaximumInLocalWindow as written with slice([y, x, k], [1, 1, 1])', () => {
       const runs = [0.5, 0.95].map((s) => () => [0, tf.scalar(s), 1, 1, 1, heat()]);
       expect(agree('scoreIsMaximumInLocalWindow', ...runs)).to.deep.equal([false, true]);
     });

@@ -10,7 +10,8 @@
  * helper object's field `ctr.n` (bumped by its converted method) and an array's elements `ar[0]`,
  * `ar[1]` change under tensor conditions
  * and in staged loops, feed tfjs ops (`v0.add(n0)`, `tf.scalar(st.c)`) and conditions (`n0 > 1`),
- * and are returned: the staged call must give them back as the JS numbers eager code returns.
+ * and are returned: the staged call must give them back as the JS numbers eager code returns;
+ * they index a tensor too, as slice's begin (`t.slice([k], [1])`, `[...][k]` in JS).
  * They also go through local functions that change `n0` or `ar[1]` where they are called (`bump(k)`), a
  * function of the project taking them as arguments (`twice(st.c)`), and `Math.max(...ar)`.
  * Stress mode (`--mode stress`) adds what real programs keep besides: a list `ls` pushed under
@@ -132,7 +133,15 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
         const other = this.operand(scope);
         return [`(${c[0]} ? ${inner[0]} : ${other})`, `(${c[1]} ? ${inner[1]} : ${other})`];
       }
-      default: { const c = r.int(5) - 1; return [`tf.scalar(${c})`, String(c)]; }
+      default: {
+        if (r.chance(0.5)) {
+          // A JS number (promoted in staged loops) as slice's begin: ag__.tensorMethodCall stages it.
+          const k = `Math.min(Math.max(Math.floor(${r.pick(NUMBERS)}), 0), 3)`;
+          return [`tf.tensor1d([3, -1, 2, 0]).slice([${k}], [1]).reshape([])`, `[3, -1, 2, 0][${k}]`];
+        }
+        const c = r.int(5) - 1;
+        return [`tf.scalar(${c})`, String(c)];
+      }
     }
   }
 

@@ -20,6 +20,7 @@ import { ConversionError } from '../diagnostics';
 import { compositeTargetsOf } from './activity';
 import { isLoop, loopOf } from './loops';
 import { visitReferences } from './references';
+import { type NumberArgumentOp, numberArgumentCalls } from './number_arguments';
 import { callsPromoting, capturedCounterReads, capturedPromotableNames, isMaybePromoted, noPromotion, plainReads, PromotionPlan, promotableNames, promotableRecords, recordPromotableNames } from './promotion';
 import { ts } from '../typescript';
 import type { ArrayPredicate } from '../../runtime/names';
@@ -72,6 +73,9 @@ export interface ConversionPlan {
   /** `xs.some(f)` & co. whose callback may return a Tensor (Classifier.arrayPredicate), with the
    * method: `ag__.arrayPredicate(xs, "some", f, ...)` (converters/array_predicates.ts). */
   readonly arrayPredicates: ReadonlyMap<TS.CallExpression, ArrayPredicate>;
+  /** tfjs ops given a maybe-promoted number (`x.slice([i], [1])`, analysis/number_arguments.ts):
+   * `ag__.tensorMethodCall(x, "slice", [[i], [1]], origin)` (converters/number_arguments.ts). */
+  readonly numberArgumentCalls: ReadonlyMap<TS.CallExpression, NumberArgumentOp>;
 }
 
 interface Site<T extends TS.Node> {
@@ -287,7 +291,7 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
     asserts: assertKinds(expressions, classifier), switchDiscriminants, newLists: newLists(body, withGuarded(converted, guarded), classifier),
     scalarLists: new Set([...newLists(body, withGuarded(converted, guarded), classifier)].filter((d) => !classifier.mayHoldTensors(d.name) && classifier.holdsNumbersOrBooleans(d.name))),
     mayBeArray: (receiver) => classifier.mayBeArray(receiver), mayHaveFields: (name) => classifier.mayHaveFields(name) || classifier.holdsObjectsWithFields(name), recursiveCalls,
-    arrayPredicates };
+    arrayPredicates, numberArgumentCalls: numberArgumentCalls(body, promoted, classifier) };
 }
 
 function skipOuterExpressions(e: TS.Expression): TS.Expression {

@@ -13,6 +13,7 @@ import { convertLogical } from './logical_expressions';
 import { convertNewList } from './lists';
 import { convertRecursiveCall } from './recursive_calls';
 import { convertPromoted, plainValueCall } from './promoted_values';
+import { convertNumberArgumentCall } from './number_arguments';
 
 export function convertExpressions<T extends TS.Node>(root: T, plan: ConversionPlan, emit: EmitContext,
                                                      context: TS.TransformationContext): T {
@@ -44,6 +45,10 @@ export function convertExpressions<T extends TS.Node>(root: T, plan: ConversionP
     const predicate = ts.isCallExpression(node) ? plan.arrayPredicates.get(node) : undefined;
     if (predicate !== undefined) {
       return withOrigin(convertArrayPredicate(node as TS.CallExpression, predicate, (e) => visit(e) as TS.Expression, emit), node);
+    }
+    const numberOp = ts.isCallExpression(node) ? plan.numberArgumentCalls.get(node) : undefined;
+    if (numberOp !== undefined) {
+      return withOrigin(convertNumberArgumentCall(node as TS.CallExpression, numberOp, (e) => visit(e) as TS.Expression, emit), node);
     }
     if (ts.isCallExpression(node) && plan.recursiveCalls.has(node)) {
       return withOrigin(convertRecursiveCall(node, (e) => visit(e) as TS.Expression, emit), node);
