@@ -313,8 +313,9 @@ export function noteAssigned(name: string, value: unknown): void {
 /** The error for a promoted float32 value that would come back to JS as another number than eager's. */
 export function inexactResult(promotion: Promotion, where: string): StagingError {
   return new StagingError(`autograph-ts: '${promotion.name}' ${where} as a JS number, but the staged loop or conditional` +
-    `${promotion.origin ? ` (${promotion.origin})` : ''} that carries it computes it in float32 (a fraction float32 cannot ` +
-    'hold exactly, a quotient, a square root...) where eager JS computes in float64: it would come back another number. ' +
+    `${promotion.origin ? ` (${promotion.origin})` : ''} that carries it computes it in float32 or int32 (a fraction float32 ` +
+    'cannot hold exactly, a quotient, a square root, a product int32 may wrap...) where eager JS computes in float64: it ' +
+    'would come back another number. ' +
     `Make it a tensor yourself (e.g. tf.scalar(...)) to get the float32 value on both, or compute it outside the staged statement.`);
 }
 
@@ -341,6 +342,12 @@ function numericPair(a: Operand, b: Operand, forceFloat: boolean): [tf.Tensor, t
   return [asTensor(a), asTensor(b)];
 }
 
+/** Whether a product by `factor` (undefined: by another promoted value) is JS's: by at most 256 in int32, by ±2^k in float32. */
+function exactFactor(factor: number | undefined, dtype: tf.DataType): boolean {
+  if (factor === undefined) return false;
+  return dtype === 'int32' ? Math.abs(factor) <= 256 : factor !== 0 && Number.isInteger(Math.log2(Math.abs(factor)));
+}
+
 function tensorBinary(op: BinaryOperator, left: unknown, right: unknown): tf.Tensor {
   const a = operand(left, op);
   const b = operand(right, op);
@@ -362,6 +369,12 @@ function tensorBinary(op: BinaryOperator, left: unknown, right: unknown): tf.Ten
     }
     case '+': case '-': case '*': {
       const [x, y] = numericPair(a, b, false);
+      // A product int32 may wrap and float32 may round where JS's float64 is exact (an RNG's
+      // `state * 16807`): another number than eager's, unless it is by a small integer (int32) or a
+      // power of two (float32). A term beyond 2^24 likewise.
+      const constant = 'number' in a ? a.number : 'number' in b ? b.number : undefined;
+      if (op === '*' && !exactFactor(constant, x.dtype)) inexactOperation = true;
+      if (op !== '*' && constant !== undefined && Math.abs(constant) > 2 ** 24) inexactOperation = true;
       return op === '+' ? tf.add(x, y) : op === '-' ? tf.sub(x, y) : tf.mul(x, y);
     }
     case '/': case '**': {

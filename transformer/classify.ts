@@ -289,7 +289,9 @@ export class Classifier {
   isPromotableProperty(access: TS.PropertyAccessExpression): boolean {
     if (access.pos < 0 || access.parent === undefined) return false;
     let root: TS.Expression = access;
-    while (ts.isPropertyAccessExpression(root) || ts.isNonNullExpression(root) || ts.isParenthesizedExpression(root)) root = root.expression;
+    // (Through element accesses too: `list.callbacks[0].model.stopTraining`, promotable by node.)
+    while (ts.isPropertyAccessExpression(root) || ts.isElementAccessExpression(root) || ts.isNonNullExpression(root) ||
+           ts.isParenthesizedExpression(root)) root = root.expression;
     if (ts.isIdentifier(root)) {
       const symbol = this.checker.getSymbolAtLocation(root);
       if (symbol === undefined || (symbol.flags & (ts.SymbolFlags.Alias | ts.SymbolFlags.Module | ts.SymbolFlags.Enum)) !== 0) return false;

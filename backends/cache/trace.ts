@@ -211,7 +211,7 @@ function bindResults(tracer: Tracer, result: unknown): {
   const promoted = positions.map((p) => !(flat.leaves[p] instanceof ReturnedList) && promotionOf(flat.leaves[p]) !== undefined);
   positions.forEach((p) => {
     const promotion = promotionOf(flat.leaves[p]);
-    if (promotion !== undefined && (flat.leaves[p] as tf.Tensor).dtype === 'float32' && isInexact(promotion, flat.leaves[p])) {
+    if (promotion !== undefined && isInexact(promotion, flat.leaves[p])) {
       throw inexactResult(promotion, 'is returned');
     }
   });

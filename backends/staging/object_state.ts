@@ -132,7 +132,7 @@ export class ObjectState {
       const now = field.object[field.key];
       if (Object.is(now, start) || !(now instanceof tf.Tensor) || now instanceof tf.Variable) continue;
       const promotion = promotionOf(now);
-      if (promotion !== undefined && now.dtype === 'float32' && isInexact(promotion, now)) throw inexactResult(promotion, `is written back to '${field.name}'`);
+      if (promotion !== undefined && isInexact(promotion, now)) throw inexactResult(promotion, `is written back to '${field.name}'`);
       tracer.root.graph.results.push(tracer.resolve(now));
       outputs.push({ ...field, promoted: promotion !== undefined });
       field.object[field.key] = start;

@@ -9,6 +9,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { Undefined, UndefinedReturnValue } from '../../runtime/undefined_values';
 import type { OperatorOptions } from '../../runtime/options';
 import { conditionProblem } from '../../runtime/tensors';
+import { isInexact, promotionOf } from '../../runtime/promoted_values';
 import type { TensorSpec } from '../graph/graph';
 import { at, StagingError } from '../common/errors';
 import { isOpaqueLeaf } from '../common/nest';
@@ -75,6 +76,9 @@ export function conditionTensor(facts: TraceFacts, cond: tf.Tensor, opts: Operat
   if (only !== undefined) return only.truth;
   const problem = conditionProblem(cond, at(opts));
   if (problem !== undefined) throw new StagingError(problem);
+  // A test computed from a promoted number that float32 or int32 computes as another number than JS
+  // (an RNG's `state * 16807 % m / m < 0.5`): the graph could take the other branch than eager code.
+  if (isInexact(undefined, cond)) throw inexactCondition(cond, at(opts));
   if (cond.dtype === 'bool') return cond;
   // JS truthiness of a number: neither 0 (nor -0) nor NaN. NaN != 0 is true, so NaN is excluded
   // explicitly (x == x is false only for NaN); int32 has no NaN.
@@ -100,4 +104,12 @@ export function zerosOf(spec: TensorSpec): number[] | boolean[] | string[] {
 export function placeholderLike(tracer: { makeConstant(values: tf.TensorLike, shape: number[], dtype: tf.DataType): tf.Tensor },
                                 like: TensorSpec): tf.Tensor {
   return tracer.makeConstant(zerosOf(like), [...like.shape], like.dtype);
+}
+
+function inexactCondition(cond: tf.Tensor, where: string): StagingError {
+  const name = promotionOf(cond)?.name;
+  return new StagingError(`autograph-ts: a condition on a tensor${where}${name ? ` computed from '${name}'` : ''} is computed in ` +
+    'float32 or int32 where eager JS computes in float64 (a fraction float32 cannot hold, a quotient, a product int32 may ' +
+    'wrap...): the staged graph could decide otherwise than eager code. Make the value a tensor yourself (e.g. ' +
+    'tf.scalar(...)) to compare in float32 on both, or compute it outside the staged function.');
 }

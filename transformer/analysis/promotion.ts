@@ -106,12 +106,19 @@ const isLogical = (op: TS.SyntaxKind): boolean => op === ts.SyntaxKind.Ampersand
  */
 const promotedCalls = new WeakSet<TS.Node>();
 
+/**
+ * Reads of the user's number or boolean fields through a chain that has no qualified name
+ * (`list.callbacks[0].model.stopTraining`), by original node: like a named field (`this.wait`), a
+ * staged statement elsewhere may have made the field a promoted tensor.
+ */
+const promotedFieldReads = new WeakSet<TS.Node>();
+
 /** Whether `expr` may hold a promoted tensor, given the promotable names (see the module comment). */
 export function isMaybePromoted(expr: TS.Expression, names: ReadonlySet<string>): boolean {
   const maybe = (e: TS.Expression): boolean => {
     if (ts.isIdentifier(e)) return names.has(e.text);
     if (isListLength(e)) return names.has(listLengthName(e));
-    if (ts.isPropertyAccessExpression(e)) return isPromotedField(e, names);
+    if (ts.isPropertyAccessExpression(e)) return isPromotedField(e, names) || promotedFieldReads.has(ts.getOriginalNode(e));
     if (ts.isElementAccessExpression(e)) return isPromotedElement(e, names);
     if (ts.isCallExpression(e)) return promotedCalls.has(ts.getOriginalNode(e)) || (isMathCall(e) && e.arguments.some(maybe));
     if (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isNonNullExpression(e) ||
@@ -285,6 +292,8 @@ export function promotableNames(body: TS.Node, converted: ReadonlySet<TS.Node>, 
     if (ts.isPropertyAccessExpression(node) && !ts.isPropertyAccessExpression(node.parent) && classifier.isUserField(node)) {
       const name = qualifiedName(node);
       if (name !== undefined) names.add(name);
+      // A chain with no qualified name (`list.callbacks[0].model.stopTraining`): this read, by node.
+      else promotedFieldReads.add(node);
     }
     ts.forEachChild(node, fields);
   };
