@@ -238,6 +238,12 @@ export class Classifier {
     return this.userObjectType(this.checker.getTypeAtLocation(name));
   }
 
+  /** Whether a control-flow statement tests a value that may be a tensor (it is converted wherever its function is). */
+  isStagedStatement(node: TS.Statement): boolean {
+    const tested = this.statement(node);
+    return tested !== undefined && tested.convertible && tested.kind !== 'static';
+  }
+
   /** Whether a call's value is typed a number or a boolean (a JS value a promoted tensor may stand for). */
   givesNumberOrBoolean(call: TS.CallExpression): boolean {
     return call.pos >= 0 && call.parent !== undefined && isNumberOrBoolean(this.checker.getTypeAtLocation(call));

@@ -46,6 +46,11 @@ describe('closures of converted functions: promoted values read and written by l
       .to.deep.equal([{ counts: [1, 3], evenLast: false, largest: 3 }, { counts: [4, 0], evenLast: true, largest: 4 }]);
   });
 
+  it('a forEach callback counting under its own tensor if; map and reduce callbacks over promoted counts', () => {
+    expect(agree('countPositive', () => [tf.tensor1d([1, -1, 2])], () => [tf.tensor1d([-1, -1, -2])])).to.deep.equal([2, 0]);
+    expect(agree('doubledCounts', () => [tf.tensor1d([1, 0, 1, 1])])).to.deep.equal([{ doubled: [2, 6], sum: 4 }]);
+  });
+
   it('local function declarations calling each other, each assigning the enclosing counters', () => {
     expect(agree('longestRun', () => [tf.tensor1d([1, 1, -1, 1, 1, 1, -2, 1])], () => [tf.tensor1d([-1, 1, 1, 1, 1, 1, 1, 1])]))
       .to.deep.equal([{ longest: 3, run: 1 }, { longest: 7, run: 7 }]);

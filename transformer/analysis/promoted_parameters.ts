@@ -57,6 +57,13 @@ export function findPromotedParameters(selected: Iterable<TS.Node>, targets: Cal
     for (const fn of callers) {
       const names = promotedNames(fn);
       if (names === undefined || names.size === 0) continue;
+      forEachCall(fn.body!, (call) => {
+        const element = elementCallback(call, names);
+        if (element !== undefined && !table.get(element.callback)?.has(element.index)) {
+          table.set(element.callback, (table.get(element.callback) ?? new Set<number>()).add(element.index));
+          changed = true;
+        }
+      });
       forEachCall(fn.body!, (call) => call.arguments?.forEach((arg, i) => {
         if (!maybePromoted(arg, names)) return;
         for (const callee of targets.of(call)) {
@@ -88,4 +95,22 @@ function forEachCall(body: TS.Node, visit: (call: TS.CallExpression | TS.NewExpr
     ts.forEachChild(node, walk);
   };
   walk(body);
+}
+
+/** Array methods whose callback gets the elements, with the element's parameter index. */
+export const ELEMENT_CALLBACKS: ReadonlyMap<string, number> = new Map([['map', 0], ['forEach', 0], ['reduce', 1]]);
+
+/**
+ * `counts.map((c, k) => c / total[k])` on an array whose elements may be promoted (`counts[]`): the
+ * inline callback's element parameter is promoted too.
+ */
+export function elementCallback(call: TS.CallExpression | TS.NewExpression, names: ReadonlySet<string>):
+    { callback: TS.FunctionLikeDeclaration; index: number } | undefined {
+  const callee = call.expression;
+  if (!ts.isCallExpression(call) || !ts.isPropertyAccessExpression(callee) || !ts.isIdentifier(callee.expression) ||
+      !names.has(`${callee.expression.text}[]`)) return undefined;
+  const index = ELEMENT_CALLBACKS.get(callee.name.text);
+  const callback = call.arguments[0];
+  if (index === undefined || callback === undefined || !(ts.isArrowFunction(callback) || ts.isFunctionExpression(callback))) return undefined;
+  return { callback, index };
 }

@@ -24,7 +24,7 @@ import type { Classifier } from '../classify';
 import { ts } from '../typescript';
 import { isLoop } from './loops';
 import { closureComposites, closureWrites } from './closure_writes';
-import { isPromotedArgument, promotedParameterNames } from './promoted_parameters';
+import { elementCallback, isPromotedArgument, promotedParameterNames } from './promoted_parameters';
 import { qualifiedName, visitReferences } from './references';
 import { compositeTargetsOf } from './activity';
 import { PROMOTED_MATH } from '../../runtime/names';
@@ -283,6 +283,21 @@ export function promotableNames(body: TS.Node, converted: ReadonlySet<TS.Node>, 
     ts.forEachChild(node, (child) => seed(child, here));
   };
   seed(body, false);
+  // Variables of this function that a nested function assigns under its own tensor condition
+  // (`xs.forEach((v) => { if (v.greater(0)) n++; })`): promoted there, so here too (and, recorded,
+  // in the nested function as its captured names: capturedPromotableNames).
+  const nestedStaged = (node: TS.Node, nested: TS.Node | undefined, inStaged: boolean): void => {
+    if (ts.isClassLike(node)) return;
+    if (ts.isFunctionLike(node)) return ts.forEachChild(node, (child) => nestedStaged(child, node, false));
+    const staged = inStaged || (nested !== undefined && ts.isStatement(node) && classifier.isStagedStatement(node));
+    const target = staged ? assignedName(node) : undefined;
+    if (target !== undefined && ts.isIdentifier(target) && classifier.enclosingOwner(target, nested!) === ts.getOriginalNode(fn)) {
+      const name = promotable(target);
+      if (name) names.add(name);
+    }
+    ts.forEachChild(node, (child) => nestedStaged(child, nested, staged));
+  };
+  ts.forEachChild(body, (child) => nestedStaged(child, undefined, false));
   // Number and boolean fields of the user's objects (`cb.stopTraining`, `this.wait`), wherever they
   // are read or written: code this function calls may have promoted one (a converted method's
   // staged if, a field the tracer observed changing), and JS would read a Tensor object as truthy.
@@ -370,6 +385,16 @@ export function promotableNames(body: TS.Node, converted: ReadonlySet<TS.Node>, 
           node.arguments.some((arg, i) => isMaybePromoted(arg, names) && isPromotedArgument(node, i))) {
         promotedCalls.add(node);
         changed = true;
+      }
+      const element = ts.isCallExpression(node) ? elementCallback(node, names) : undefined;
+      if (element !== undefined) {
+        const method = ((node as TS.CallExpression).expression as TS.PropertyAccessExpression).name.text;
+        if (method === 'reduce' && !promotedCalls.has(node)) {
+          promotedCalls.add(node);
+          changed = true;
+        }
+        if (method === 'map' && ts.isVariableDeclaration(node.parent) && ts.isIdentifier(node.parent.name) &&
+            classifier.isPromotableArray(node.parent.name)) add(elementsName(node.parent.name.text));
       }
       const stored = storedElement(node);
       if (stored !== undefined && isMaybePromoted(stored.value, names) && classifier.isPromotableArray(stored.array)) {
@@ -508,8 +533,11 @@ function arrayConsumed(node: TS.Identifier, names: ReadonlySet<string>, classifi
   if (ts.isElementAccessExpression(parent) && parent.expression === child) return true;
   if (ts.isPropertyAccessExpression(parent) && parent.expression === child) {
     const member = parent.name.text;
-    return member === 'length' || ((member === 'push' || member === 'unshift') && ts.isCallExpression(parent.parent) &&
-      parent.parent.expression === parent);
+    const call = ts.isCallExpression(parent.parent) && parent.parent.expression === parent ? parent.parent : undefined;
+    // An inline callback of forEach/map/reduce gets the elements as promoted parameters; map's new
+    // array is consumed where its own elements are (returned, or a variable whose elements are promoted).
+    if (call !== undefined && elementCallback(call, names) !== undefined) return member !== 'map' || mapResultConsumed(call);
+    return member === 'length' || ((member === 'push' || member === 'unshift') && call !== undefined);
   }
   if (ts.isForOfStatement(parent) && parent.expression === child) return true;
   if (ts.isSpreadElement(parent)) return isMathCall(parent.parent);
@@ -523,6 +551,23 @@ function arrayConsumed(node: TS.Identifier, names: ReadonlySet<string>, classifi
     return classifier.isTfjsCall(parent) || classifier.isTfjsValuesArgument(parent, child as TS.Expression);
   }
   return false;
+}
+
+/** Whether `node` is in a map/reduce callback whose element parameter is promoted (promoted_parameters.ts): what it returns is an element. */
+function givesElements(node: TS.Node): boolean {
+  let fn: TS.Node | undefined = node.parent;
+  while (fn !== undefined && !ts.isFunctionLike(fn)) fn = fn.parent;
+  const call = fn?.parent;
+  return fn !== undefined && call !== undefined && ts.isCallExpression(call) && call.arguments[0] === fn &&
+    ts.isPropertyAccessExpression(call.expression) && ['map', 'reduce'].includes(call.expression.name.text) &&
+    promotedParameterNames(fn).length > 0;
+}
+
+/** `return xs.map(...)` or `const ys = xs.map(...)` (ys's elements are then promoted: promotableNames). */
+function mapResultConsumed(call: TS.CallExpression): boolean {
+  let node: TS.Node = call;
+  while (ts.isParenthesizedExpression(node.parent)) node = node.parent;
+  return ts.isReturnStatement(node.parent) || (ts.isVariableDeclaration(node.parent) && ts.isIdentifier(node.parent.name));
 }
 
 /** Whether `node` holds a read of an enclosing function's promotable value (isCapturedRead). */
@@ -573,7 +618,9 @@ function isWriteTarget(node: TS.Node): boolean {
  */
 function consumed(node: TS.Expression, names: ReadonlySet<string>, classifier: Classifier, captured: ReadonlySet<string>): boolean {
   const parent = node.parent;
-  const returnable = !readsCaptured(node, captured);
+  const returnable = !readsCaptured(node, captured) || givesElements(node);
+  // `(c, k) => c / total[k]` given to map or reduce on promoted elements: its result is an element (or the accumulator).
+  if (ts.isArrowFunction(parent) && parent.body === node && givesElements(node)) return true;
   // Parts of a larger maybe-promoted expression: the check is on that one.
   if (ts.isExpression(parent) && !ts.isCallLikeExpression(parent) && isMaybePromoted(parent, names) &&
       !ts.isTemplateExpression(parent) && !ts.isArrayLiteralExpression(parent) && !ts.isObjectLiteralExpression(parent) &&
@@ -680,5 +727,6 @@ function isReturned(literal: TS.Expression): boolean {
   let node: TS.Node = literal;
   while (ts.isParenthesizedExpression(node.parent) || ts.isArrayLiteralExpression(node.parent) ||
          ts.isPropertyAssignment(node.parent) || ts.isObjectLiteralExpression(node.parent)) node = node.parent;
-  return ts.isReturnStatement(node.parent);
+  // (Or the result of a map callback on promoted elements: an element of the array map returns.)
+  return ts.isReturnStatement(node.parent) || (ts.isArrowFunction(node.parent) && node.parent.body === node && givesElements(node));
 }
