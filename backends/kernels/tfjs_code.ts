@@ -51,14 +51,20 @@ export function runningOpOf(ops: ReadonlySet<string>): string | undefined {
   return undefined;
 }
 
-/** `method` of the engine, counted as tfjs's code while it runs (see the header). */
+/**
+ * `method` of the engine, counted as tfjs's code while it runs (see the header). Called for every
+ * op while a trace runs: it forwards up to four arguments (every engine method it wraps takes
+ * fewer; a missing one arrives as undefined, as when the caller leaves it out) and allocates
+ * nothing, where a rest parameter would allocate an array per call.
+ */
 export function asEngineCall<F extends (...args: never[]) => unknown>(method: F): F {
-  return function (this: unknown, ...args: Parameters<F>): ReturnType<F> {
+  const call = method as unknown as (this: unknown, a: unknown, b: unknown, c: unknown, d: unknown) => unknown;
+  return function (this: unknown, a: unknown, b: unknown, c: unknown, d: unknown): unknown {
     engineCalls++;
     try {
-      return method.apply(this, args) as ReturnType<F>;
+      return call.call(this, a, b, c, d);
     } finally {
       engineCalls--;
     }
-  } as F;
+  } as unknown as F;
 }

@@ -165,15 +165,16 @@ function patchEngine(patches: Patches, tracer: Tracer): void {
     refuseUnrecordedRandom(tracer);
     return joinOfStandIns(kernel, inputs, attrs) ?? runKernel.call(engine, kernel, inputs, attrs);
   });
-  own('makeTensor', (makeTensor) => (...args: unknown[]): unknown => {
+  own('makeTensor', (makeTensor) => (values: unknown, shape: number[], dtype: tf.DataType, backend: unknown): unknown => {
     refuseUnrecordedRandom(tracer);
-    refuseDroppedValues(tracer, args[0], args[1] as number[], args[2] as tf.DataType);
-    return makeTensor.apply(engine, args);
+    refuseDroppedValues(tracer, values, shape, dtype);
+    const t = makeTensor.call(engine, values, shape, dtype, backend) as tf.Tensor;
+    tracer.onScalarMade(t, values);
+    return t;
   });
+  // (Counted as tfjs's code, nothing more: the methods themselves, not wrappers around them.)
   for (const method of ['disposeTensor', 'makeTensorFromDataId', 'makeTensorFromTensorInfo', 'incRef', 'keep', 'endScope']) {
-    own(method, (original) => function (this: unknown, ...args: unknown[]): unknown {
-      return original.apply(this, args);
-    });
+    own(method, (original) => original);
   }
 }
 
