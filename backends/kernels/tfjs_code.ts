@@ -36,17 +36,21 @@ export function runningOp(): string | undefined {
   return name?.endsWith(OP_SCOPE_SUFFIX) ? name.slice(0, -OP_SCOPE_SUFFIX.length) : undefined;
 }
 
+/** The scope names of a set of ops (`op` + OP_SCOPE_SUFFIX), made once per set. */
+const scopeNamesOf = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
+
 /**
  * The outermost of `ops` among the public tfjs ops running now (ops call ops: tf.dropout calls
- * tf.randomUniform), or undefined. Asked on every kernel a trace runs: it allocates nothing.
+ * tf.randomUniform), or undefined. Asked on every kernel a trace runs: it allocates nothing (the
+ * scope names are compared whole, not sliced).
  */
 export function runningOpOf(ops: ReadonlySet<string>): string | undefined {
+  let names = scopeNamesOf.get(ops);
+  if (names === undefined) scopeNamesOf.set(ops, (names = new Set([...ops].map((op) => op + OP_SCOPE_SUFFIX))));
   const stack = scopeState().scopeStack;
   for (let i = 0; i < stack.length; i++) {
     const name = stack[i].name;
-    if (!name.endsWith(OP_SCOPE_SUFFIX)) continue;
-    const op = name.slice(0, -OP_SCOPE_SUFFIX.length);
-    if (ops.has(op)) return op;
+    if (names.has(name)) return name.slice(0, -OP_SCOPE_SUFFIX.length);
   }
   return undefined;
 }
