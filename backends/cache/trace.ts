@@ -175,7 +175,7 @@ function traceOutsideTape(fn: (...args: never[]) => unknown, thisArg: unknown, a
     // (Tracked by the caller's scope from here: a tf.tidy around the call frees them.)
     traceValues = held && takeResults(held);
     markDisposedByTrace(made, fn.name);
-    refuseTraceValuesLeftInFields(tracer.facts.observedObjects, new Set(made), fn.name);
+    if (tracer.facts.observedObjects.size > 0) refuseTraceValuesLeftInFields(tracer.facts.observedObjects, new Set(made), fn.name);
   }
   return {
     program: tracer.program, rebuild, promoted, raw: rawTraceOf(tracer.program, resultKey), pattern: tensors.map((t) => [...t.shape]),

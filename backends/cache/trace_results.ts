@@ -26,7 +26,9 @@ const SERVED_KINDS = new Set(['Input', 'Constant', 'ReadVariable', 'AssignVariab
 
 /** Whether the trace's `results` (per graph result, in order) are the call's results (see the header). */
 export function traceValuesAreResults(graph: Graph, results: readonly (tf.Tensor | undefined)[]): boolean {
-  if (!graph.nodes.every((n) => SERVED_KINDS.has(n.kind))) return false;
+  // (A loop: every node of the first call's trace.)
+  const nodes = graph.nodes;
+  for (let i = 0; i < nodes.length; i++) if (!SERVED_KINDS.has(nodes[i].kind)) return false;
   const seen = new Set<tf.Tensor>();
   return graph.results.every((ref, i) => {
     const t = results[i];

@@ -33,19 +33,24 @@ export class ValueTable<V> {
 
   set(info: tf.TensorInfo, value: V): void {
     const found = this.byDataId.get(info.dataId);
-    const entry = (): ValueEntry<V> => ({ shape: [...info.shape], dtype: info.dtype, value });
     if (found === undefined) {
-      this.byDataId.set(info.dataId, entry());
+      this.byDataId.set(info.dataId, entryOf(info, value));
     } else if (!Array.isArray(found)) {
       if (matches(found, info)) found.value = value;
-      else this.byDataId.set(info.dataId, [found, entry()]);
+      else this.byDataId.set(info.dataId, [found, entryOf(info, value)]);
     } else {
       const existing = found.find((e) => matches(e, info));
       if (existing) existing.value = value;
-      else found.push(entry());
+      else found.push(entryOf(info, value));
     }
   }
 }
+
+/** A scalar's shape in every entry (never changed: entries only compare it). */
+const SCALAR_SHAPE: readonly number[] = Object.freeze([]);
+
+const entryOf = <V>(info: tf.TensorInfo, value: V): ValueEntry<V> =>
+  ({ shape: info.shape.length === 0 ? SCALAR_SHAPE : [...info.shape], dtype: info.dtype, value });
 
 const matches = (e: ValueEntry<unknown>, info: tf.TensorInfo): boolean => e.dtype === info.dtype && sameShape(e.shape, info.shape);
 

@@ -43,7 +43,9 @@ export function mergeShapes(a: readonly number[], b: readonly number[]): number[
 }
 
 export function sameShape(a: readonly number[], b: readonly number[]): boolean {
-  return a.length === b.length && a.every((d, i) => d === b[i]);
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Output `output` of node `node` of the same graph. */

@@ -36,29 +36,39 @@ export function runningOp(): string | undefined {
   return name?.endsWith(OP_SCOPE_SUFFIX) ? name.slice(0, -OP_SCOPE_SUFFIX.length) : undefined;
 }
 
+/** The scope names of a set of ops (`op` + OP_SCOPE_SUFFIX), made once per set. */
+const scopeNamesOf = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
+
 /**
  * The outermost of `ops` among the public tfjs ops running now (ops call ops: tf.dropout calls
- * tf.randomUniform), or undefined. Asked on every kernel a trace runs: it allocates nothing.
+ * tf.randomUniform), or undefined. Asked on every kernel a trace runs: it allocates nothing (the
+ * scope names are compared whole, not sliced).
  */
 export function runningOpOf(ops: ReadonlySet<string>): string | undefined {
+  let names = scopeNamesOf.get(ops);
+  if (names === undefined) scopeNamesOf.set(ops, (names = new Set([...ops].map((op) => op + OP_SCOPE_SUFFIX))));
   const stack = scopeState().scopeStack;
   for (let i = 0; i < stack.length; i++) {
     const name = stack[i].name;
-    if (!name.endsWith(OP_SCOPE_SUFFIX)) continue;
-    const op = name.slice(0, -OP_SCOPE_SUFFIX.length);
-    if (ops.has(op)) return op;
+    if (names.has(name)) return name.slice(0, -OP_SCOPE_SUFFIX.length);
   }
   return undefined;
 }
 
-/** `method` of the engine, counted as tfjs's code while it runs (see the header). */
+/**
+ * `method` of the engine, counted as tfjs's code while it runs (see the header). Called for every
+ * op while a trace runs: it forwards up to four arguments (every engine method it wraps takes
+ * fewer; a missing one arrives as undefined, as when the caller leaves it out) and allocates
+ * nothing, where a rest parameter would allocate an array per call.
+ */
 export function asEngineCall<F extends (...args: never[]) => unknown>(method: F): F {
-  return function (this: unknown, ...args: Parameters<F>): ReturnType<F> {
+  const call = method as unknown as (this: unknown, a: unknown, b: unknown, c: unknown, d: unknown) => unknown;
+  return function (this: unknown, a: unknown, b: unknown, c: unknown, d: unknown): unknown {
     engineCalls++;
     try {
-      return method.apply(this, args) as ReturnType<F>;
+      return call.call(this, a, b, c, d);
     } finally {
       engineCalls--;
     }
-  } as F;
+  } as unknown as F;
 }

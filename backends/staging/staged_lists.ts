@@ -87,6 +87,8 @@ export class ListRecorder {
    * kernels compute from it), with what they come from: their shapes are guarded (guardShape).
    */
   private readonly unknownDims = new WeakMap<object, string>();
+  /** Whether unknownDims has an entry (a WeakMap has no size). */
+  private anyUnknownDims = false;
   /**
    * Lists of JS numbers (by their ag__.newList origin) that hold a fraction somewhere in the
    * function: an earlier trace pushed an integer first and a fraction later (ListWidening), so this
@@ -102,6 +104,7 @@ export class ListRecorder {
 
   /** A kernel ran: outputs computed from a tensor of unknown dims have unknown dims too. */
   onKernel(op: string, inputs: readonly tf.TensorInfo[], outputs: readonly tf.TensorInfo[]): void {
+    if (!this.anyUnknownDims) return; // (every kernel of every trace: most have no list)
     const from = inputs.map((t) => this.unknownDims.get(t.dataId)).find((w) => w !== undefined);
     if (from === undefined) return;
     // tfjs gives these as many outputs as the traced dims say (tf.unstack, tf.split into n pieces):
@@ -116,6 +119,7 @@ export class ListRecorder {
 
   /** A tensor was made (by the engine, for a kernel's output): guard its shape if it depends on a list's length. */
   onTensorMade(t: tf.Tensor): void {
+    if (!this.anyUnknownDims) return;
     const from = this.unknownDims.get(t.dataId);
     if (from !== undefined && !guarded.has(t)) guardShape(t, undefined, `a tensor computed from ${from}`);
   }
@@ -263,6 +267,7 @@ export class ListRecorder {
     this.record(op, [this.tracer.resolve(list)], [out], { axis: a }, [{ shape, dtype: element.dtype }]);
     guardShape(out, a, `${what}(${name})`);
     this.unknownDims.set(out.dataId, `${what}(${name})`);
+    this.anyUnknownDims = true;
     return out;
   }
 

@@ -5,7 +5,7 @@
  * constant.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import type { Attrs, AttrValue, Graph, IfNode, KernelNode, ListNode, Node, Program, RandomArg, RandomOp, ValueRef, WhileNode } from '../graph/graph';
+import type { Attrs, AttrValue, Graph, IfNode, KernelNode, ListNode, Node, Program, RandomArg, RandomOp, TensorSpec, ValueRef, WhileNode } from '../graph/graph';
 import { GraphBuilder, specOf, ValueTable } from '../graph/builder';
 import type { KernelListener, NamedInputs } from './recording_backend';
 import { engineInternals } from '../kernels/engine_internals';
@@ -48,6 +48,9 @@ export class Tracer implements KernelListener {
   private readonly constantIndex = new ValueTable<number>();
   /** Scalar constants by dtype and value (scalarKey): one program constant per value. */
   private readonly scalarConstants = new Map<string, number>();
+  /** The last scalar the engine made from values, and its value (onScalarMade). */
+  private readonly lastScalar: { dataId: object | undefined; value: number } = { dataId: undefined, value: 0 };
+
   private readonly variableIndex = new Map<tf.Variable, number>();
   /** Current dataId of every variable: a tensor with it is a read of the variable. */
   private readonly variableByData = new Map<object, tf.Variable>();
@@ -133,6 +136,8 @@ export class Tracer implements KernelListener {
     followPromotedInt32(kernelName, present, outs);
     const refs = new Array<ValueRef>(present.length);
     for (let i = 0; i < present.length; i++) refs[i] = this.resolve(present[i]);
+    const specs = new Array<TensorSpec>(outs.length);
+    for (let i = 0; i < outs.length; i++) specs[i] = specOf(outs[i]);
     const node: KernelNode = {
       kind: 'Kernel',
       op: kernelName,
@@ -141,7 +146,7 @@ export class Tracer implements KernelListener {
       variadic: Array.isArray(inputs),
       attrs: copyAttrs(kernelName, attrs),
       multiOutput: Array.isArray(outputs),
-      outputs: outs.map(specOf),
+      outputs: specs,
     };
     this.defineAtSite(node, outs);
     this.lists.onKernel(kernelName, present, outs);
@@ -164,12 +169,15 @@ export class Tracer implements KernelListener {
 
   /** Appends a node to the current graph and binds its outputs to the tensors that hold them. */
   define(node: Node, outputs: readonly tf.TensorInfo[]): ValueRef[] {
-    const index = this.current.add(node);
-    return outputs.map((info, output) => {
+    const b = this.current;
+    const index = b.add(node);
+    const refs = new Array<ValueRef>(outputs.length);
+    for (let output = 0; output < outputs.length; output++) {
       const ref = { node: index, output };
-      this.current.values.set(info, ref);
-      return ref;
-    });
+      b.values.set(outputs[output], ref);
+      refs[output] = ref;
+    }
+    return refs;
   }
 
   /** The node output holding `info` in the current graph (capturing it if it lives outside). */
@@ -185,12 +193,14 @@ export class Tracer implements KernelListener {
     }
     const local = b.values.get(info);
     if (local !== undefined) return local;
-    if (this.constantIndex.get(info) !== undefined) return this.constantRef(info);
-    const outer = this.lookupOuter(b, info);
+    const constant = this.constantIndex.get(info);
+    if (constant !== undefined) return this.constantNode(constant, info);
+    const outer = b.parent === undefined ? undefined : this.lookupOuter(b.parent, info, b);
     if (outer !== undefined) return outer;
     const only = this.facts.conditionOnly.get(info);
     if (only !== undefined) throw new StagingError(only.misuse);
-    const home = this.madeIn.get(info) ?? (this.root.values.get(info) !== undefined ? this.root : undefined);
+    // (b.values, the root's when b is the root, has no value for info: looked up above.)
+    const home = this.madeIn.get(info) ?? (b !== this.root && this.root.values.get(info) !== undefined ? this.root : undefined);
     if (home !== undefined && !b.isWithin(home)) throw escapedTensor(home, b);
     if ('listSpec' in info) throw new Error('autograph-ts internal: a list value that no graph holds');
     return this.constantRef(info);
@@ -209,14 +219,12 @@ export class Tracer implements KernelListener {
     this.lists.onTensorMade(t);
   }
 
-  private lookupOuter(b: GraphBuilder, info: tf.TensorInfo): ValueRef | undefined {
-    const local = b.values.get(info);
-    if (local !== undefined) return local;
-    if (b.parent === undefined) return undefined;
-    const outer = this.lookupOuter(b.parent, info);
-    if (outer === undefined) return undefined;
-    const ref = b.addCapture(outer, specOf(info), info);
-    b.values.set(info, ref);
+  /** The value of `info` in `b`, captured into `inner` (b's sub-graph) through the graphs between; undefined if b has none. */
+  private lookupOuter(b: GraphBuilder, info: tf.TensorInfo, inner: GraphBuilder): ValueRef | undefined {
+    const found = b.values.get(info) ?? (b.parent === undefined ? undefined : this.lookupOuter(b.parent, info, b));
+    if (found === undefined) return undefined;
+    const ref = inner.addCapture(found, specOf(info), info);
+    inner.values.set(info, ref);
     return ref;
   }
 
@@ -239,7 +247,16 @@ export class Tracer implements KernelListener {
       }
       this.constantIndex.set(info, index);
     }
-    const [ref] = this.define({ kind: 'Constant', constant: index, outputs: [specOf(info)] }, [info]);
+    return this.constantNode(index, info);
+  }
+
+  /**
+   * A Constant node of program constant `index` for `info`. (One per use: shape relaxation compares
+   * two traces node by node, and a constant computed from a dim must stay where it was used.)
+   */
+  private constantNode(index: number, info: tf.TensorInfo): ValueRef {
+    const ref = { node: this.current.add({ kind: 'Constant', constant: index, outputs: [specOf(info)] }), output: 0 };
+    this.current.values.set(info, ref);
     return ref;
   }
 
@@ -251,8 +268,22 @@ export class Tracer implements KernelListener {
    */
   private scalarKey(info: tf.TensorInfo): string | undefined {
     if (info.shape.length !== 0 || (info.dtype !== 'float32' && info.dtype !== 'int32' && info.dtype !== 'bool')) return undefined;
-    const v = this.readScalar(info);
+    const v = info.dataId === this.lastScalar.dataId ? this.lastScalar.value : this.readScalar(info);
     return `${info.dtype}:${Object.is(v, -0) ? '-0' : String(v)}`;
+  }
+
+  /**
+   * A tensor the engine made from `values` (trace_patches.ts): a scalar's value is kept until the
+   * next one, for scalarKey. tfjs makes the scalar of a JS number (`y.mul(0.999)`) just before the
+   * kernel that uses it: its value is then known without reading it back from the backend.
+   */
+  onScalarMade(t: tf.Tensor, values: unknown): void {
+    if (t.shape.length !== 0) return;
+    const typed = t.dtype === 'float32' ? values instanceof Float32Array : t.dtype === 'int32' ? values instanceof Int32Array
+      : t.dtype === 'bool' && values instanceof Uint8Array;
+    if (!typed || (values as ArrayLike<number>).length !== 1) return;
+    this.lastScalar.dataId = t.dataId;
+    this.lastScalar.value = (values as ArrayLike<number>)[0];
   }
 
   /** A new tensor that only the engine knows (for placeholders and converted JS values). */
