@@ -25,6 +25,8 @@ export const OperatorNames = {
   postfixOp: 'postfixOp',
   plainValue: 'plainValue',
   listItem: 'listItem',
+  arrayItem: 'arrayItem',
+  listValue: 'listValue',
   mathCall: 'mathCall',
   arrayPredicate: 'arrayPredicate',
   tfjsCall: 'tfjsCall',

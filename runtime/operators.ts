@@ -214,6 +214,8 @@ export { TensorRange };
 // not the user's (library_code.ts).
 export const binaryOp = ownCode(promoted.binaryOp);
 export const listItem = ownCode(promoted.listItem);
+export const arrayItem = ownCode(promoted.arrayItem);
+export const listValue = ownCode(promoted.listValue);
 export const plainValue = ownCode(promoted.plainValue);
 export const postfixOp = ownCode(promoted.postfixOp);
 export const unaryOp = ownCode(promoted.unaryOp);

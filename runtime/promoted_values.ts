@@ -23,6 +23,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { StagingError } from './staging_error';
 import { isTensor } from './tensors';
 import { currentUserLocation, userError } from './user_frames';
+import { activeStaging } from './staging_hooks';
 
 export interface Promotion {
   /** The user's variable (or `xs.length`). */
@@ -104,6 +105,14 @@ export function promotionOf(value: unknown): Promotion | undefined {
 }
 
 /** `what` (the variable, or an expression computed from it) is the promoted tensor `tensor`. */
+/**
+ * A promoted variable as messages name it: the user's name in quotes; the value a lowered `return`
+ * keeps in the transformer's `retval_` (converters/return_statements.ts) as what it is to the user.
+ */
+function quoted(name: string): string {
+  return /^retval_(_\d+)?$/.test(name) ? 'the returned value' : `'${name}'`;
+}
+
 function misuse(what: string, tensor: tf.Tensor, where: string | undefined, promotion: Promotion | undefined): string {
   if (promotion?.list !== undefined) {
     const list = promotion.list;
@@ -122,8 +131,8 @@ function misuse(what: string, tensor: tf.Tensor, where: string | undefined, prom
       '(it comes back as JS values).';
   }
   const name = promotion?.name ?? what;
-  const subject = name === what ? 'it' : `'${name}'`;
-  return `autograph-ts: '${what}' is ${tensor.dtype === 'int32' ? 'an' : 'a'} ${tensor.dtype} tensor here` +
+  const subject = name === what ? 'it' : quoted(name);
+  return `autograph-ts: ${quoted(what)} is ${tensor.dtype === 'int32' ? 'an' : 'a'} ${tensor.dtype} tensor here` +
     `${where ? ` (${where})` : ''}, not a JS ${kind}: ${subject} changes in a loop staged on a tensor condition` +
     `${promotion?.origin ? ` (${promotion.origin})` : ''}, which carries it as a tensor (as tf.while_loop does). JS cannot ` +
     `use a tensor where it needs a plain ${kind} (an array index, Array(n), ===, typeof, a template string, Math.*, a ` +
@@ -170,6 +179,41 @@ function plainElements<T>(array: T & unknown[], name: string, origin: string | u
  */
 export function listItem<T>(array: readonly T[], index: unknown): T | undefined {
   return isTensor(index) ? array.at(index as unknown as number) : array[index as number];
+}
+
+/**
+ * `values[i]` on a JS array of numbers or booleans (not a list) where i may be a promoted index
+ * (`for (...) if (step.lessEqual(i * 10)) return values[i];` in a staged loop): the element eagerly;
+ * in a trace, a gather from the array's values as a constant, promoted like the counters (an index
+ * outside the array, where JS gives undefined, raises when the graph runs). Other arrays: the
+ * named error of a plain read.
+ */
+export function arrayItem<T>(array: readonly T[], index: unknown, name: string, origin?: string): T | undefined {
+  if (!isTensor(index)) return array[index as number];
+  if ((array as { [STAGED_LIST]?: boolean })[STAGED_LIST] === true) return array.at(index as unknown as number);
+  const kind = array.length > 0 && array.every((v) => typeof v === 'boolean') ? 'bool'
+    : array.length > 0 && array.every((v) => typeof v === 'number') ? (array.every((v) => isInt32(v as number)) ? 'int32' : 'float32') : undefined;
+  const staging = activeStaging();
+  if (kind === undefined || staging === undefined) return plainValue(index, name, origin) as never;
+  const item = inOperator(() => {
+    const i = tf.cast(index as tf.Tensor, 'int32');
+    const inside = tf.logicalAnd(tf.greaterEqual(i, 0), tf.less(i, array.length));
+    staging.assert(inside, new RangeError(`autograph-ts: '${name}' reads past the end of a JS array of ${array.length}` +
+      `${origin ? ` (${origin})` : ''}, where eager JS gives undefined: the staged graph cannot hold undefined.`));
+    return tf.gather(tf.tensor1d(array as unknown as number[], kind), i);
+  });
+  const result = propagate(item, promotionOf(index));
+  if (kind === 'float32' && array.some((v) => !Object.is(Math.fround(v as number), v))) inexactValues.add(result);
+  return result as unknown as T;
+}
+
+/**
+ * An array of JS numbers or booleans given to a tfjs function where it takes values: itself, or,
+ * where a staged loop made it a list of the graph, the list stacked (the tensor tfjs would make of
+ * the JS array; analysis/list_arguments.ts).
+ */
+export function listValue<T>(array: T): T | tf.Tensor {
+  return (array as { [STAGED_LIST]?: boolean })[STAGED_LIST] === true ? tf.stack(array as unknown as tf.Tensor[]) : array;
 }
 
 export type BinaryOperator = '+' | '-' | '*' | '/' | '%' | '**' | '<' | '<=' | '>' | '>=' | '==' | '!=' | '===' | '!==' |
@@ -312,7 +356,7 @@ export function noteAssigned(name: string, value: unknown): void {
 
 /** The error for a promoted float32 value that would come back to JS as another number than eager's. */
 export function inexactResult(promotion: Promotion, where: string): StagingError {
-  return new StagingError(`autograph-ts: '${promotion.name}' ${where} as a JS number, but the staged loop or conditional` +
+  return new StagingError(`autograph-ts: ${quoted(promotion.name)} ${where} as a JS number, but the staged loop or conditional` +
     `${promotion.origin ? ` (${promotion.origin})` : ''} that carries it computes it in float32 or int32 (a fraction float32 ` +
     'cannot hold exactly, a quotient, a square root, a product int32 may wrap...) where eager JS computes in float64: it ' +
     'would come back another number. ' +

@@ -41,6 +41,20 @@ describe('arrays of JS numbers holding promoted values (issue 17)', () => {
     expect(agree('copyCounts', () => [labels()])).to.deep.equal([[0, 6]]);
   });
 
+  it('a JS array of numbers indexed by a promoted counter (piecewise constant decay): a gather of its values', () => {
+    const bounds = [10, 20, 30];
+    const values = [0.5, 0.25, 0.125, 0.0625];
+    expect(agree('piecewise', () => [tf.scalar(15), bounds, values], () => [tf.scalar(5), bounds, values], () => [tf.scalar(99), bounds, values]))
+      .to.deep.equal([0.25, 0.5, 0.0625]);
+    expect(m.pastTheEnd(tf.scalar(5), [1, 2])).to.equal(undefined);
+    expect(() => stage(m.pastTheEnd)(tf.scalar(5), [1, 2])).to.throw(/'values\[i\]' reads past the end of a JS array of 2 \(main\.ts:\d+:\d+\)/);
+    expect(agree('pastTheEnd', () => [tf.scalar(1), [1, 2]])).to.deep.equal([2]);
+  });
+
+  it('a list of numbers a staged loop grew, given to a tfjs op (xs.gather(chosen)): stacked (k-means++ seeding was refused)', () => {
+    agree('firstBig', () => [tf.tensor1d([0.5, 3, 2])], () => [tf.tensor1d([0.5, 0, 0])]);
+  });
+
   it('indexOf of the counts is refused naming the array and its line (was -1 for 1: silently wrong)', () => {
     expect(m.indexOfCount(tf.tensor1d([1, 1, 0]))).to.equal(1);
     expect(() => stage(m.indexOfCount)(tf.tensor1d([1, 1, 0]))).to.throw(StagingError,

@@ -21,6 +21,7 @@ import { compositeTargetsOf } from './activity';
 import { isLoop, loopOf } from './loops';
 import { visitReferences } from './references';
 import { type NumberArgumentOp, numberArgumentCalls } from './number_arguments';
+import { listArgumentsOf } from './list_arguments';
 import { callsPromoting, capturedCounterReads, capturedPromotableNames, isMaybePromoted, noPromotion, plainReads, PromotionPlan, promotableNames, promotableRecords, recordPromotableNames } from './promotion';
 import { ts } from '../typescript';
 import type { ArrayPredicate } from '../../runtime/names';
@@ -63,6 +64,8 @@ export interface ConversionPlan {
   /** The newLists typed as arrays of JS numbers or booleans (`number[]`, `boolean[]`): as a list,
    * their elements are promoted scalars, and returned they come back as JS values. */
   readonly scalarLists: Set<TS.VariableDeclaration>;
+  /** Lists of JS numbers passed to tfjs where it takes values (analysis/list_arguments.ts): stacked by ag__.listValue. */
+  readonly listArguments: ReadonlySet<TS.Identifier>;
   /** Whether a receiver of `push`/`fill`/... may be an array changed in place (Classifier.mayBeArray). */
   readonly mayBeArray: (receiver: TS.Expression) => boolean;
   /** Whether a name read by a converted statement is an object of the user's whose fields may change (Classifier.mayHaveFields),
@@ -286,10 +289,13 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
   const active = promoted.size > 0 || reads.size > 0 || calls;
   const records = promotableRecords(body, withGuarded(converted, guarded), classifier);
   const promotion = active || records.size > 0 ? { active, names: promoted, plainReads: reads, records } : noPromotion;
+  const scalarLists = new Set([...newLists(body, withGuarded(converted, guarded), classifier)]
+    .filter((d) => !classifier.mayHoldTensors(d.name) && classifier.holdsNumbersOrBooleans(d.name)));
   return { converted, loweredJumps, jumpTargets, lowerReturns, expressions, switchExits, loweredSwitches, promotion,
     warnings: [...booleanTypedTensors(expressions, classifier), ...optionalTensorConditions(controls, converted, classifier)],
     asserts: assertKinds(expressions, classifier), switchDiscriminants, newLists: newLists(body, withGuarded(converted, guarded), classifier),
-    scalarLists: new Set([...newLists(body, withGuarded(converted, guarded), classifier)].filter((d) => !classifier.mayHoldTensors(d.name) && classifier.holdsNumbersOrBooleans(d.name))),
+    scalarLists,
+    listArguments: listArgumentsOf(body, new Set([...scalarLists].map((d) => (d.name as TS.Identifier).text)), classifier),
     mayBeArray: (receiver) => classifier.mayBeArray(receiver), mayHaveFields: (name) => classifier.mayHaveFields(name) || classifier.holdsObjectsWithFields(name), recursiveCalls,
     arrayPredicates, numberArgumentCalls: numberArgumentCalls(body, promoted, classifier) };
 }

@@ -113,13 +113,23 @@ const promotedCalls = new WeakSet<TS.Node>();
  */
 const promotedFieldReads = new WeakSet<TS.Node>();
 
+/**
+ * `values[i]` on a JS array of numbers or booleans (not one a staged loop grows) whose index may be
+ * promoted, by original node: ag__.arrayItem gathers it in a trace, a promoted value itself.
+ */
+const promotedItemReads = new WeakSet<TS.Node>();
+
+export function isPromotedItemRead(node: TS.Node): node is TS.ElementAccessExpression {
+  return ts.isElementAccessExpression(node) && promotedItemReads.has(ts.getOriginalNode(node));
+}
+
 /** Whether `expr` may hold a promoted tensor, given the promotable names (see the module comment). */
 export function isMaybePromoted(expr: TS.Expression, names: ReadonlySet<string>): boolean {
   const maybe = (e: TS.Expression): boolean => {
     if (ts.isIdentifier(e)) return names.has(e.text);
     if (isListLength(e)) return names.has(listLengthName(e));
     if (ts.isPropertyAccessExpression(e)) return isPromotedField(e, names) || promotedFieldReads.has(ts.getOriginalNode(e));
-    if (ts.isElementAccessExpression(e)) return isPromotedElement(e, names);
+    if (ts.isElementAccessExpression(e)) return isPromotedElement(e, names) || promotedItemReads.has(ts.getOriginalNode(e));
     if (ts.isCallExpression(e)) return promotedCalls.has(ts.getOriginalNode(e)) || (isMathCall(e) && e.arguments.some(maybe));
     if (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isNonNullExpression(e) ||
         ts.isSatisfiesExpression(e) || ts.isTypeAssertionExpression(e)) return maybe(e.expression);
@@ -396,6 +406,12 @@ export function promotableNames(body: TS.Node, converted: ReadonlySet<TS.Node>, 
         if (method === 'map' && ts.isVariableDeclaration(node.parent) && ts.isIdentifier(node.parent.name) &&
             classifier.isPromotableArray(node.parent.name)) add(elementsName(node.parent.name.text));
       }
+      if (ts.isElementAccessExpression(node) && ts.isIdentifier(node.expression) && !promotedItemReads.has(node) &&
+          !names.has(elementsName(node.expression.text)) && !names.has(`${node.expression.text}.length`) && !isWriteTarget(node) &&
+          isMaybePromoted(node.argumentExpression, names) && classifier.isPromotableArray(node.expression)) {
+        promotedItemReads.add(node);
+        changed = true;
+      }
       const stored = storedElement(node);
       if (stored !== undefined && isMaybePromoted(stored.value, names) && classifier.isPromotableArray(stored.array)) {
         add(elementsName(stored.array.text));
@@ -653,8 +669,9 @@ function consumed(node: TS.Expression, names: ReadonlySet<string>, classifier: C
       (ts.isCallExpression(parent) && (isListAt(parent, names) || isListPush(parent, names) || isElementsStore(parent, names))) ||
       isPromotedArgument(parent, parent.arguments!.indexOf(node));
   }
-  // `xs[t]` on a list: ag__.listItem (converters/promoted_values.ts).
+  // `xs[t]` on a list: ag__.listItem; on a JS array of numbers: ag__.arrayItem (converters/promoted_values.ts).
   if (isListItem(parent, names) && parent.argumentExpression === node) return true;
+  if (isPromotedItemRead(parent) && parent.argumentExpression === node) return true;
   // `return [x, t]`, `return { t }`: the literal is the returned value; `tf.tensor1d([i, j])`:
   // the values of a tfjs function that makes a tensor.
   if (ts.isArrayLiteralExpression(parent)) return (returnable && isReturned(parent)) || isTfjsValues(parent, classifier);

@@ -19,7 +19,7 @@ export function convertExpressions<T extends TS.Node>(root: T, plan: ConversionP
                                                      context: TS.TransformationContext): T {
   const { promotion } = plan;
   if (plan.expressions.size === 0 && plan.switchDiscriminants.size === 0 && !promotion.active &&
-      plan.newLists.size === 0 && plan.recursiveCalls.size === 0 && plan.arrayPredicates.size === 0) return root;
+      plan.newLists.size === 0 && plan.recursiveCalls.size === 0 && plan.arrayPredicates.size === 0 && plan.listArguments.size === 0) return root;
   const visit = (node: TS.Node): TS.Node => {
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return node;
     if (ts.isVariableDeclaration(node) && plan.newLists.has(node)) return convertNewList(node, visit, emit, plan.scalarLists.has(node));
@@ -50,6 +50,7 @@ export function convertExpressions<T extends TS.Node>(root: T, plan: ConversionP
     if (numberOp !== undefined) {
       return withOrigin(convertNumberArgumentCall(node as TS.CallExpression, numberOp, (e) => visit(e) as TS.Expression, emit), node);
     }
+    if (ts.isIdentifier(node) && plan.listArguments.has(node)) return withOrigin(operatorCall(emit, 'listValue', [node]), node);
     if (ts.isCallExpression(node) && plan.recursiveCalls.has(node)) {
       return withOrigin(convertRecursiveCall(node, (e) => visit(e) as TS.Expression, emit), node);
     }

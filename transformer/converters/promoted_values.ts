@@ -7,13 +7,14 @@
  *   `-t`                          →  ag__.unaryOp('-', t)
  *   `xs[t]`, `typeof t`, `f(t)`   →  ag__.plainValue(t, 't', origin): refuses a promoted tensor
  *   `xs[t]` on a list             →  ag__.listItem(xs, t)   (`xs[t]`, or the list's element at a tensor t)
+ *   `values[t]` on a number[]     →  ag__.arrayItem(values, t, "values[t]", origin)   (a gather in a trace)
  *   `t++` whose value is used     →  ag__.postfixOp('++', t, (t_next) => t = t_next)   (the old value)
  *   `Math.floor(t / 2)`           →  ag__.mathCall(Math.floor, [ag__.binaryOp('/', t, 2)])
  * A promotable field (`this.wait`, `state.best`) is rewritten like a variable: `this.wait++` →
  * `this.wait = ag__.unaryOp('++', this.wait)` (its object is read twice: a `this` or a variable).
  */
 import type * as TS from 'typescript';
-import { COMPOUND_ASSIGNMENT, isArithmetic, isListItem, isMathCall, isMaybePromoted, isPromotedElement, PromotionPlan } from '../analysis/promotion';
+import { COMPOUND_ASSIGNMENT, isArithmetic, isListItem, isMathCall, isMaybePromoted, isPromotedElement, isPromotedItemRead, PromotionPlan } from '../analysis/promotion';
 import { qualifiedName } from '../analysis/references';
 import { closure, EmitContext, id, operatorCall, param, withOrigin } from '../emit';
 import { ts } from '../typescript';
@@ -53,6 +54,10 @@ export function convertPromoted(node: TS.Node, promotion: PromotionPlan, visit: 
   }
   if (isListItem(node, names) && isMaybePromoted(node.argumentExpression, names)) {
     return operatorCall(emit, 'listItem', [visit(node.expression), visit(node.argumentExpression)]);
+  }
+  if (isPromotedItemRead(node)) {
+    return operatorCall(emit, 'arrayItem', [visit(node.expression), visit(node.argumentExpression),
+      ts.factory.createStringLiteral(node.getText().replace(/\s+/g, ' ')), ts.factory.createStringLiteral(emit.origin(node))]);
   }
   if (ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)) {
     const op = node.operator;
