@@ -244,6 +244,11 @@ export class Classifier {
     return tested !== undefined && tested.convertible && tested.kind !== 'static';
   }
 
+  /** Whether a node (a destructured name) is typed a number or a boolean. */
+  isNumberOrBooleanNode(node: TS.Node): boolean {
+    return node.pos >= 0 && node.parent !== undefined && isNumberOrBoolean(this.checker.getTypeAtLocation(node));
+  }
+
   /** Whether a call's value is typed a number or a boolean (a JS value a promoted tensor may stand for). */
   givesNumberOrBoolean(call: TS.CallExpression): boolean {
     return call.pos >= 0 && call.parent !== undefined && isNumberOrBoolean(this.checker.getTypeAtLocation(call));
@@ -405,13 +410,15 @@ export class Classifier {
    * flow that may be staged, or an array predicate with a tensor callback: it may return a counter
    * or flag that a staged loop promoted (analysis/promotion.ts).
    */
-  mayReturnPromoted(call: TS.CallExpression): boolean {
+  mayReturnPromoted(call: TS.CallExpression, record = false): boolean {
     const decl = this.checker.getResolvedSignature(call)?.declaration;
     if (decl === undefined || ts.isJSDocSignature(decl)) return false;
     const file = decl.getSourceFile();
     if (file.isDeclarationFile || /\/node_modules\//.test(file.fileName.replace(/\\/g, '/'))) return false;
     if (this.program !== undefined && this.program.isSourceFileFromExternalLibrary(file)) return false;
-    if (!isNumberOrBoolean(this.checker.getTypeAtLocation(call)) || !ts.isFunctionLike(decl) || (decl as TS.FunctionLikeDeclaration).body === undefined) return false;
+    // (`record`: a call whose value is an object of the user's, `{ reward, done }`, whose numbers may be promoted.)
+    const type = this.checker.getTypeAtLocation(call);
+    if (!(record ? this.userObjectType(type) : isNumberOrBoolean(type)) || !ts.isFunctionLike(decl) || (decl as TS.FunctionLikeDeclaration).body === undefined) return false;
     let cached = this.stagingBodies.get(decl);
     if (cached === undefined) {
       // (False while it is being decided: a recursive callee does not decide itself.)

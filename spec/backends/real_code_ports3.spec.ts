@@ -213,7 +213,7 @@ describe('real code, third red team: eager == staged == the dataSync original', 
     // → 'retval_' is a float32 tensor here (main.ts:405:20), not a JS number: it changes in a loop staged on a tensor
     //   condition (main.ts:387:5) -- the user's line now, but still an internal name (the promotion is named by the
     //   lowered return variable), and 387:5 is step's if, not a loop. (Without the loop it stages.)
-    it.skip('snake-dqn SnakeGame.step returning {reward, done} from tensor ifs, summed in an episode loop', () => {
+    it('snake-dqn SnakeGame.step returning {reward, done} from tensor ifs, summed in an episode loop', () => {
       const a = () => [tf.tensor2d([[0, 1], [1, 0], [1, 0], [0, 1], [0, -1], [0, -1], [0, -1]]), tf.tensor1d([2, 1])];
       expect(agree('playSnake', a)).to.deep.equal([m.playSnakeOriginal(...a())]);
     });

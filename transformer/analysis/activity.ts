@@ -111,8 +111,9 @@ export function observedObjectsOf(declared: Set<string>, mayHaveFields: (name: T
   const found = new Set<string>();
   const visit = (node: TS.Node, inFunction: boolean): void => {
     if (ts.isTypeNode(node)) return;
-    if (node.kind === ts.SyntaxKind.ThisKeyword && !inFunction) {
-      if (mayHaveFields(node as TS.Expression)) found.add('this');
+    // (`super.m()` runs a method on `this`: its fields may change there.)
+    if ((node.kind === ts.SyntaxKind.ThisKeyword || node.kind === ts.SyntaxKind.SuperKeyword) && !inFunction) {
+      if (node.kind === ts.SyntaxKind.SuperKeyword || mayHaveFields(node as TS.Expression)) found.add('this');
       return;
     }
     if (ts.isIdentifier(node) && isRead(node) && !declared.has(node.text) && !found.has(node.text)) {

@@ -412,6 +412,17 @@ export function promotableNames(body: TS.Node, converted: ReadonlySet<TS.Node>, 
         promotedItemReads.add(node);
         changed = true;
       }
+      // `const { reward, done } = game.step(a)`: a converted callee that may stage returns a record
+      // whose numbers and booleans may be promoted: the names destructured from it are promotable.
+      if (ts.isVariableDeclaration(node) && ts.isObjectBindingPattern(node.name) && node.initializer !== undefined) {
+        let init = node.initializer;
+        while (ts.isParenthesizedExpression(init) || ts.isAwaitExpression(init)) init = init.expression;
+        if (ts.isCallExpression(init) && init.pos >= 0 && classifier.mayReturnPromoted(init, true)) {
+          for (const element of node.name.elements) {
+            if (ts.isIdentifier(element.name) && !element.dotDotDotToken && classifier.isNumberOrBooleanNode(element.name)) add(element.name.text);
+          }
+        }
+      }
       const stored = storedElement(node);
       if (stored !== undefined && isMaybePromoted(stored.value, names) && classifier.isPromotableArray(stored.array)) {
         add(elementsName(stored.array.text));
