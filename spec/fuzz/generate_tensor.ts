@@ -13,7 +13,8 @@
  * and are returned: the staged call must give them back as the JS numbers eager code returns;
  * they index a tensor too, as slice's begin (`t.slice([k], [1])`, `[...][k]` in JS).
  * They also go through local functions that change `n0` or `ar[1]` where they are called (`bump(k)`), a
- * function of the project taking them as arguments (`twice(st.c)`), and `Math.max(...ar)`.
+ * function of the project taking them as arguments (`twice(st.c)`), `Math.max(...ar)`, a JS table
+ * they index (`tb[...]`), and a forEach callback counting into `n0` under its own tensor condition.
  * Stress mode (`--mode stress`) adds what real programs keep besides: a list `ls` pushed under
  * tensor conditions and in staged loops, its `length` read in conditions and returned, the list
  * itself returned (a JS array of tensors, as eagerly); a JS-number array `ns` (number[] in both
@@ -81,6 +82,8 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
         { name: 'bump', text: 'const bump = (k: number): void => { n0 = n0 + k; };' },
         // ...and one that changes an array in place.
         { name: 'addAr', text: 'const addAr = (k: number): void => { ar[1] = ar[1] + k; };' },
+        // A JS table of numbers, indexed by the JS state numbers (a gather when they are promoted).
+        { name: 'tb', text: 'const tb = [3, 1, 2, 0];' },
         { name: 'ls', text: ['const ls: tf.Tensor[] = [];', 'const ls: number[] = [];'] },
         ...(this.stress ? [{ name: 'ns', text: 'const ns: number[] = [];' }] : []),
       ],
@@ -192,7 +195,13 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
   private jsState(scope: Scope): Dual {
     const r = this.random;
     const n = r.pick(NUMBERS.filter((v) => v !== 'ctr.n'));
-    switch (r.int(9)) {
+    switch (r.int(11)) {
+      case 9: { const m = r.pick(NUMBERS); return [`${n} = tb[Math.min(Math.abs(${m}), 3)];`, `${n} = tb[Math.min(Math.abs(${m}), 3)];`]; }
+      case 10: {
+        // A callback counting under its own tensor condition.
+        const [a, b, c] = [this.operand(scope), this.operand(scope), r.int(3)];
+        return [`[${a}, ${b}].forEach((e) => { if (e.greater(${c})) n0 = n0 + 1; });`, `[${a}, ${b}].forEach((e) => { if (e > ${c}) n0 = n0 + 1; });`];
+      }
       case 6: {
         const [f, m] = [r.pick(['bump', 'addAr']), r.chance(0.5) ? r.pick(NUMBERS) : String(r.int(3))];
         return [`${f}(${m});`, `${f}(${m});`];
