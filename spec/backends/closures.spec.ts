@@ -6,25 +6,15 @@
  * there. Eager == staged, value and JS type, on the tfjs executor and 'auto'.
  */
 import { expect } from 'chai';
-import * as fs from 'fs';
-import * as path from 'path';
 import * as tf from '@tensorflow/tfjs';
 import { stage } from '../../index';
 import { StagingError } from '../../backends/common/errors';
-import { compile, formatDiagnostics, load } from '../harness/compile';
-import { agreeOnEngines } from '../harness/typed_results';
+import { useFixture } from '../harness/fixtures';
 
-const source = fs.readFileSync(path.resolve(__dirname, '../../../spec/fixtures/closure_programs.ts'), 'utf8');
-const lineOf = (text: string): number => source.split('\n').findIndex((l) => l.includes(text)) + 1;
 
 describe('closures of converted functions: promoted values read and written by local functions (issue 17)', () => {
-  let m: Record<string, any>;
-  before(() => {
-    const result = compile({ 'main.ts': source });
-    expect(formatDiagnostics(result.diagnostics)).to.equal('');
-    m = load(result.js['main.ts']);
-  });
-  const agree = (name: string, ...argLists: (() => unknown[])[]): unknown[] => agreeOnEngines(m[name], name, argLists);
+  const fixture = useFixture('closure_programs.ts');
+  const { agree, lineOf } = fixture;
 
   it('a map callback divides by counts kept under a tensor if (Math.max of a promoted element)', () => {
     const x = () => tf.tensor2d([[1, 2], [3, 4], [5, 6]]);
@@ -62,8 +52,8 @@ describe('closures of converted functions: promoted values read and written by l
   });
 
   it('a promoted value a callback hands back to JS (an index) is refused at its read, naming it', () => {
-    expect(m.indexByCallback(tf.tensor1d([1, 5, 2]), ['a', 'b', 'c'])).to.equal('b');
-    expect(() => stage(m.indexByCallback)(tf.tensor1d([1, 5, 2]), ['a', 'b', 'c'])).to.throw(StagingError,
+    expect(fixture.m.indexByCallback(tf.tensor1d([1, 5, 2]), ['a', 'b', 'c'])).to.equal('b');
+    expect(() => stage(fixture.m.indexByCallback)(tf.tensor1d([1, 5, 2]), ['a', 'b', 'c'])).to.throw(StagingError,
       new RegExp(`'best' is an int32 tensor here \\(main\\.ts:${lineOf('names[best]')}:\\d+\\)`));
   });
 });

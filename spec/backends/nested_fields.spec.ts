@@ -5,25 +5,15 @@
  * values and JS types, on the tfjs executor and 'auto' (spec/fixtures/nested_field_programs.ts).
  */
 import { expect } from 'chai';
-import * as fs from 'fs';
-import * as path from 'path';
 import * as tf from '@tensorflow/tfjs';
 import { stage } from '../../index';
 import { StagingError } from '../../backends/common/errors';
-import { compile, formatDiagnostics, load } from '../harness/compile';
-import { agreeOnEngines } from '../harness/typed_results';
+import { useFixture } from '../harness/fixtures';
 
-const source = fs.readFileSync(path.resolve(__dirname, '../../../spec/fixtures/nested_field_programs.ts'), 'utf8');
 
 describe('fields of objects held in fields: watched, restored and carried by staged statements', () => {
-  let m: Record<string, any>;
-  before(() => {
-    const result = compile({ 'main.ts': source });
-    expect(formatDiagnostics(result.diagnostics)).to.equal('');
-    m = load(result.js['main.ts']);
-  });
-
-  const agree = (name: string, ...argLists: (() => unknown[])[]): unknown[] => agreeOnEngines(m[name], name, argLists);
+  const fixture = useFixture('nested_field_programs.ts');
+  const { agree } = fixture;
   const losses = (...xs: number[]) => () => [tf.tensor1d(xs)];
 
   it('a callback setting this.model.stop and this.seen under a tensor if, the loop broken on cb.model.stop', () => {
@@ -58,7 +48,7 @@ describe('fields of objects held in fields: watched, restored and carried by sta
 
   it('a trainer that outlives the call: its callback\'s model is state across calls, as eager leaves it', () => {
     for (const engine of ['tfjs', 'auto'] as const) {
-      const eager = new m.Trainer(), staged = new m.Trainer();
+      const eager = new fixture.m.Trainer(), staged = new fixture.m.Trainer();
       const fit = stage(staged.fit.bind(staged), { engine });
       for (const xs of [[1, 2], [3, NaN, 4], [5, 6]]) {
         expect(fit(tf.tensor1d(xs)), `${engine}: ${xs}`).to.equal(eager.fit(tf.tensor1d(xs)));
@@ -69,7 +59,7 @@ describe('fields of objects held in fields: watched, restored and carried by sta
 
   it('stays refused: a JS string in a nested field that a tensor condition decides, at its line', () => {
     for (const engine of ['tfjs', 'auto'] as const) {
-      expect(() => stage(m.trainStatus, { engine })(tf.tensor1d([1, NaN]))).to.throw(StagingError,
+      expect(() => stage(fixture.m.trainStatus, { engine })(tf.tensor1d([1, NaN]))).to.throw(StagingError,
         /'this\.model\.status' is the JS string "nan" in the if branch and the JS string "ok" in the else branch of a conditional on a tensor \(main\.ts:168:5\)/);
     }
   });

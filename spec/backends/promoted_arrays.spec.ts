@@ -6,25 +6,15 @@
  * return a promoted value. Eager == staged, value and JS type, on the tfjs executor and 'auto'.
  */
 import { expect } from 'chai';
-import * as fs from 'fs';
-import * as path from 'path';
 import * as tf from '@tensorflow/tfjs';
 import { stage } from '../../index';
 import { StagingError } from '../../backends/common/errors';
-import { compile, formatDiagnostics, load } from '../harness/compile';
-import { agreeOnEngines } from '../harness/typed_results';
+import { useFixture } from '../harness/fixtures';
 
-const source = fs.readFileSync(path.resolve(__dirname, '../../../spec/fixtures/promoted_array_programs.ts'), 'utf8');
-const lineOf = (text: string): number => source.split('\n').findIndex((l) => l.includes(text)) + 1;
 
 describe('arrays of JS numbers holding promoted values (issue 17)', () => {
-  let m: Record<string, any>;
-  before(() => {
-    const result = compile({ 'main.ts': source });
-    expect(formatDiagnostics(result.diagnostics)).to.equal('');
-    m = load(result.js['main.ts']);
-  });
-  const agree = (name: string, ...argLists: (() => unknown[])[]): unknown[] => agreeOnEngines(m[name], name, argLists);
+  const fixture = useFixture('promoted_array_programs.ts');
+  const { agree, lineOf } = fixture;
   const labels = () => tf.tensor1d([1, 1, 0, 2, 1]);
 
   it('an index picked under a tensor if, stored at a JS index (coco-ssd calculateMaxScores)', () => {
@@ -46,8 +36,8 @@ describe('arrays of JS numbers holding promoted values (issue 17)', () => {
     const values = [0.5, 0.25, 0.125, 0.0625];
     expect(agree('piecewise', () => [tf.scalar(15), bounds, values], () => [tf.scalar(5), bounds, values], () => [tf.scalar(99), bounds, values]))
       .to.deep.equal([0.25, 0.5, 0.0625]);
-    expect(m.pastTheEnd(tf.scalar(5), [1, 2])).to.equal(undefined);
-    expect(() => stage(m.pastTheEnd)(tf.scalar(5), [1, 2])).to.throw(/'values\[i\]' reads past the end of a JS array of 2 \(main\.ts:\d+:\d+\)/);
+    expect(fixture.m.pastTheEnd(tf.scalar(5), [1, 2])).to.equal(undefined);
+    expect(() => stage(fixture.m.pastTheEnd)(tf.scalar(5), [1, 2])).to.throw(/'values\[i\]' reads past the end of a JS array of 2 \(main\.ts:\d+:\d+\)/);
     expect(agree('pastTheEnd', () => [tf.scalar(1), [1, 2]])).to.deep.equal([2]);
   });
 
@@ -56,8 +46,8 @@ describe('arrays of JS numbers holding promoted values (issue 17)', () => {
   });
 
   it('indexOf of the counts is refused naming the array and its line (was -1 for 1: silently wrong)', () => {
-    expect(m.indexOfCount(tf.tensor1d([1, 1, 0]))).to.equal(1);
-    expect(() => stage(m.indexOfCount)(tf.tensor1d([1, 1, 0]))).to.throw(StagingError,
+    expect(fixture.m.indexOfCount(tf.tensor1d([1, 1, 0]))).to.equal(1);
+    expect(() => stage(fixture.m.indexOfCount)(tf.tensor1d([1, 1, 0]))).to.throw(StagingError,
       new RegExp(`'counts' is read as a JS array \\(main\\.ts:${lineOf('counts.indexOf(2)')}:\\d+\\), but its element 1 is an int32 tensor`));
   });
 

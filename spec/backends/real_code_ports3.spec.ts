@@ -6,28 +6,19 @@
  * `it.skip` with their smallest reproduction and today's error, for the lead to fix and unskip.
  */
 import { expect } from 'chai';
-import * as fs from 'fs';
-import * as path from 'path';
 import * as tf from '@tensorflow/tfjs';
 import { stage } from '../../index';
 import { StagingError } from '../../backends/common/errors';
-import { compile, formatDiagnostics, load } from '../harness/compile';
-import { agreeOnEngines, typed } from '../harness/typed_results';
+import { useFixture } from '../harness/fixtures';
+import { typed } from '../harness/typed_results';
 
-const source = fs.readFileSync(path.resolve(__dirname, '../../../spec/fixtures/real_code_ports3.ts'), 'utf8');
 
 /** Typed results with tensors replaced by their values: comparable with a dataSync original. */
 const values = (x: unknown): unknown => JSON.parse(JSON.stringify(typed(x), (_k, v) => (v && typeof v === 'object' && 'tensor' in v && 'dtype' in v ? v.tensor : v)));
 
 describe('real code, third red team: eager == staged == the dataSync original', () => {
-  let m: Record<string, any>;
-  before(() => {
-    const result = compile({ 'main.ts': source });
-    expect(formatDiagnostics(result.diagnostics)).to.equal('');
-    m = load(result.js['main.ts']);
-  });
-
-  const agree = (name: string, ...argLists: (() => unknown[])[]): unknown[] => agreeOnEngines(m[name], name, argLists);
+  const fixture = useFixture('real_code_ports3.ts');
+  const { agree } = fixture;
   const heat = () => tf.tensor3d([0.1, 0.2, 0.3, 0.9, 0.5, 0.1, 0.2, 0.3, 0.4], [3, 3, 1]);
 
   describe('stages as written', () => {
@@ -39,7 +30,7 @@ describe('real code, third red team: eager == staged == the dataSync original', 
     it('speech-commands: continue under a tensor if, a JS suppression countdown, detections pushed', () => {
       const frames = () => [tf.tensor2d([[0.1, 0.9], [0.8, 0.2], [0.3, 0.7], [0.6, 0.4], [0.5, 0.5], [0.05, 0.95]]), 0.75, 1];
       const [eager] = agree('detectCommands', frames);
-      expect(values(eager)).to.deep.equal(m.detectCommandsOriginal(...frames()));
+      expect(values(eager)).to.deep.equal(fixture.m.detectCommandsOriginal(...frames()));
     });
 
     it('tfjs-backend-cpu inTopK: precision[b] = 1 and break under a tensor if', () => {
@@ -50,54 +41,54 @@ describe('real code, third red team: eager == staged == the dataSync original', 
     it('decision-tree inference: recursion over JS nodes with a tensor test, JS leaf values returned', () => {
       const tree = { feature: 0, threshold: 0.5, left: { value: 1 }, right: { feature: 1, threshold: 2, left: { value: 2 }, right: { value: 3 } } };
       const xs = [[0.7, 1], [0.2, 9], [0.7, 3]];
-      expect(agree('predictTree', ...xs.map((x) => () => [tree, tf.tensor1d(x)]))).to.deep.equal(xs.map((x) => m.predictTreeOriginal(tree, tf.tensor1d(x))));
+      expect(agree('predictTree', ...xs.map((x) => () => [tree, tf.tensor1d(x)]))).to.deep.equal(xs.map((x) => fixture.m.predictTreeOriginal(tree, tf.tensor1d(x))));
     });
 
     it('translation decodeSequence: while (!stopCondition) set by a tensor test or the list length', () => {
       const t1 = () => [tf.tensor2d([[0, 1, 0, 0], [0, 0, 2, 0], [0, 0, 0, 3], [1, 0, 0, 0]]), 0, 3, 10];
       const t2 = () => [tf.tensor2d([[0, 1, 0, 0], [2, 0, 0, 0], [0, 0, 0, 3], [1, 0, 0, 0]]), 0, 3, 4];
       const [a, b] = agree('decodeSequence', t1, t2);
-      expect(values(a)).to.deep.equal(m.decodeSequenceOriginal(...t1()));
-      expect(values(b)).to.deep.equal(m.decodeSequenceOriginal(...t2()));
+      expect(values(a)).to.deep.equal(fixture.m.decodeSequenceOriginal(...t1()));
+      expect(values(b)).to.deep.equal(fixture.m.decodeSequenceOriginal(...t2()));
     });
 
     it('posenet scoreIsMaximumInLocalWindow with gathers: nested loops, flag and two breaks', () => {
       const runs = [0.5, 0.95].map((s) => () => [0, tf.scalar(s), 1, 1, 1, heat()]);
       expect(agree('scoreIsMaximumInLocalWindowGather', ...runs)).to.deep.equal(
-        [0.5, 0.95].map((s) => m.scoreIsMaximumInLocalWindowOriginal(0, s, 1, 1, 1, heat())));
+        [0.5, 0.95].map((s) => fixture.m.scoreIsMaximumInLocalWindowOriginal(0, s, 1, 1, 1, heat())));
     });
 
     it('a categorical sampler with a JS RNG object: the RNG state advances per call, staged too', () => {
       const probs = tf.tensor1d([0.1, 0.6, 0.3]);
-      const eagerRng = new m.Rng(42), stagedRng = new m.Rng(42);
-      const staged = stage(m.sampleIndex);
-      const eager = [...Array(6)].map(() => m.sampleIndex(probs, eagerRng));
+      const eagerRng = new fixture.m.Rng(42), stagedRng = new fixture.m.Rng(42);
+      const staged = stage(fixture.m.sampleIndex);
+      const eager = [...Array(6)].map(() => fixture.m.sampleIndex(probs, eagerRng));
       expect([...Array(6)].map(() => staged(probs, stagedRng))).to.deep.equal(eager);
       expect(stagedRng.state).to.equal(eagerRng.state);
-      const origRng = new m.Rng(42);
-      expect(eager).to.deep.equal([...Array(6)].map(() => m.sampleFromDistributionOriginal(probs, origRng)));
+      const origRng = new fixture.m.Rng(42);
+      expect(eager).to.deep.equal([...Array(6)].map(() => fixture.m.sampleFromDistributionOriginal(probs, origRng)));
     });
   });
 
   describe('refused by design, naming the variable and line', () => {
     const refuses = (name: string, args: unknown[], re: RegExp) =>
-      (['tfjs', 'auto'] as const).forEach((engine) => expect(() => stage(m[name], { engine })(...args), `${name} on ${engine}`).to.throw(StagingError, re));
+      (['tfjs', 'auto'] as const).forEach((engine) => expect(() => stage(fixture.m[name], { engine })(...args), `${name} on ${engine}`).to.throw(StagingError, re));
 
     it('a JS value whose type would depend on a tensor: null returned, null vs boolean, undefined vs number, Tensor vs number', () => {
       refuses('trackHand', [tf.tensor1d([0.9, 0.5]), tf.ones([2, 4])], /returns null under a condition on a tensor \(main\.ts:\d+:\d+\)/);
       refuses('toxicity', [tf.tensor2d([[0.1, 0.9]]), ['insult'], 0.8], /'match' is null in the else branch but a bool tensor .*\(main\.ts:\d+:\d+\)/);
-      refuses('sampleFromDistribution', [tf.tensor1d([0.1, 0.6, 0.3]), new m.Rng(42)], /'result' is the JS number 0 in the if branch and undefined in the else branch .*\(main\.ts:\d+:\d+\)/);
-      refuses('chooseToken', [tf.tensor1d([1, 9, 2, 0.5]), 'greedy', 2, new m.Rng(3)], /returns the JS number -1 past the `return` but a int32 tensor .*main\.ts:\d+:\d+/);
+      refuses('sampleFromDistribution', [tf.tensor1d([0.1, 0.6, 0.3]), new fixture.m.Rng(42)], /'result' is the JS number 0 in the if branch and undefined in the else branch .*\(main\.ts:\d+:\d+\)/);
+      refuses('chooseToken', [tf.tensor1d([1, 9, 2, 0.5]), 'greedy', 2, new fixture.m.Rng(3)], /returns the JS number -1 past the `return` but a int32 tensor .*main\.ts:\d+:\d+/);
       refuses('binarySearchUtil', [tf.tensor1d([1, 3, 5, 7]), tf.scalar(5)], /'found' is the JS boolean false in the if branch but a bool tensor .*\(main\.ts:\d+:\d+\)/);
       refuses('clusterSizes', [tf.tensor2d([[0, 0], [5, 5]]), tf.tensor2d([[0, 0], [5, 5]])], /'sizes' has a different structure in the two branches of a tensor conditional \(main\.ts:\d+:\d+\)/);
       // The eager answers these stand for, for the record (the originals agree).
-      expect(m.binarySearchUtil(tf.tensor1d([1, 3, 5, 7]), tf.scalar(5))).to.equal(m.binarySearchUtilOriginal(tf.tensor1d([1, 3, 5, 7]), tf.scalar(5)));
-      expect(m.toxicity(tf.tensor2d([[0.1, 0.9], [0.95, 0.05], [0.5, 0.5]]), ['a', 'b', 'c'], 0.8).map((r: { match: unknown }) => r.match))
+      expect(fixture.m.binarySearchUtil(tf.tensor1d([1, 3, 5, 7]), tf.scalar(5))).to.equal(fixture.m.binarySearchUtilOriginal(tf.tensor1d([1, 3, 5, 7]), tf.scalar(5)));
+      expect(fixture.m.toxicity(tf.tensor2d([[0.1, 0.9], [0.95, 0.05], [0.5, 0.5]]), ['a', 'b', 'c'], 0.8).map((r: { match: unknown }) => r.match))
         .to.deep.equal([true, false, null]);
     });
 
     it('a JS string indexed by a sampled index (lstm-text-generation)', () => {
-      refuses('generateText', [tf.tensor2d([[0.1, 0.6, 0.3], [0.5, 0.25, 0.25], [0.2, 0.2, 0.6]]), [0, 1, 2], 6, new m.Rng(7), 'abc'],
+      refuses('generateText', [tf.tensor2d([[0.1, 0.6, 0.3], [0.5, 0.25, 0.25], [0.2, 0.2, 0.6]]), [0, 1, 2], 6, new fixture.m.Rng(7), 'abc'],
         /'winnerIndex' is an int32 tensor here \(main\.ts:\d+:\d+\)/);
     });
   });
@@ -112,7 +103,7 @@ describe('real code, third red team: eager == staged == the dataSync original', 
     it('posenet withinNmsRadiusOfCorrespondingPoint: poses.some with a tensor predicate, then continue', () => {
       const cands = () => [tf.tensor2d([[0, 0], [0.5, 0.5], [3, 3], [3.2, 3], [10, 10]]), 1];
       const [eager] = agree('decodePoses', cands);
-      expect(values(eager)).to.deep.equal(m.decodePosesOriginal(...cands()));
+      expect(values(eager)).to.deep.equal(fixture.m.decodePosesOriginal(...cands()));
     });
 
     // A promoted number (a loop counter, or a number assigned under a tensor if) passed as an argument to a
@@ -135,7 +126,7 @@ describe('real code, third red team: eager == staged == the dataSync original', 
       const [eager] = agree('fitWithCallbacks', losses);
       const { history, ...rest } = values(eager) as Record<string, unknown>;
       void history;
-      expect(rest).to.deep.equal(m.fitWithCallbacksOriginal(...losses()));
+      expect(rest).to.deep.equal(fixture.m.fitWithCallbacksOriginal(...losses()));
     });
     it('Keras ReduceLROnPlateau: a JS lr field lowered under a tensor if, pushed per epoch into a JS array', () => {
       // Was refused at lrs.push(cb.lr); with the push allowed, the staged lr stayed 1 (inCooldown()'s
@@ -147,16 +138,16 @@ describe('real code, third red team: eager == staged == the dataSync original', 
     it('coco-ssd calculateMaxScores: maxes[i] = max; classes[i] = index', () => {
       const s = () => [tf.tensor2d([[0.1, 0.7, 0.2], [0, 0.2, 0], [0.5, 0.3, 0.9]]), 3, 3];
       const [eager] = agree('calculateMaxScores', s);
-      expect(values(eager)).to.deep.equal(m.calculateMaxScoresOriginal(...s()));
+      expect(values(eager)).to.deep.equal(fixture.m.calculateMaxScoresOriginal(...s()));
     });
     // Math.max(...counts) / counts.indexOf on a list of promoted numbers (the counts a staged if carries as tensors):
     // refused by design, at the read in main.ts (was the stage() caller's frame).
     it('knn-classifier: counts[c]++ under a tensor if, then counts.indexOf(Math.max(...counts)) is refused at its line', () => {
       const a = [tf.tensor1d([0.5, 0.1, 0.9, 0.2, 0.3, 2]), tf.tensor1d([0, 1, 1, 2, 1, 0]), 3, 3];
       for (const engine of ['tfjs', 'auto'] as const) {
-        expect(() => stage(m.knnVote, { engine })(...a)).to.throw(StagingError, /'counts' is read as a JS array \(main\.ts:298:\d+\), but its element \d is an int32 tensor/);
+        expect(() => stage(fixture.m.knnVote, { engine })(...a)).to.throw(StagingError, /'counts' is read as a JS array \(main\.ts:298:\d+\), but its element \d is an int32 tensor/);
       }
-      expect(m.knnVote(...a)).to.deep.equal(m.knnVoteOriginal(...a));
+      expect(fixture.m.knnVote(...a)).to.deep.equal(fixture.m.knnVoteOriginal(...a));
     });
 
     it('Keras TerminateOnNaN as a Callback subclass: onBatchEnd(batch, loss) with the staged loop counter', () => {
@@ -169,7 +160,7 @@ describe('real code, third red team: eager == staged == the dataSync original', 
     it('coco-ssd buildDetectedObjects: {bbox, class, score} objects pushed under a score threshold', () => {
       const a = () => [tf.tensor2d([[0, 0, 1, 1], [1, 1, 2, 2], [2, 2, 3, 3]]), tf.tensor1d([0.9, 0.2, 0.7]), 0.5];
       const [eager] = agree('buildDetectedObjects', a);
-      expect((values(eager) as { class: number }[]).map((o) => o.class)).to.deep.equal(m.buildDetectedObjectsOriginal(...a()).map((o: { class: number }) => o.class));
+      expect((values(eager) as { class: number }[]).map((o) => o.class)).to.deep.equal(fixture.m.buildDetectedObjectsOriginal(...a()).map((o: { class: number }) => o.class));
     });
 
     // A list read by index inside a staged loop before its first push (the read is in a loop that runs 0 times then):
@@ -179,7 +170,7 @@ describe('real code, third red team: eager == staged == the dataSync original', 
       const a = () => [tf.tensor2d([[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, -0.1, 1, 0.9], [0, 10, 1, 11], [0, 10.1, 1, 11.1], [0, 100, 1, 101]]),
         tf.tensor1d([0.9, 0.75, 0.6, 0.95, 0.5, 0.3]), 4, 0.5, 0.4];
       const [eager] = agree('nmsImpl', a);
-      expect(values(eager)).to.deep.equal(m.nmsImplOriginal(...a()));
+      expect(values(eager)).to.deep.equal(fixture.m.nmsImplOriginal(...a()));
     });
 
     // Loop counters promoted by the staged loops in slice's begin: ag__.tensorMethodCall stages the begin as a
@@ -195,10 +186,10 @@ describe('real code, third red team: eager == staged == the dataSync original', 
     it('magenta Melody toNoteSequence: a nullable current note made under a tensor if is refused at its line', () => {
       const e = [tf.tensor1d([-2, 3, -1, -1, 0, -2, 5, 6, -1]), -1];
       for (const engine of ['tfjs', 'auto'] as const) {
-        expect(() => stage(m.melodyToNotes, { engine })(...e)).to.throw(StagingError,
+        expect(() => stage(fixture.m.melodyToNotes, { engine })(...e)).to.throw(StagingError,
           /'currNote' has a different structure in the two branches of a tensor conditional \(main\.ts:645:\d+\)/);
       }
-      expect(values(m.melodyToNotes(...e))).to.deep.equal(m.melodyToNotesOriginal(...e));
+      expect(values(fixture.m.melodyToNotes(...e))).to.deep.equal(fixture.m.melodyToNotesOriginal(...e));
     });
 
     // An object with a JS number returned by a method through a tensor-conditional return, carried by a staged loop:
@@ -215,13 +206,13 @@ describe('real code, third red team: eager == staged == the dataSync original', 
     //   lowered return variable), and 387:5 is step's if, not a loop. (Without the loop it stages.)
     it('snake-dqn SnakeGame.step returning {reward, done} from tensor ifs, summed in an episode loop', () => {
       const a = () => [tf.tensor2d([[0, 1], [1, 0], [1, 0], [0, 1], [0, -1], [0, -1], [0, -1]]), tf.tensor1d([2, 1])];
-      expect(agree('playSnake', a)).to.deep.equal([m.playSnakeOriginal(...a())]);
+      expect(agree('playSnake', a)).to.deep.equal([fixture.m.playSnakeOriginal(...a())]);
     });
 
     // Refused by design (a JS index read from a tensor), at the read in main.ts (was the stage() caller's frame).
     it('beam search: the next hypothesis picked by order.gather(r).arraySync() is refused at its line', () => {
       const a = [tf.log(tf.tensor2d([[0.5, 0.3, 0.2], [0.1, 0.2, 0.7], [0.3, 0.3, 0.4]])), 2, 2, 3];
-      expect(() => stage(m.beamSearch)(...a)).to.throw(StagingError, /was read while stage\(\) traces the function \(main\.ts:620:\d+\)/);
+      expect(() => stage(fixture.m.beamSearch)(...a)).to.throw(StagingError, /was read while stage\(\) traces the function \(main\.ts:620:\d+\)/);
     });
   });
 });

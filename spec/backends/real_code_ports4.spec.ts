@@ -6,30 +6,21 @@
  * smallest reproduction and today's error, for the lead to fix and unskip.
  */
 import { expect } from 'chai';
-import * as fs from 'fs';
-import * as path from 'path';
 import * as tf from '@tensorflow/tfjs';
 import { stage } from '../../index';
 import { StagingError } from '../../backends/common/errors';
-import { compile, formatDiagnostics, load } from '../harness/compile';
-import { agreeOnEngines, typed } from '../harness/typed_results';
+import { useFixture } from '../harness/fixtures';
+import { typed } from '../harness/typed_results';
 
-const source = fs.readFileSync(path.resolve(__dirname, '../../../spec/fixtures/real_code_ports4.ts'), 'utf8');
 
 /** Typed results with tensors replaced by their values: comparable with a dataSync original. */
 const values = (x: unknown): unknown => JSON.parse(JSON.stringify(typed(x), (_k, v) => (v && typeof v === 'object' && 'tensor' in v && 'dtype' in v ? v.tensor : v)));
 
 describe('real code, fourth red team: eager == staged == the dataSync original', () => {
-  let m: Record<string, any>;
-  before(() => {
-    const result = compile({ 'main.ts': source });
-    expect(formatDiagnostics(result.diagnostics)).to.equal('');
-    m = load(result.js['main.ts']);
-  });
-
-  const agree = (name: string, ...argLists: (() => unknown[])[]): unknown[] => agreeOnEngines(m[name], name, argLists);
+  const fixture = useFixture('real_code_ports4.ts');
+  const { agree } = fixture;
   const withOriginal = (name: string, ...argLists: (() => unknown[])[]) =>
-    agree(name, ...argLists).forEach((eager, k) => expect(values(eager), name).to.deep.equal(m[`${name}Original`](...argLists[k]())));
+    agree(name, ...argLists).forEach((eager, k) => expect(values(eager), name).to.deep.equal(fixture.m[`${name}Original`](...argLists[k]())));
   const kdTree = () => {
     const n = (p: number[], axis: number, left: unknown = null, right: unknown = null) => ({ point: tf.tensor1d(p), axis, left, right });
     return n([5, 4], 0, n([2, 3], 1, n([2, 1], 0), n([4, 7], 0)), n([8, 1], 1, n([9, 0], 0), n([7, 6], 0)));
@@ -47,7 +38,7 @@ describe('real code, fourth red team: eager == staged == the dataSync original',
 
     it('golden-section search: the objective a function argument, while on a tensor width, an iteration count', () => {
       const [eager] = agree('goldenMin', () => [0, 5, 1e-3]);
-      const orig = m.goldenMinOriginal(0, 5, 1e-3);
+      const orig = fixture.m.goldenMinOriginal(0, 5, 1e-3);
       expect((eager as { iters: number }).iters).to.equal(orig.iters);
       expect((values(eager) as { x: number }).x).to.be.closeTo(orig.x, 1e-4);
     });
@@ -86,7 +77,7 @@ describe('real code, fourth red team: eager == staged == the dataSync original',
     it('movenet determineCropRegion: a region of tensors when the torso is visible, the JS init region otherwise', () => {
       const kp = () => [tf.tensor2d([[0.6, 0.4, 0.9], [0.62, 0.6, 0.8], [0.3, 0.4, 0.9], [0.3, 0.6, 0.1]]), 100];
       for (const engine of ['tfjs', 'auto'] as const) {
-        expect(() => stage(m.determineCropRegion, { engine })(...kp())).to.throw(StagingError,
+        expect(() => stage(fixture.m.determineCropRegion, { engine })(...kp())).to.throw(StagingError,
           /returns the JS number 0 in the else branch but a float32 tensor of shape \[\] in the if branch of a conditional on a tensor \(main\.ts:84:\d+\)/);
       }
     });
@@ -104,10 +95,10 @@ describe('real code, fourth red team: eager == staged == the dataSync original',
     // rw(tf.scalar(0), new Rng(42)): eager 11, staged 13 (both engines), no error.
     it('Monte-Carlo gambler\'s ruin: a JS RNG object advanced inside a while on the tensor bankroll is refused (was steps 3 for 17: silently wrong)', () => {
       // The RNG's `state * 16807` wraps in int32 where JS is exact: its draws, and the branch each takes, differ.
-      const a = () => [tf.scalar(3), 6, new m.Rng(42), 100];
-      expect(m.gamblersRuin(...a()).steps).to.equal(m.gamblersRuinOriginal(...a()).steps).and.to.equal(17);
+      const a = () => [tf.scalar(3), 6, new fixture.m.Rng(42), 100];
+      expect(fixture.m.gamblersRuin(...a()).steps).to.equal(fixture.m.gamblersRuinOriginal(...a()).steps).and.to.equal(17);
       for (const engine of ['tfjs', 'auto'] as const) {
-        expect(() => stage(m.gamblersRuin, { engine })(...a())).to.throw(StagingError,
+        expect(() => stage(fixture.m.gamblersRuin, { engine })(...a())).to.throw(StagingError,
           /a condition on a tensor \(main\.ts:\d+:\d+\) computed from 'rng\.state' is computed in float32 or int32|'rng\.state' is written back/);
       }
     });
@@ -119,7 +110,7 @@ describe('real code, fourth red team: eager == staged == the dataSync original',
     it('Keras PiecewiseConstantDecay: return values[i] from a loop on a tensor step (a gather of the values; 0.1 among them is refused)', () => {
       withOriginal('piecewiseConstant', () => [tf.scalar(150), [100, 200], [1, 0.5, 0.25]]);
       // float32 cannot hold 0.1: the gathered value could come back another number than the JS array's.
-      expect(() => stage(m.piecewiseConstant)(tf.scalar(150), [100, 200], [1, 0.5, 0.1])).to.throw(StagingError,
+      expect(() => stage(fixture.m.piecewiseConstant)(tf.scalar(150), [100, 200], [1, 0.5, 0.1])).to.throw(StagingError,
         /the returned value is returned as a JS number, but the staged loop or conditional \(main\.ts:\d+:\d+\)/);
     });
 
@@ -146,9 +137,9 @@ describe('real code, fourth red team: eager == staged == the dataSync original',
     it('tfjs-vis perClassAccuracy: correct[label] += 1 under a tensor test, then correct.map((c, k) => c / total[k]): the float32 quotient is refused', () => {
       // map's callback gets the promoted counts; 1 / 3 in float32 is another number than JS's, so it is refused at the return.
       const a = () => [[0, 1, 1, 2, 0, 1], tf.tensor1d([0, 1, 0, 2, 1, 1]), 4];
-      expect(m.perClassAccuracy(...a())).to.deep.equal(m.perClassAccuracyOriginal(...a()));
+      expect(fixture.m.perClassAccuracy(...a())).to.deep.equal(fixture.m.perClassAccuracyOriginal(...a()));
       for (const engine of ['tfjs', 'auto'] as const) {
-        expect(() => stage(m.perClassAccuracy, { engine })(...a())).to.throw(StagingError, /'correct' is returned as a JS number, but the staged loop or conditional \(main\.ts:\d+:\d+\)/);
+        expect(() => stage(fixture.m.perClassAccuracy, { engine })(...a())).to.throw(StagingError, /'correct' is returned as a JS number, but the staged loop or conditional \(main\.ts:\d+:\d+\)/);
       }
     });
 
@@ -159,7 +150,7 @@ describe('real code, fourth red team: eager == staged == the dataSync original',
     //   return xs.gather(chosen);
     // → 'in' of texture of 'chosen' (main.ts:16:13): 'chosen' is a list of tensors in the staged graph ...
     it('k-means++ seeding: the sampled index pushed then break, the list gathered on the next round', () => {
-      withOriginal('kmeansPlusPlus', () => [tf.tensor2d([[0, 0], [0.1, 0], [5, 5], [5.1, 5], [10, 0], [10, 0.2]]), 3, new m.Rng(11)]);
+      withOriginal('kmeansPlusPlus', () => [tf.tensor2d([[0, 0], [0.1, 0], [5, 5], [5.1, 5], [10, 0], [10, 0.2]]), 3, new fixture.m.Rng(11)]);
     });
 
     // A local object mutated by a recursive helper under tensor ifs (non-recursive, the same helper stages):
