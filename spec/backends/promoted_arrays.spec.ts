@@ -29,6 +29,7 @@ describe('arrays of JS numbers holding promoted values (issue 17)', () => {
   it('Math.max over the spread counts; a for...of copy of them', () => {
     expect(agree('largestCount', () => [labels()])).to.deep.equal([3]);
     expect(agree('copyCounts', () => [labels()])).to.deep.equal([[0, 6]]);
+    expect(agree('maxAssigned', () => [labels()])).to.deep.equal([4]);
   });
 
   it('a JS array of numbers indexed by a promoted counter (piecewise constant decay): a gather of its values', () => {

@@ -482,6 +482,8 @@ function assignment(node: TS.Node): { target: TS.Expression; value: TS.Expressio
 
 function mentions(node: TS.Node, names: ReadonlySet<string>): boolean {
   if (ts.isIdentifier(node)) return names.has(node.text);
+  // `...counts` of an array whose elements are promoted (`n = Math.max(...counts)`).
+  if (ts.isSpreadElement(node) && ts.isIdentifier(node.expression) && names.has(elementsName(node.expression.text))) return true;
   if (ts.isPropertyAccessExpression(node) && isPromotedField(node, names)) return true;
   if (ts.isElementAccessExpression(node) && isPromotedElement(node, names)) return true;
   if (isListLength(node) && names.has(listLengthName(node))) return true;
