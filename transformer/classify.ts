@@ -488,6 +488,17 @@ export class Classifier {
     return name !== undefined && !TFJS_FROM_JS_VALUES.has(name);
   }
 
+  /** Whether a call's target is declared by tfjs at all (it runs none of the user's functions). */
+  callsTfjs(call: TS.CallExpression | TS.NewExpression): boolean {
+    return this.tfjsFunctionName(call) !== undefined;
+  }
+
+  /** The declaration of the variable or parameter an identifier names (undefined for others). */
+  variableDeclarationOf(name: TS.Identifier): TS.VariableDeclaration | TS.ParameterDeclaration | undefined {
+    const decl = this.checker.getSymbolAtLocation(name)?.valueDeclaration;
+    return decl !== undefined && (ts.isVariableDeclaration(decl) || ts.isParameter(decl)) ? decl : undefined;
+  }
+
   /**
    * Whether `arg` is the values argument of a tfjs function that makes a tensor from JS values
    * (`tf.scalar(v)`, `tf.tensor1d([i, j])`, the value of `tf.fill(shape, v)`): a promoted number

@@ -189,12 +189,35 @@ class OverrideIndex {
     const checker = this.program.getTypeChecker();
     const visit = (node: TS.Node): void => {
       if (ts.isClassLike(node)) this.indexClass(checker, node, index);
+      if (ts.isObjectLiteralExpression(node)) this.indexObject(checker, node, index);
       ts.forEachChild(node, visit);
     };
     for (const file of this.program.getSourceFiles()) {
       if (isProjectSource(this.program, file)) visit(file);
     }
     return index;
+  }
+
+  /** The functions of an object literal typed as an interface or class (`new CustomCallback({ onEpochEnd: (e, l) => ... })`):
+   * a call of the member through that type (`this.args.onEpochEnd(epoch, loss)`) may run them. */
+  private indexObject(checker: TS.TypeChecker, object: TS.ObjectLiteralExpression,
+                      index: Map<TS.Declaration, ConvertibleFunction[]>): void {
+    let contextual: TS.Type | undefined;
+    for (const property of object.properties) {
+      const fn = ts.isPropertyAssignment(property) && (ts.isArrowFunction(property.initializer) || ts.isFunctionExpression(property.initializer)) &&
+        isConvertibleFunction(property.initializer) ? property.initializer
+        : ts.isMethodDeclaration(property) && isConvertibleFunction(property) ? property : undefined;
+      const name = property.name;
+      if (fn === undefined || name === undefined || !(ts.isIdentifier(name) || ts.isStringLiteral(name))) continue;
+      contextual ??= checker.getContextualType(object);
+      if (contextual === undefined) return;
+      for (const decl of checker.getPropertyOfType(contextual.getNonNullableType(), name.text)?.getDeclarations() ?? []) {
+        if (decl === property || decl.parent === undefined || !(ts.isClassLike(decl.parent) || ts.isInterfaceDeclaration(decl.parent))) continue;
+        const list = index.get(decl) ?? [];
+        if (!list.includes(fn)) list.push(fn);
+        index.set(decl, list);
+      }
+    }
   }
 
   private indexClass(checker: TS.TypeChecker, cls: TS.ClassLikeDeclaration,

@@ -110,7 +110,7 @@ function promotedParametersOf(program: TS.Program, classifier: Classifier, selec
   const targets = new CallTargets(program);
   const namesOf = (fn: TS.FunctionLikeDeclaration): ReadonlySet<string> | undefined => {
     try {
-      return withClosureWrites(closureWritesOf(fn.body!), () =>
+      return withClosureWrites(closureWritesOf(fn.body!, classifier), () =>
         planFunction(fn.body!, classifier, isSloppy(program, fn), recursion.recursiveCalls(fn.body!)).promotion.names);
     } catch (error) {
       if (error instanceof ConversionError) return undefined; // reported when the function is converted

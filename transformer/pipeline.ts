@@ -51,7 +51,7 @@ export function convertFunctionBody(body: TS.ConciseBody, classifier: Classifier
                                     context: TS.TransformationContext, sloppy = false,
                                     recursiveCalls?: ReadonlySet<TS.CallExpression>): ConvertedBody {
   // The analyses of this body see what its local functions assign where they are named.
-  return withClosureWrites(closureWritesOf(body), () => convertBody(body, classifier, emit, context, sloppy, recursiveCalls));
+  return withClosureWrites(closureWritesOf(body, classifier), () => convertBody(body, classifier, emit, context, sloppy, recursiveCalls));
 }
 
 function convertBody(body: TS.ConciseBody, classifier: Classifier, emit: EmitContext, context: TS.TransformationContext,

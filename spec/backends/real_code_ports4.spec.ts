@@ -121,7 +121,7 @@ describe('real code, fourth red team: eager == staged == the dataSync original',
     // → 'n' is the JS number 1 in the if branch and the JS number 0 in the else branch of a conditional on a tensor
     //   (main.ts:12:35). A JS value cannot depend on a tensor condition: make 'n' a tensor ...
     // (a named local function `const bump = () => { n++; }` called under the if stages: closure_programs countAbove)
-    it.skip('tfjs-layers CustomCallback({onEpochEnd}): a config-object closure counting bad epochs, stopTraining', () => {
+    it('tfjs-layers CustomCallback({onEpochEnd}): a config-object closure counting bad epochs, stopTraining', () => {
       withOriginal('fitWithLambda', () => [tf.tensor1d([1, 5, 1, 6, 7, 1]), 3]);
     });
     it('linear Soft-NMS: s[j] decayed under a tensor if (stages), kept counted in s.forEach under a tensor if', () => {

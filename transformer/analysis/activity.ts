@@ -8,7 +8,7 @@
  */
 import type * as TS from 'typescript';
 import { ts } from '../typescript';
-import { closureComposites, closureWrites } from './closure_writes';
+import { closureComposites, closureWrites, escapingWritesAt } from './closure_writes';
 import { isCompoundAssignment, qualifiedName, transparentFunctions, visitReferences } from './references';
 
 export interface Activity {
@@ -40,6 +40,8 @@ export function activityOf(...nodes: (TS.Node | undefined)[]): Activity {
         members.push(qualifiedName);
       },
     });
+    // A call here may run an escaping function of the body, and so assign what it assigns (closure_writes.ts).
+    written.push(...escapingWritesAt(node).map((id) => id.text));
   }
   const modified = unique([...written, ...members]).filter((name) => !declared.has(rootOf(name)));
   return { modified, declared, read };

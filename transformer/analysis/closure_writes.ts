@@ -9,6 +9,7 @@
  * local function calling another that writes). Set for the conversion of one body (pipeline.ts).
  */
 import type * as TS from 'typescript';
+import type { Classifier } from '../classify';
 import { ts } from '../typescript';
 import { visitReferences } from './references';
 
@@ -20,9 +21,47 @@ export type ClosureWrites = ReadonlyMap<string, readonly TS.Identifier[]>;
 export interface ClosureEffects {
   writes: ClosureWrites;
   composites: ClosureWrites;
+  /** The variables that the body's escaping functions assign (escapingWritesOf): any call may run them. */
+  escaping?: EscapingWrites;
+}
+
+/** What the escaping functions of a body assign, and which calls may run them. */
+export interface EscapingWrites {
+  writes: readonly TS.Identifier[];
+  /** Whether a call may run a function of the user's (not a tfjs function or Math's). */
+  mayRun(call: TS.CallExpression | TS.NewExpression): boolean;
 }
 
 let current: ClosureEffects = { writes: new Map(), composites: new Map() };
+
+/**
+ * The enclosing variables that a call (or `new`) in `node` may assign by running an escaping
+ * function of the body being converted (escapingWritesOf), as the identifiers that the function
+ * assigns; none where the body has no such function.
+ */
+export function escapingWritesAt(node: TS.Node): readonly TS.Identifier[] {
+  const escaping = current.escaping;
+  if (escaping === undefined) return [];
+  let found = false;
+  const visit = (n: TS.Node): void => {
+    if (found) return;
+    if ((ts.isCallExpression(n) || ts.isNewExpression(n)) && escaping.mayRun(n)) found = true;
+    else ts.forEachChild(n, visit);
+  };
+  visit(node);
+  return found ? escaping.writes : [];
+}
+
+/** Whether `node` itself is a call that may run an escaping function of the body being converted. */
+export function mayRunEscaping(node: TS.Node): boolean {
+  const escaping = current.escaping;
+  return escaping !== undefined && (ts.isCallExpression(node) || ts.isNewExpression(node)) && escaping.mayRun(node);
+}
+
+/** The identifiers that the escaping functions of the body being converted assign. */
+export function escapingWrites(): readonly TS.Identifier[] {
+  return current.escaping?.writes ?? [];
+}
 
 /** The closure writes of the body being converted (empty outside a conversion). */
 export function closureWrites(): ClosureWrites {
@@ -48,7 +87,7 @@ export function withClosureWrites<T>(effects: ClosureEffects, run: () => T): T {
  * The local functions visible in a function body — its own and those of the functions around it
  * (a nested `step` calling its sibling `extend`), the nearest of a name first — and what they assign.
  */
-export function closureWritesOf(body: TS.Node): ClosureEffects {
+export function closureWritesOf(body: TS.Node, classifier?: Classifier): ClosureEffects {
   const bodies: TS.Node[] = [body];
   const fn = ts.getOriginalNode(body).parent;
   for (let outer = fn?.parent; outer !== undefined; outer = outer.parent) {
@@ -62,7 +101,99 @@ export function closureWritesOf(body: TS.Node): ClosureEffects {
     for (const [name, ids] of own.writes) if (!writes.has(name)) writes.set(name, ids);
     for (const [name, ids] of own.composites) if (!composites.has(name)) composites.set(name, ids);
   }
-  return { writes, composites };
+  const escaping = classifier === undefined ? undefined : escapingWritesOf(body, classifier);
+  return escaping === undefined ? { writes, composites } : { writes, composites, escaping };
+}
+
+/**
+ * Escaping functions: functions written in the body (outside other nested functions) that assign
+ * variables around them and that are not only called by name there — stored in an object, an array
+ * or a field, passed as an argument (other than to an array method that calls it then, or to tfjs),
+ * returned (`new CustomCallback({ onEpochEnd: (e, loss) => { if (loss.greater(t)) bad++; } })`).
+ * Such a function may run at any call of the user's code in the body, so each converted statement
+ * with such a call modifies what it assigns. Only variables in scope all through the body count:
+ * the body's own top-level declarations and parameters, and those of the code around it.
+ * Undefined where the body has none (its conversion is as before).
+ */
+function escapingWritesOf(body: TS.Node, classifier: Classifier): EscapingWrites | undefined {
+  const original = ts.getOriginalNode(body);
+  if (original.pos < 0 || original.parent === undefined || original.getSourceFile() === undefined) return undefined;
+  const fn = original.parent;
+  const written: TS.Identifier[] = [];
+  const consider = (f: TS.FunctionLikeDeclaration): void => {
+    if (f.body === undefined) return;
+    for (const id of effectsOf(f).writes) if (inScopeThroughout(id)) written.push(id);
+  };
+  const inScopeThroughout = (id: TS.Identifier): boolean => {
+    const decl = classifier.variableDeclarationOf(id);
+    if (decl === undefined) return false;
+    if (decl.getSourceFile() !== original.getSourceFile() || decl.pos < original.pos || decl.end > original.end) {
+      return decl.pos < fn.pos || decl.end > fn.end || decl.parent === fn;
+    }
+    // Declared in the body: at its top level (a `let`/`const`/`var` statement directly in it).
+    return ts.isVariableDeclaration(decl) && ts.isVariableDeclarationList(decl.parent) &&
+      ts.isVariableStatement(decl.parent.parent) && decl.parent.parent.parent === original && ts.isIdentifier(decl.name);
+  };
+  const locals = new Map<string, TS.FunctionLikeDeclaration>();
+  const visit = (node: TS.Node): void => {
+    if (ts.isClassLike(node)) return;
+    if (ts.isFunctionLike(node)) {
+      const f = node as TS.FunctionLikeDeclaration;
+      const local = localFunction(node.parent) ?? localFunction(node);
+      if (local !== undefined && local.fn === f) locals.set(local.name, f);
+      else if (!callsInPlace(f)) consider(f);
+      return;
+    }
+    ts.forEachChild(node, visit);
+  };
+  ts.forEachChild(original, visit);
+  if (locals.size > 0) {
+    // A local function escapes where its name is used other than as the callee of a call.
+    const escaped = new Set<string>();
+    const uses = (node: TS.Node): void => {
+      if (ts.isIdentifier(node) && locals.has(node.text) && isUse(node) && !callsInPlace(node)) escaped.add(node.text);
+      ts.forEachChild(node, uses);
+    };
+    ts.forEachChild(original, uses);
+    for (const name of escaped) consider(locals.get(name)!);
+  }
+  if (written.length === 0) return undefined;
+  const mayRun = (call: TS.CallExpression | TS.NewExpression): boolean => {
+    const callee = call.expression;
+    if (ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && callee.expression.text === 'Math') return false;
+    // (A call the conversion made — the runtime's operators — has no user's call as its original.)
+    const node = ts.getOriginalNode(call);
+    if (!(ts.isCallExpression(node) || ts.isNewExpression(node)) || node.pos < 0 || node.parent === undefined) return false;
+    return !classifier.callsTfjs(node);
+  };
+  return { writes: written, mayRun };
+}
+
+/** Array methods that call their callback while they run (and keep no reference to it). */
+const CALLS_IN_PLACE = new Set(['forEach', 'map', 'filter', 'reduce', 'reduceRight', 'some', 'every', 'find', 'findIndex',
+  'findLast', 'findLastIndex', 'flatMap', 'sort', 'toSorted']);
+
+/** A function written as the callee of a call (`(() => ...)()`), or as the callback of an array
+ * method or of a tfjs function (`tf.tidy(() => ...)`, which runs it then). */
+function callsInPlace(f: TS.Node): boolean {
+  let node = f;
+  while (node.parent !== undefined && ts.isParenthesizedExpression(node.parent)) node = node.parent;
+  const parent = node.parent;
+  if (parent === undefined || !ts.isCallExpression(parent)) return false;
+  if (parent.expression === node) return true;
+  const callee = parent.expression;
+  if (ts.isPropertyAccessExpression(callee) && CALLS_IN_PLACE.has(callee.name.text)) return true;
+  return ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && callee.expression.text === 'tf';
+}
+
+/** An identifier that is a reference to a name (not a property name or a declared name). */
+function isUse(id: TS.Identifier): boolean {
+  const parent = id.parent;
+  if (ts.isPropertyAccessExpression(parent) && parent.name === id) return false;
+  if ((ts.isPropertyAssignment(parent) || ts.isMethodDeclaration(parent) || ts.isPropertyDeclaration(parent)) && parent.name === id) return false;
+  if ((ts.isVariableDeclaration(parent) || ts.isParameter(parent) || ts.isFunctionLike(parent) || ts.isBindingElement(parent)) &&
+      (parent as { name?: TS.Node }).name === id) return false;
+  return true;
 }
 
 /** The local functions of one function body (declared directly in it, or as a `const f = () => ...`) and what they change. */

@@ -23,7 +23,7 @@ import type * as TS from 'typescript';
 import type { Classifier } from '../classify';
 import { ts } from '../typescript';
 import { isLoop } from './loops';
-import { closureComposites, closureWrites } from './closure_writes';
+import { closureComposites, closureWrites, escapingWrites, mayRunEscaping } from './closure_writes';
 import { elementCallback, isPromotedArgument, promotedParameterNames } from './promoted_parameters';
 import { qualifiedName, visitReferences } from './references';
 import { compositeTargetsOf } from './activity';
@@ -286,6 +286,13 @@ export function promotableNames(body: TS.Node, converted: ReadonlySet<TS.Node>, 
     // A local function called (or passed) here assigns what it assigns here (closure_writes.ts).
     if (here && ts.isIdentifier(node)) {
       for (const written of closureWrites().get(node.text) ?? []) {
+        const closureName = promotable(written);
+        if (closureName) names.add(closureName);
+      }
+    }
+    // A call here may run an escaping function of the body: what it assigns is assigned here (closure_writes.ts).
+    if (here && mayRunEscaping(node)) {
+      for (const written of escapingWrites()) {
         const closureName = promotable(written);
         if (closureName) names.add(closureName);
       }
