@@ -194,12 +194,12 @@ function classifySample(name, convertAll) {
       const subject = subjectOf(node);
       if (subject !== undefined) {
         const kind = subject === null ? 'static'
-          : subject.iterable ? classifier.iterable(subject.expr) : classifier.condition(subject.expr);
+          : subject.iterable ? classifier.iterable(subject.expr) : classifier.expression(subject.expr);
         const converted = plan.converted.has(node);
         counts.control[converted && kind === 'static' ? 'jump' : kind]++;
       } else if (isLogical(node)) {
         const operand = ts.isBinaryExpression(node) ? node.left : ts.isConditionalExpression(node) ? node.condition : node.operand;
-        counts.expressions[plan.expressions.has(node) ? classifier.predicate(operand) : 'static']++;
+        counts.expressions[plan.expressions.has(node) ? classifier.expression(operand) : 'static']++;
       }
       ts.forEachChild(node, visit);
     };
