@@ -22,7 +22,8 @@ import { isLoop, loopOf } from './loops';
 import { visitReferences } from './references';
 import { type NumberArgumentOp, numberArgumentCalls } from './number_arguments';
 import { listArgumentsOf } from './list_arguments';
-import { callsPromoting, capturedCounterReads, capturedPromotableNames, isMaybePromoted, noPromotion, plainReads, PromotionPlan, promotableNames, promotableRecords, recordPromotableNames } from './promotion';
+import { plainReads } from './plain_reads';
+import { callsPromoting, capturedCounterReads, capturedPromotableNames, isMaybePromoted, noPromotion, PromotionPlan, promotableNames, promotableRecords, recordPromotableNames } from './promotion';
 import { ts } from '../typescript';
 import type { ArrayPredicate } from '../../runtime/names';
 
