@@ -5,22 +5,13 @@
  * promotable. Eager == staged, value and JS type, on the tfjs executor and 'auto'.
  */
 import { expect } from 'chai';
-import * as fs from 'fs';
-import * as path from 'path';
 import * as tf from '@tensorflow/tfjs';
-import { compile, formatDiagnostics, load } from '../harness/compile';
-import { agreeOnEngines } from '../harness/typed_results';
+import { useFixture } from '../harness/fixtures';
 
-const source = fs.readFileSync(path.resolve(__dirname, '../../../spec/fixtures/escaping_closures.ts'), 'utf8');
 
 describe('escaping closures: a stored or passed function assigning enclosing variables, run in a staged loop', () => {
-  let m: Record<string, any>;
-  before(() => {
-    const result = compile({ 'main.ts': source });
-    expect(formatDiagnostics(result.diagnostics)).to.equal('');
-    m = load(result.js['main.ts']);
-  });
-  const agree = (name: string, ...argLists: (() => unknown[])[]): unknown[] => agreeOnEngines(m[name], name, argLists);
+  const fixture = useFixture('escaping_closures.ts');
+  const { agree } = fixture;
 
   it('a callback stored in a config object counts under its own tensor if and in plain JS', () => {
     const [a, b] = agree('countWithHooks', () => [tf.tensor1d([1, 3, 4, 1, 5]), tf.scalar(8)], () => [tf.tensor1d([1, 1]), tf.scalar(100)]);

@@ -7,33 +7,21 @@
  * naming the variable, the op and the line.
  */
 import { expect } from 'chai';
-import * as fs from 'fs';
-import * as path from 'path';
 import * as tf from '@tensorflow/tfjs';
 import { stage } from '../../index';
 import { StagingError } from '../../backends/common/errors';
-import { compile, formatDiagnostics, load } from '../harness/compile';
-import { agreeOnEngines } from '../harness/typed_results';
+import { useFixture } from '../harness/fixtures';
 
-const source = fs.readFileSync(path.resolve(__dirname, '../../../spec/fixtures/promoted_op_argument_programs.ts'), 'utf8');
-const lineOf = (text: string): number => source.split('\n').findIndex((l) => l.includes(text)) + 1;
 
 describe('promoted values in tfjs ops\' number arguments', () => {
-  let m: Record<string, any>;
-  let js: string;
-  before(() => {
-    const result = compile({ 'main.ts': source });
-    expect(formatDiagnostics(result.diagnostics)).to.equal('');
-    js = result.js['main.ts'];
-    m = load(js);
-  });
-  const agree = (name: string, ...argLists: (() => unknown[])[]): unknown[] => agreeOnEngines(m[name], name, argLists);
+  const fixture = useFixture('promoted_op_argument_programs.ts');
+  const { agree, lineOf } = fixture;
   const engines = ['tfjs', 'auto'] as const;
 
   describe('slice with a promoted begin stages', () => {
     it('emits the call through the operators, the receiver (or function) first', () => {
-      expect(js).to.include('ag__.tensorMethodCall(xs, "slice", [[i], [1]], "main.ts:');
-      expect(js).to.include('ag__.tfjsCall(tf.slice, "slice", [x, [r, 1], [2, 2]], "main.ts:');
+      expect(fixture.js).to.include('ag__.tensorMethodCall(xs, "slice", [[i], [1]], "main.ts:');
+      expect(fixture.js).to.include('ag__.tfjsCall(tf.slice, "slice", [x, [r, 1], [2, 2]], "main.ts:');
     });
 
     it('a Tensor method with the counter of a loop a tensor break stages (the posenet shape)', () => {
@@ -56,7 +44,7 @@ describe('promoted values in tfjs ops\' number arguments', () => {
       const inside = () => [tf.tensor1d([50, 60, 1, 1])];
       agree('pastTheEnd', inside);
       for (const engine of engines) {
-        const staged = stage(m.pastTheEnd, { engine });
+        const staged = stage(fixture.m.pastTheEnd, { engine });
         expect(() => staged(tf.tensor1d([0.5, 1, 3, 0]))).to.throw(
           new RegExp(`Error in slice1D: begin\\[0\\] \\+ size\\[0\\] would overflow input\\.shape\\[0\\] \\(4\\).*'i' \\(main\\.ts:${lineOf('xs.slice([i], [2])')}:\\d+\\)`));
         expect(tf.tidy(() => (staged(...inside()) as tf.Tensor).arraySync())).to.equal(110);
@@ -64,7 +52,7 @@ describe('promoted values in tfjs ops\' number arguments', () => {
     });
 
     it('leaks no tensors across staged calls', () => {
-      const staged = stage(m.rowWindows);
+      const staged = stage(fixture.m.rowWindows);
       const args = [tf.tensor2d([[1, 2, 3], [4, 5, 6], [7, 8, 9], [1, 1, 1]]), tf.scalar(30)];
       staged(...args).dispose();
       const before = tf.memory().numTensors;
@@ -87,9 +75,9 @@ describe('promoted values in tfjs ops\' number arguments', () => {
     ];
     for (const [name, args, what, text, why] of cases) {
       it(`${name}: ${what.replace(/\\/g, '')}`, () => {
-        expect(() => m[name](...args())).not.to.throw();
+        expect(() => fixture.m[name](...args())).not.to.throw();
         for (const engine of engines) {
-          expect(() => stage(m[name], { engine })(...args()), engine).to.throw(StagingError,
+          expect(() => stage(fixture.m[name], { engine })(...args()), engine).to.throw(StagingError,
             new RegExp(`${what} \\(main\\.ts:${lineOf(text)}:\\d+\\).*${why}`));
         }
       });

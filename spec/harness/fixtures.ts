@@ -1,7 +1,7 @@
 /**
  * A program of spec/fixtures compiled with the transformer and loaded, for one describe block:
  * `const f = useFixture('closure_programs.ts')` registers the `before` hook that compiles it (no
- * diagnostics allowed); `f.m` is the module, `f.agree(name, ...argLists)` runs an export eagerly and
+ * diagnostics allowed); `f.m` is the module, `f.js` its emitted code, `f.agree(name, ...argLists)` runs an export eagerly and
  * staged on both engines (agreeOnEngines), `f.lineOf(text)` is the line of a source text.
  */
 import { expect } from 'chai';
@@ -14,6 +14,8 @@ export interface Fixture {
   readonly source: string;
   /** The loaded module (set by the before hook). */
   readonly m: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** The emitted JavaScript (set by the before hook). */
+  readonly js: string;
   agree(name: string, ...argLists: (() => unknown[])[]): unknown[];
   lineOf(text: string): number;
 }
@@ -23,13 +25,15 @@ export function useFixture(file: string): Fixture {
   const fixture = {
     source,
     m: {} as Record<string, any>, // eslint-disable-line @typescript-eslint/no-explicit-any
+    js: '',
     agree: (name: string, ...argLists: (() => unknown[])[]): unknown[] => agreeOnEngines(fixture.m[name], name, argLists),
     lineOf: (text: string): number => source.split('\n').findIndex((l) => l.includes(text)) + 1,
   };
   before(() => {
     const result = compile({ 'main.ts': source });
     expect(formatDiagnostics(result.diagnostics)).to.equal('');
-    fixture.m = load(result.js['main.ts']);
+    fixture.js = result.js['main.ts'];
+    fixture.m = load(fixture.js);
   });
   return fixture;
 }
