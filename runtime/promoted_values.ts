@@ -142,13 +142,15 @@ function misuse(what: string, tensor: tf.Tensor, where: string | undefined, prom
 /**
  * A read of a promotable variable (or of an expression computed from one: `what` is its source
  * text) where JS needs its plain value: the value itself, or (a promoted tensor) the error naming
- * it and `origin`, the read's line.
+ * it and `origin`, the read's line. `pushedInto`: the array of `xs.push(value)`, which may carry it.
  */
-export function plainValue<T>(value: T, name: string, origin?: string): T {
+export function plainValue<T>(value: T, name: string, origin?: string, pushedInto?: unknown): T {
   // A tensor that is not a promoted value (`(c > 1 ? a : b).sub(x)` with tensors a, b) is what
   // eager code holds here too: only a promoted one would be a JS number misread.
   const promotion = promotionOf(value);
   if (promotion === undefined) return Array.isArray(value) ? plainElements(value, name, origin) : value;
+  // `this.epochs.push(epoch)`: an array a staged statement carries (a field it watches) holds promoted values as a list.
+  if (Array.isArray(pushedInto) && activeStaging()?.takesPromoted?.(pushedInto) === true) return value;
   throw userError(new StagingError(misuse(name, value as tf.Tensor, origin, promotion)));
 }
 

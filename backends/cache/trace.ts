@@ -10,7 +10,7 @@ import { defineControlFlow } from '../gradients/taped_control_flow';
 import { StagedControlFlow } from '../staging/control_flow';
 import { refuseTraceValuesLeftInFields } from '../staging/observed_fields';
 import { rawTraceOf } from '../staging/shape_relaxation';
-import { ListWidening, ReturnedList, withListsStacked } from '../staging/staged_lists';
+import { ListWidening, ReturnedList, stagedArrayState, withListsStacked } from '../staging/staged_lists';
 import { ListElementsLearnt } from '../staging/list_elements';
 import { type RecordShape, RecordsLearnt, withRecordsSpread } from '../staging/record_lists';
 import type { TensorSpec } from '../graph/graph';
@@ -124,6 +124,8 @@ function traceAsLibrary(fn: (...args: never[]) => unknown, thisArg: unknown, arg
 /** The error a trace ends with where it skipped reads of lists (list_elements.ts): the retrace or the read's refusal first. */
 function afterSkippedReads(tracer: Tracer, error: unknown): unknown {
   if (error instanceof ListElementsLearnt) return error;
+  // A kernel failing on values that an earlier staged throw rejected: the user's error, as eagerly.
+  if (!(error instanceof StagingError) && tracer.facts.thrownByTrace !== undefined) return tracer.facts.thrownByTrace;
   try {
     tracer.lists.elements.finish();
   } catch (outcome) {
@@ -150,7 +152,7 @@ function traceOutsideTape(fn: (...args: never[]) => unknown, thisArg: unknown, a
     tracer.lists.elements.finish();
     let resultTensors: (tf.Tensor | undefined)[];
     ({ rebuild, resultKey, promoted, resultTensors } = bindResults(tracer, result));
-    state = tracer.facts.objects.finish(tracer);
+    state = tracer.facts.objects.finish(tracer, (value, array) => listOfArray(tracer, value, array));
     if (state !== undefined && (state.inputs.length > 0 || state.outputs.length > 0)) {
       tracer.program.objectState = { inputs: state.inputs.map((f) => f.name), outputs: state.outputs.map((f) => f.name) };
     }
@@ -231,6 +233,17 @@ function bindResults(tracer: Tracer, result: unknown): {
   };
   const resultTensors = positions.map((p) => (flat.leaves[p] instanceof tf.Tensor ? flat.leaves[p] as tf.Tensor : undefined));
   return { rebuild, resultKey, promoted, resultTensors };
+}
+
+/** A field's array that the trace made a list of (a StagedArray over it in list mode): the list stacked, as a state output. */
+function listOfArray(tracer: Tracer, value: unknown, array: unknown): { stacked: tf.Tensor; scalars: boolean } | undefined {
+  const state = stagedArrayState(value);
+  if (state === undefined || state.target !== array || !state.isList) return undefined;
+  if (state.isRecords) {
+    throw new StagingError(`autograph-ts: '${state.name}' is a JS array of records that the staged function grows: it keeps ` +
+      'only tensors and JS numbers or booleans as state that outlives a call. Return the records instead.');
+  }
+  return { stacked: tracer.lists.stackReturned(state.list!, state.name), scalars: state.scalars };
 }
 
 /** A returned list's elements, as the JS array eager code returns (the padding element dropped); frees the rest. */

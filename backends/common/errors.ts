@@ -15,7 +15,8 @@ export { StagingError };
  * list value of the graph when it can (staged_lists.ts) and traces the statement again.
  */
 export class StructureChange extends StagingError {
-  constructor(readonly variable: string, message: string) {
+  /** `values`: the variable's values that differ (the two branches', or the value after an iteration). */
+  constructor(readonly variable: string, message: string, readonly values: readonly unknown[] = []) {
     super(message);
   }
 }

@@ -18,3 +18,6 @@ export interface EngineInternals {
 }
 
 export const engineInternals = (): EngineInternals => tf.engine() as unknown as EngineInternals;
+
+/** The id the next tensor tfjs makes will have (ids only grow): a tensor with an id below it existed before. */
+export const nextTensorId = (): number => (tf.engine().constructor as unknown as { nextTensorId: number }).nextTensorId;

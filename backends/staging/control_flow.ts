@@ -19,6 +19,7 @@ import { stagedArray, stagedArrayState, TracedList } from './staged_lists';
 import { flatten } from '../common/nest';
 import { conditionTensor, type TraceFacts } from './staged_values';
 import { type Field, FieldWatch } from './observed_fields';
+import { CarriedArrays } from './field_arrays';
 import { shapeTensor } from '../kernels/shape_kernel';
 import type { Tracer } from './tracer';
 
@@ -49,10 +50,10 @@ export class StagedControlFlow implements StagingHooks {
       else orelse();
       return;
     }
-    withObservedFields(this.tracer, this.tracer.facts, opts, getState, setState, symbolNames, (fields, fieldOpts) => retryWithLists(opts, () => {
+    withObservedFields(this.tracer, this.tracer.facts, opts, getState, setState, symbolNames, (fields, fieldOpts) => retryWithLists(fieldOpts, () => {
       // The first nouts names are the outputs; the others are only restored before each branch is
       // traced (the branches run one after the other here) and after the If (they are dead there).
-      const state = withComposites(getState, setState, symbolNames, nouts, opts, fields);
+      const state = withComposites(getState, setState, symbolNames, nouts, fieldOpts, fields);
       const before = state.getState();
       const branch = (run: Thunk<void>) => (): unknown[] => {
         state.setState(before);
@@ -199,17 +200,29 @@ export class StagedControlFlow implements StagingHooks {
   private expression(cond: tf.Tensor, whenTrue: Thunk, whenFalse: Thunk, name: string,
                      opts: OperatorOptions | undefined): unknown {
     // Variables the operands assign (`c ? (x = a) : (y = x)`, `x &&= y`) are outputs too, and are
-    // restored before each branch is traced, as an if statement's state.
+    // restored before each branch is traced, as an if statement's state; so are the fields of the
+    // objects they read that code they call changes (`x.greater(0) || rng.next() > 0.5`: eagerly
+    // `rng.next()` runs only when x <= 0), as an if statement's.
     const state = opts?.state ?? { names: [], get: () => [], set: noop };
-    const before = state.get();
-    const branch = (run: Thunk) => (): unknown[] => {
-      state.set(before);
-      return [run(), ...state.get()];
-    };
-    const [value, ...after] = stageConditional(this.tracer, cond, branch(whenTrue), branch(whenFalse), {
-      names: [name, ...state.names], flags: [], opts, isExpression: true,
-    });
-    state.set(after);
+    let value: unknown;
+    withObservedFields(this.tracer, this.tracer.facts, opts, state.get, state.set, state.names, (fields, fieldOpts) => retryWithLists(fieldOpts, () => {
+      const carried = withComposites(state.get, state.set, state.names, state.names.length, fieldOpts, fields);
+      const before = carried.getState();
+      const branch = (run: Thunk) => (): unknown[] => {
+        carried.setState(before);
+        return [run(), ...carried.getState()];
+      };
+      return {
+        run: () => {
+          const [result, ...after] = stageConditional(this.tracer, cond, branch(whenTrue), branch(whenFalse), {
+            names: [name, ...carried.names], flags: [], opts: fieldOpts, isExpression: true,
+          });
+          carried.setState(after);
+          value = result;
+        },
+        restore: () => carried.setState(before),
+      };
+    }));
     return value;
   }
 
@@ -269,8 +282,8 @@ export class StagedControlFlow implements StagingHooks {
    */
   private loop(test: Thunk, body: Thunk<void>, getState: GetState, setState: SetState, names: string[],
                opts: LoopOptions | undefined): void {
-    withObservedFields(this.tracer, this.tracer.facts, opts, getState, setState, names, (fields, fieldOpts) => retryWithLists(opts, () => {
-      const state = withComposites(getState, setState, names, names.length, opts, fields);
+    withObservedFields(this.tracer, this.tracer.facts, opts, getState, setState, names, (fields, fieldOpts) => retryWithLists(fieldOpts, () => {
+      const state = withComposites(getState, setState, names, names.length, fieldOpts, fields);
       const before = state.getState();
       return {
         run: () => stageLoop(this.tracer, {
@@ -285,6 +298,14 @@ export class StagedControlFlow implements StagingHooks {
   arrayPredicate(receiver: unknown[], method: ArrayPredicate, callback: (...args: unknown[]) => unknown, args: unknown[],
                  opts?: OperatorOptions): unknown {
     return stageArrayPredicate(this, this.tracer.facts, receiver, method, callback, args, opts);
+  }
+
+  takesPromoted(array: unknown[]): boolean {
+    if (stagedArrayState(array) !== undefined) return true;
+    const facts = this.tracer.facts;
+    if (!facts.watches.some((w) => w.holds(array))) return false;
+    facts.promotedPushes.add(array);
+    return true;
   }
 
   newList(items: unknown[], opts?: OperatorOptions): unknown[] {
@@ -325,7 +346,8 @@ function retryWithLists(opts: OperatorOptions | undefined, attempt: () => { run:
  * Stages a statement (`stage`, given the fields carried so far and the options that promote the
  * number and boolean ones); when tracing it changed a field of an object it reads (opts.observed,
  * observed_fields.ts) that its state does not carry, everything is put back as it was and the
- * statement is staged again with that field as state.
+ * statement is staged again with that field as state; an array held in such a field that it
+ * changed, with the array carried (field_arrays.ts).
  */
 function withObservedFields(tracer: Tracer, facts: TraceFacts, opts: OperatorOptions | undefined, getState: GetState, setState: SetState,
                             names: string[], stage: (fields: Field[], opts: OperatorOptions | undefined) => void): void {
@@ -340,22 +362,31 @@ function withObservedFields(tracer: Tracer, facts: TraceFacts, opts: OperatorOpt
   const plain = withComposites(getState, setState, names, names.length, opts, []);
   const initial = plain.getState();
   const fields: Field[] = [];
-  for (;;) {
-    const promote = fields.filter((f) => watch.startedAsPlainValue(f)).map((f) => f.name);
-    let failure: unknown;
-    try {
-      stage(fields, promote.length === 0 ? opts : { ...opts, promote: [...(opts?.promote ?? []), ...promote] });
-    } catch (error) {
-      failure = error;
+  const arrays = new CarriedArrays(tracer, facts, watch, opts);
+  facts.watches.push(watch);
+  try {
+    for (;;) {
+      const promote = fields.filter((f) => watch.startedAsPlainValue(f)).map((f) => f.name);
+      let failure: unknown;
+      try {
+        arrays.install();
+        stage(fields, arrays.options(promote.length === 0 ? opts : { ...opts, promote: [...(opts?.promote ?? []), ...promote] }));
+      } catch (error) {
+        failure = error;
+      }
+      const found = watch.changed([...fields, ...arrays.fields]);
+      const grown = arrays.grown(failure);
+      if (found.length === 0 && grown.length === 0) {
+        if (failure !== undefined) throw failure;
+        return;
+      }
+      watch.restore();
+      plain.setState(initial);
+      fields.push(...found);
+      arrays.carry(grown);
     }
-    const found = watch.changed(fields);
-    if (found.length === 0) {
-      if (failure !== undefined) throw failure;
-      return;
-    }
-    watch.restore();
-    plain.setState(initial);
-    fields.push(...found);
+  } finally {
+    facts.watches.pop();
   }
 }
 

@@ -17,6 +17,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { inexactResult, isInexact, promotionOf } from '../../runtime/promoted_values';
 import { type GraphBuilder, specOf } from '../graph/builder';
 import type { ValueRef } from '../graph/graph';
+import { nextTensorId } from '../kernels/engine_internals';
 
 /** What of the trace in progress the state needs (the Tracer). */
 interface TraceGraphs {
@@ -44,7 +45,13 @@ export interface FieldRef {
 export interface StateOutput extends FieldRef {
   /** A promoted JS number or boolean: written back as that JS value. */
   promoted: boolean;
+  /** An array the trace grew as a list (`this.seen.push(e)`): the list's elements, stacked with a
+   * padding element, written into the array (tensors, or the JS numbers/booleans of `scalars`). */
+  list?: 'tensors' | 'scalars';
 }
+
+/** A field's array that the trace carried as a list: its elements stacked with a padding element, or undefined. */
+export type ListOfArray = (value: unknown, array: unknown) => { stacked: tf.Tensor; scalars: boolean } | undefined;
 
 /** What a cache entry needs to run with the user's objects as state. */
 export interface ObjectStateUse {
@@ -93,6 +100,8 @@ export class ObjectState {
   private readonly keys = new Map<object, Set<string>>();
   /** The staged call's receiver and argument objects (set when the trace starts). */
   readonly given = new WeakSet<object>();
+  /** Tensors with this id or a larger one were made by the trace (made with the TraceFacts, when it starts). */
+  private readonly firstTensorId = nextTensorId();
 
   /**
    * Records the fields `keys` of `object` (all own data fields when undefined) as first seen.
@@ -112,7 +121,9 @@ export class ObjectState {
       if (descriptor !== undefined && !('value' in descriptor)) continue; // accessors: not state we can carry
       known.add(key);
       const start = descriptor?.value;
-      const input = bindTensors && tracer.current === tracer.root && isPlainTensor(start) && tracer.root.values.get(start) === undefined;
+      // (A tensor the trace made, `best.dist = tf.scalar(Infinity)` of an object the call creates, is not a value from before the call.)
+      const input = bindTensors && tracer.current === tracer.root && isPlainTensor(start) && tracer.root.values.get(start) === undefined &&
+        start.id < this.firstTensorId;
       if (input) tracer.root.values.set(start as tf.Tensor, tracer.root.addParam(specOf(start as tf.Tensor)));
       const argument = !input && isPlainTensor(start) && tracer.root.values.get(start)?.node !== undefined &&
         tracer.root.graph.nodes[tracer.root.values.get(start)!.node].kind === 'Input';
@@ -125,11 +136,17 @@ export class ObjectState {
    * At the end of a trace (the root graph current): the state outputs appended to the graph's
    * results, fields put back as they were (the first run writes them), and the guard.
    */
-  finish(tracer: TraceGraphs): ObjectStateUse | undefined {
+  finish(tracer: TraceGraphs, listOf: ListOfArray): ObjectStateUse | undefined {
     if (this.seen.length === 0) return undefined;
     const outputs: StateOutput[] = [];
     for (const { field, start } of this.seen) {
       const now = field.object[field.key];
+      const list = Object.is(now, start) ? undefined : listOf(now, start);
+      if (list !== undefined) {
+        tracer.root.graph.results.push(tracer.resolve(list.stacked));
+        outputs.push({ ...field, promoted: false, list: list.scalars ? 'scalars' : 'tensors' });
+      }
+      if (!Object.is(now, start) && Array.isArray(now) && Array.isArray(start)) field.object[field.key] = start;
       if (Object.is(now, start) || !(now instanceof tf.Tensor) || now instanceof tf.Variable) continue;
       const promotion = promotionOf(now);
       if (promotion !== undefined && isInexact(promotion, now)) throw inexactResult(promotion, `is written back to '${field.name}'`);
@@ -172,6 +189,7 @@ export function writeBackState(use: ObjectStateUse | undefined, results: tf.Tens
   const own = results.slice(0, results.length - use.outputs.length);
   use.outputs.forEach((field, i) => {
     const value = results[own.length + i];
+    if (field.list !== undefined && value instanceof tf.Tensor) return writeListBack(field.object[field.key] as unknown[], value, field.list);
     if (!field.promoted || !(value instanceof tf.Tensor)) {
       field.object[field.key] = value;
       return;
@@ -181,4 +199,18 @@ export function writeBackState(use: ObjectStateUse | undefined, results: tf.Tens
     field.object[field.key] = value.dtype === 'bool' ? n !== 0 : n;
   });
   return own;
+}
+
+/** The elements of a list the graph grew (stacked, a padding element last) as the array's elements, in place. */
+function writeListBack(array: unknown[], stacked: tf.Tensor, list: 'tensors' | 'scalars'): void {
+  let items: unknown[];
+  if (list === 'scalars') {
+    items = Array.from(stacked.dataSync() as ArrayLike<number>, (v) => (stacked.dtype === 'bool' ? v !== 0 : v));
+    items.pop();
+  } else {
+    items = tf.unstack(stacked);
+    (items.pop() as tf.Tensor).dispose();
+  }
+  stacked.dispose();
+  array.splice(0, array.length, ...items);
 }

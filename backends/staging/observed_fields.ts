@@ -13,6 +13,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { OperatorOptions } from '../../runtime/options';
 import { StagingError } from '../common/errors';
 import { type Reached, reachableObjects } from './reachable_objects';
+import { stagedArrayState } from './staged_lists';
 
 /** A field carried as state: `name` is how errors name it (`c.n`, `this.pos`). */
 export interface Field {
@@ -26,9 +27,16 @@ interface Watched extends Field {
   value: unknown;
 }
 
+/** An array held in a field of a watched object (`this.epochs`), with its elements when the watch began. */
+interface WatchedArray extends Field {
+  array: unknown[];
+  items: unknown[];
+}
+
 export class FieldWatch {
   private readonly objects: Reached[];
   private readonly watched: Watched[];
+  private readonly arrays: WatchedArray[];
 
   /** `stateNames`: what the statement already carries (a field the transformer saw, a composite). */
   constructor(opts: OperatorOptions | undefined, private readonly stateNames: readonly string[]) {
@@ -37,6 +45,28 @@ export class FieldWatch {
     this.watched = this.objects.flatMap(({ name, object }) => Object.keys(object).map((key) => ({
       name: `${name}.${key}`, object, key, present: true, value: object[key],
     })));
+    this.arrays = this.watched.flatMap(({ name, object, key, value }) => (Array.isArray(value) && stagedArrayState(value) === undefined
+      ? [{ name, object, key, array: value as unknown[], items: [...value as unknown[]] }] : []));
+  }
+
+  /** The watched fields' values when the watch began, by the names code reads them by. */
+  fieldValues(): [string, unknown][] {
+    return this.watched.map((w) => [w.name, w.value]);
+  }
+
+  /** Whether `array` is held in a field of a watched object (a push into it is seen, and carried). */
+  holds(array: unknown): boolean {
+    return this.arrays.some((a) => a.array === array);
+  }
+
+  /**
+   * Arrays held in fields (`this.epochs`) whose elements the statement changed (a callback's
+   * `this.epochs.push(epoch)`), or that took a promoted value (`pushed`), not yet carried.
+   */
+  changedArrays(carried: readonly Field[], pushed: ReadonlySet<unknown>): (Field & { array: unknown[]; seen: unknown[] })[] {
+    return this.arrays.filter((a) => !carried.some((c) => c.object === a.object && c.key === a.key) &&
+      (pushed.has(a.array) || a.array.length !== a.items.length || a.items.some((v, i) => !Object.is(v, a.array[i]))))
+      .map(({ name, object, key, array, items }) => ({ name, object, key, array, seen: [...items, ...array] }));
   }
 
   /** The objects watched, with the names code reads them by (`this`, `c`, `cb.model`). */
@@ -59,8 +89,11 @@ export class FieldWatch {
     return [...changed, ...added].filter((f) => !known(f)).map(({ name, object, key }) => ({ name, object, key }));
   }
 
-  /** The fields as they were when the watch began (added ones removed). */
+  /** The fields as they were when the watch began (added ones removed), arrays with their elements then. */
   restore(): void {
+    for (const { array, items } of this.arrays) {
+      if (array.length !== items.length || items.some((v, i) => !Object.is(v, array[i]))) array.splice(0, array.length, ...items);
+    }
     for (const w of this.watched) if (!Object.is(w.object[w.key], w.value)) w.object[w.key] = w.value;
     for (const { object } of this.objects) {
       for (const key of Object.keys(object)) {

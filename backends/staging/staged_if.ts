@@ -125,14 +125,14 @@ function stageIf(tracer: Tracer, cond: tf.Tensor, runThen: () => unknown[], runE
     const isFlag = flags.includes(name);
     const isValue = spec.isExpression && i === 0;
     // The user's number or boolean, which the transformer made safe to carry as a tensor.
-    const isPromoted = !spec.isExpression && (opts?.promote?.includes(name) ?? false);
+    const isPromoted = !isValue && (opts?.promote?.includes(name) ?? false);
     // A value returned (`return [a, n]`, `return { x, steps }`) on one path and not yet on the
     // other: the other path's value is "not returned" in every leaf of that structure.
     const t = flatten(isFlag ? unreturnedLike(thenValues[i], elseValues[i]) : thenValues[i], isFlag ? keepReturnedArray : undefined);
     const e = flatten(isFlag ? unreturnedLike(elseValues[i], thenValues[i]) : elseValues[i], isFlag ? keepReturnedArray : undefined);
     if (t.structure !== e.structure) {
       throw new StructureChange(name, `autograph-ts: '${name}' has a different structure in the two branches of a tensor ` +
-        `conditional${at(opts)}: ${t.structure} vs ${e.structure}.${lengthHint(thenValues[i], elseValues[i], name)}`);
+        `conditional${at(opts)}: ${t.structure} vs ${e.structure}.${lengthHint(thenValues[i], elseValues[i], name)}`, [thenValues[i], elseValues[i]]);
     }
     const leaves = t.leaves.map((a, k): MergedLeaf => {
       const b = e.leaves[k];
@@ -228,6 +228,10 @@ function stageIf(tracer: Tracer, cond: tf.Tensor, runThen: () => unknown[], runE
   const captures = unifyCaptures([thenTrace.builder, elseTrace.builder], 0);
 
   const takeThen = thenTrace.error !== undefined ? false : elseTrace.error !== undefined ? true : realCond;
+  // Eagerly this call throws here: the trace goes on with the other branch's values, on which the ops
+  // after it may fail (`if (i.greaterEqual(n)) throw ...; xs.gather(i)`): the trace then ends with this error.
+  const thrownNow = realCond ? thenTrace.error : elseTrace.error;
+  if (thrownNow !== undefined && tracer.facts.thrownByTrace === undefined) tracer.facts.thrownByTrace = asError(thrownNow);
   // Where the branches give other dims, the trace goes on with the taken branch's value, or in
   // the second trace of stage() (Tracer.variant 1) with the other one (see shape_relaxation.ts).
   // A list output is the taken branch's list (its dims are in its element spec).

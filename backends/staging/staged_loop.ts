@@ -457,7 +457,7 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
       }
       if (f.structure !== before.structure) {
         throw new StructureChange(spec.names[i], `autograph-ts: '${spec.names[i]}' changes structure in a loop staged on a tensor ` +
-          `condition${at(opts)}: ${before.structure} before, ${f.structure} after an iteration.`);
+          `condition${at(opts)}: ${before.structure} before, ${f.structure} after an iteration.`, [f.rebuild(f.leaves)]);
       }
       outLeaves.push(...f.leaves);
     });

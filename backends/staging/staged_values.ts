@@ -68,6 +68,14 @@ export class TraceFacts {
   readonly observedObjects = new Map<object, string>();
   /** Their fields as first seen, and what the graph carries of them (object_state.ts). */
   readonly objects = new ObjectState();
+  /** The field watches of the staged statements being traced, innermost last (observed_fields.ts). */
+  readonly watches: { holds(array: unknown): boolean }[] = [];
+  /** Arrays held in watched fields that a promoted value was pushed into (carried as lists of them). */
+  readonly promotedPushes = new Set<unknown>();
+  /** The first error a staged throw raises on the traced values (a call that eagerly throws it): what a kernel failing after it means. */
+  thrownByTrace: Error | undefined;
+  /** The StagedArrays that statements carry in fields for the arrays the fields held (field_arrays.ts). */
+  readonly fieldLists = new Set<unknown>();
 }
 
 /** Checks a tensor condition and returns it as a bool tensor (recorded ops). */

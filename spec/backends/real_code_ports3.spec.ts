@@ -118,7 +118,7 @@ describe('real code, third red team: eager == staged == the dataSync original', 
     //   }
     // → 'a' is an int32 tensor here (main.ts:6:12), not a JS number: it changes in a loop staged on a tensor
     //   condition (main.ts:4:3) ... ('a loop' though main.ts:4:3 is an if)
-    it.skip('tfjs-layers callbacks: a CallbackList calling overridden onEpochEnd(epoch, loss) with the staged loop counter', () => {
+    it('tfjs-layers callbacks: a CallbackList calling overridden onEpochEnd(epoch, loss) with the staged loop counter', () => {
       // today: 'epoch' is an int32 tensor here (main.ts:21:21) ... a loop staged on a tensor condition (main.ts:58:48):
       // History.onEpochEnd's this.epoch.push(epoch) — an array held in a field, grown in the staged loop, is not
       // a list (only arrays declared in the converted function are: ag__.newList); needs field arrays as loop state.

@@ -3,7 +3,7 @@
  * the plugin, run eagerly and staged) and over JS numbers (compiled with plain tsc: the
  * reference). Scalars only; if/else chains, while / do-while / for-of over range() with tensor
  * conditions, static JS loops around and inside them, break / continue / early return, `&&` /
- * `||` / `!` / truthiness in conditions, `[a, b].some((e) => e.greater(c))` (and every), conditional
+ * `||` / `!` / truthiness in conditions (a lazy operand calling `ctr.tick()`, which counts), `[a, b].some((e) => e.greater(c))` (and every), conditional
  * expressions, and plain aliasing assignments
  * (`v0 = v1`). Values stay small integers, exact in float32.
  * JS state as real code keeps it (issue 17): a number `n0`, a plain object's field `st.c`, a
@@ -19,7 +19,8 @@
  * tensor conditions and in staged loops, its `length` read in conditions and returned, the list
  * itself returned (a JS array of tensors, as eagerly); a JS-number array `ns` (number[] in both
  * dialects) pushed under tensor conditions and in staged loops and returned (a JS array of JS
- * numbers, as eagerly: a list of promoted scalars when staged); values a loop creates — a `const` of the
+ * numbers, as eagerly: a list of promoted scalars when staged), and a field array `lg.seen` its method
+ * `lg.note(k)` pushes to (or pushed to directly); values a loop creates — a `const` of the
  * body, and a variable with no value before the loop that the body assigns first (read after a
  * do-while, which runs at least once); and an object a loop body builds (`{ a, n }`).
  * Half the programs call a recursive helper `rec(a, k)` in expressions, which a tensor ends
@@ -42,8 +43,8 @@ const RETURN: Dual = ['return [tf.stack([v0, v1, v2]), n0, st.c, ctr.n, ar[0], a
   'return [[v0, v1, v2], n0, st.c, ctr.n, ar[0], ar[1]];'];
 const NUMBERS = ['n0', 'st.c', 'ctr.n', 'ar[0]', 'ar[1]'];
 /** Stress mode returns the list's length and the list too (a JS array of tensors / of numbers). */
-const STRESS_RETURN: Dual = ['return [tf.stack([v0, v1, v2]), n0, st.c, ctr.n, ar[0], ar[1], ls.length, ls, ns];',
-  'return [[v0, v1, v2], n0, st.c, ctr.n, ar[0], ar[1], ls.length, ls, ns];'];
+const STRESS_RETURN: Dual = ['return [tf.stack([v0, v1, v2]), n0, st.c, ctr.n, ar[0], ar[1], ls.length, ls, ns, lg.seen];',
+  'return [[v0, v1, v2], n0, st.c, ctr.n, ar[0], ar[1], ls.length, ls, ns, lg.seen];'];
 
 export class TensorGenerator extends ProgramGenerator<Scope> {
   constructor(random: Random, private readonly stress = false) {
@@ -56,6 +57,8 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
 
   /** Whether the program has a recursive helper `rec` (half of them), called in expressions. */
   private recursive = false;
+  /** Whether the condition being generated is a loop's test. */
+  private inLoopTest = false;
 
   program(): Program {
     this.budget = 6 + this.random.int(10);
@@ -64,9 +67,11 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
       preamble: [
         ["import * as tf from '@tensorflow/tfjs';", ''],
         "import { range } from 'autograph-ts';",
-        "class Ctr { n = 0; bump(): void { 'use autograph'; this.n = this.n + 1; } }",
+        "class Ctr { n = 0; bump(): void { 'use autograph'; this.n = this.n + 1; } tick(): number { this.n = this.n + 1; return this.n; } }",
         // A function of the project that a staged value reaches as an argument (a promoted parameter).
         'function twice(k: number): number { return k * 2; }',
+        // A field array grown by a method the staged code calls (a callback's `this.epochs.push(epoch)`).
+        ...(this.stress ? ['class Log { seen: number[] = []; note(k: number): void { this.seen.push(k); } }'] : []),
         ...(this.recursive ? [recursiveHelper(this.random.int(4), this.random.int(3) - 1)] : []),
       ],
       signature: ['export function run(x: tf.Tensor, y: tf.Tensor): unknown[] {', 'export function run(x: number, y: number): unknown[] {'],
@@ -85,7 +90,7 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
         // A JS table of numbers, indexed by the JS state numbers (a gather when they are promoted).
         { name: 'tb', text: 'const tb = [3, 1, 2, 0];' },
         { name: 'ls', text: ['const ls: tf.Tensor[] = [];', 'const ls: number[] = [];'] },
-        ...(this.stress ? [{ name: 'ns', text: 'const ns: number[] = [];' }] : []),
+        ...(this.stress ? [{ name: 'ns', text: 'const ns: number[] = [];' }, { name: 'lg', text: 'const lg = new Log();' }] : []),
       ],
       body: this.block({ loops: 0, locals: [], depth: 0 }, 2 + this.random.int(3)),
       result: this.result,
@@ -171,7 +176,10 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
       case 6: { const c = this.condition(scope, 1); return [`!${c[0]}`, `!${c[1]}`]; }
       default: {
         const op = r.pick(['&&', '||']);
-        const [c1, c2] = [this.condition(scope, 1), this.condition(scope, 1)];
+        const c1 = this.condition(scope, 1);
+        // A method changing JS state in the lazy operand (`ctr.tick()`): eagerly it runs only when the left one says so.
+        const tick = !this.inLoopTest && r.chance(0.25) ? `(ctr.tick() > ${r.int(3)})` : undefined;
+        const c2 = tick !== undefined ? [tick, tick] as const : this.condition(scope, 1);
         return [`(${c1[0]} ${op} ${c2[0]})`, `(${c1[1]} ${op} ${c2[1]})`];
       }
     }
@@ -237,8 +245,13 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
   private numberPush(scope: Scope): Dual {
     const r = this.random;
     const counters = scope.locals.filter((l) => !l.tensor).map((l) => l.name);
-    const choice = r.int(5);
+    const choice = r.int(6);
     if (choice === 2 && counters.length > 0) { const c = r.pick(counters); return [`ns.push(${c});`, `ns.push(${c});`]; }
+    if (choice === 5) {
+      // Into an array held in a field: by the object's method, or pushed directly.
+      const n = r.pick([...NUMBERS, ...counters]);
+      return r.chance(0.6) ? [`lg.note(${n});`, `lg.note(${n});`] : [`lg.seen.push(${n});`, `lg.seen.push(${n});`];
+    }
     switch (choice) {
       case 0: { const n = r.pick(NUMBERS); return [`ns.push(${n});`, `ns.push(${n});`]; }
       case 1: { const k = r.int(4); return [`ns.push(${k});`, `ns.push(${k});`]; }
@@ -308,7 +321,10 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
     const test = (): Text => {
       const more: Dual = [`${k}.less(${trips})`, `${k} < ${trips}`];
       if (r.chance(0.5)) return more;
+      // (No ctr.tick() in a loop's test: a staged loop's condition that changes state is refused, by name.)
+      this.inLoopTest = true;
       const c = this.condition(scope);
+      this.inLoopTest = false;
       return [`${more[0]} && (${c[0]})`, `${more[1]} && (${c[1]})`];
     };
     const loop = ((): Stmt[] => {

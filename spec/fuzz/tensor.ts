@@ -59,9 +59,9 @@ function runOnTensors(fn: (x: tf.Tensor, y: tf.Tensor) => unknown[], [a, b]: [nu
     const listValues = lists.flatMap((list) => [list.length, ...list.flatMap((t) => (t instanceof tf.Tensor ? Array.from(t.dataSync())
       : typeof t === 'number' ? [t] : []))]);
     tf.dispose(lists.flat().filter((t): t is tf.Tensor => t instanceof tf.Tensor));
-    // Lists are returned last: `ls` (tf.Tensor[]), then in stress mode `ns` (number[]).
+    // Lists are returned last: `ls` (tf.Tensor[]), then in stress mode `ns` and `lg.seen` (number[]).
     const wanted = types.map((t, k) => (t === 'number' || t === 'empty' ? t
-      : k === types.length - 1 && lists.length === 2 ? 'number[]' : 'Tensor[]'));
+      : k >= types.length - 2 && lists.length === 3 ? 'number[]' : 'Tensor[]'));
     if (types.some((t, k) => t !== wanted[k] && t !== 'empty')) {
       numbers.forEach((n) => n instanceof tf.Tensor && n.dispose());
       return `JS types ${types.join(', ')} where eager code returns ${wanted.join(', ')}`;

@@ -4,6 +4,7 @@
  */
 import type * as TS from 'typescript';
 import type { ConversionPlan } from '../analysis/plan';
+import { activityOf, observedObjectsOf } from '../analysis/activity';
 import { EmitContext, operatorCall, optionsObject, withOrigin } from '../emit';
 import { ts } from '../typescript';
 import { convertArrayPredicate } from './array_predicates';
@@ -37,9 +38,10 @@ export function convertExpressions<T extends TS.Node>(root: T, plan: ConversionP
   const convertOne = (node: TS.Node): TS.Node => {
     if (plan.expressions.has(node as TS.Expression)) {
       const visitExpression = (e: TS.Expression): TS.Expression => visit(e) as TS.Expression;
-      const converted = ts.isConditionalExpression(node) ? convertConditional(node, visitExpression, emit)
+      const observedOf = (...parts: TS.Node[]): string[] => observedObjectsOf(activityOf(...parts).declared, plan.mayHaveFields, ...parts);
+      const converted = ts.isConditionalExpression(node) ? convertConditional(node, visitExpression, emit, observedOf)
         : ts.isCallExpression(node) ? convertAssert(node, plan.asserts.get(node)!, visitExpression, emit)
-        : convertLogical(node as TS.Expression, visitExpression, emit);
+        : convertLogical(node as TS.Expression, visitExpression, emit, observedOf);
       if (converted !== undefined) return withOrigin(converted, node);
     }
     const predicate = ts.isCallExpression(node) ? plan.arrayPredicates.get(node) : undefined;

@@ -9,7 +9,7 @@ import { closure, operatorCall, optionsObject, withExpressionState, EmitContext 
 import { ts } from '../typescript';
 
 export function convertLogical(node: TS.Expression, visit: (e: TS.Expression) => TS.Expression,
-                               emit: EmitContext): TS.Expression | undefined {
+                               emit: EmitContext, observedOf: (...parts: TS.Node[]) => string[]): TS.Expression | undefined {
   if (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.ExclamationToken) {
     return operatorCall(emit, 'not', [visit(node.operand)]);
   }
@@ -18,10 +18,11 @@ export function convertLogical(node: TS.Expression, visit: (e: TS.Expression) =>
   const left = visit(node.left);
   const right = visit(node.right);
   // The origin names the user's line in staged If nodes and run-time errors, as for every operator;
-  // variables the right operand assigns (`a && (x = b)`) go in opts.state, for the staging engine.
+  // variables the right operand assigns (`a && (x = b)`) go in opts.state, for the staging engine,
+  // and the objects it reads whose fields code it calls may change (`rng.next()`) in opts.observed.
   const options = (assigns: TS.Node): TS.Expression => {
     const names = activityOf(assigns).modified;
-    return withExpressionState(emit, optionsObject(emit.origin(node)), names);
+    return withExpressionState(emit, optionsObject(emit.origin(node), [], [], [], observedOf(node.right)), names);
   };
   if (op === ts.SyntaxKind.AmpersandAmpersandToken) return operatorCall(emit, 'and', [closure(left), closure(right), options(node.right)]);
   if (op === ts.SyntaxKind.BarBarToken) return operatorCall(emit, 'or', [closure(left), closure(right), options(node.right)]);

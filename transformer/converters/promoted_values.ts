@@ -97,8 +97,33 @@ function reference(name: string): TS.Expression {
 
 /** `ag__.plainValue(value, 'name', 'file.ts:l:c')` for a maybe-promoted read the plan listed. */
 export function plainValueCall(value: TS.Expression, name: string, original: TS.Node, emit: EmitContext): TS.Expression {
+  const receiver = pushReceiver(original);
   return withOrigin(operatorCall(emit, 'plainValue', [value, ts.factory.createStringLiteral(name),
-    ts.factory.createStringLiteral(emit.origin(original))]), original);
+    ts.factory.createStringLiteral(emit.origin(original)), ...(receiver === undefined ? [] : [receiver])]), original);
+}
+
+/**
+ * For the argument of `a.b.push(v)` (or unshift) on a receiver that reading again does not change
+ * (`this`, names and fields): a new reference to it, for ag__.plainValue's `pushedInto` — an array
+ * held in a field that a staged statement carries takes a promoted value (control_flow.ts).
+ */
+function pushReceiver(argument: TS.Node): TS.Expression | undefined {
+  let node = argument;
+  while (ts.isParenthesizedExpression(node.parent)) node = node.parent;
+  const call = node.parent;
+  if (call === undefined || !ts.isCallExpression(call) || call.arguments.length !== 1 || call.arguments[0] !== node) return undefined;
+  const callee = call.expression;
+  if (!ts.isPropertyAccessExpression(callee) || !['push', 'unshift'].includes(callee.name.text)) return undefined;
+  const path: string[] = [];
+  let target: TS.Expression = callee.expression;
+  while (ts.isPropertyAccessExpression(target) && ts.isIdentifier(target.name)) {
+    path.unshift(target.name.text);
+    target = target.expression;
+  }
+  if (target.kind === ts.SyntaxKind.ThisKeyword) path.unshift('this');
+  else if (ts.isIdentifier(target)) path.unshift(target.text);
+  else return undefined;
+  return reference(path.join('.'));
 }
 
 function valueUnused(node: TS.Expression): boolean {
