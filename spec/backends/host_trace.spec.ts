@@ -1,0 +1,155 @@
+/**
+ * staged.run on a backend whose synchronous reads are unsafe (webgpu) traces on the cpu from values
+ * read asynchronously and runs the graph on the device (backends/cache/host_trace.ts). Here the
+ * device is a stand-in registered as 'webgpu': the cpu backend's kernels under that name, on an
+ * instance that counts the synchronous reads made outside its kernels (what loses a real webgpu
+ * device on SwiftShader). The browser spec runs the same programs on real tfjs-webgpu.
+ */
+import * as tf from '@tensorflow/tfjs';
+import { MathBackendCPU } from '@tensorflow/tfjs-backend-cpu';
+import { expect } from 'chai';
+import { stage } from '../../backends/stage';
+import * as ag__ from '../../runtime/operators';
+import { collatzSteps, signedSum } from './programs';
+
+const DEVICE = 'webgpu';
+
+/** The stand-in device: cpu kernels; synchronous reads outside a kernel counted; `read` is asynchronous. */
+class CountingDevice extends MathBackendCPU {
+  syncReads = 0;
+  inKernel = 0;
+  constructor() {
+    super();
+    (this as unknown as { firstUse: boolean }).firstUse = false;   // (the cpu backend's "install tfjs-node" notice, once is enough)
+  }
+  override readSync(dataId: object): tf.backend_util.BackendValues {
+    if (this.inKernel === 0) this.syncReads++;
+    return super.readSync(dataId);
+  }
+  override async read(dataId: object): Promise<tf.backend_util.BackendValues> {
+    await Promise.resolve();
+    return super.readSync(dataId);
+  }
+}
+
+let device: CountingDevice | undefined;
+
+function registerDevice(): void {
+  if (tf.findBackendFactory(DEVICE) != null) throw new Error(`a '${DEVICE}' backend is registered already: this spec registers a stand-in`);
+  tf.registerBackend(DEVICE, () => (device = new CountingDevice()), -1);
+  for (const config of tf.getKernelsForBackend('cpu')) {
+    const kernelFunc = config.kernelFunc;
+    tf.registerKernel({ ...config, backendName: DEVICE, kernelFunc: (args) => {
+      const backend = args.backend as CountingDevice;
+      backend.inKernel++;
+      try {
+        return kernelFunc(args);
+      } finally {
+        backend.inKernel--;
+      }
+    } });
+  }
+}
+
+const backendOf = (t: tf.Tensor): tf.KernelBackend =>
+  (tf.engine() as unknown as { state: { tensorInfo: WeakMap<object, { backend: tf.KernelBackend }> } }).state.tensorInfo.get(t.dataId)!.backend;
+
+/** `for (const x of xs) h = tanh(x·w + h·u)`, as the transformer emits it. */
+function rnn(xs: tf.Tensor3D, h0: tf.Tensor2D, w: tf.Tensor2D, u: tf.Tensor2D): tf.Tensor {
+  let h: tf.Tensor = h0;
+  ag__.forStmt(xs, undefined, (x: tf.Tensor) => {
+    h = tf.tanh(x.matMul(w).add(h.matMul(u)));
+  }, () => [h], ([h1]) => {
+    h = h1 as tf.Tensor;
+  }, ['h'], { origin: 'host_trace.ts:1:1' });
+  return h;
+}
+
+describe('staged.run on webgpu traces on the cpu and runs on the device (host_trace.ts)', () => {
+  let previous: string;
+
+  before(async () => {
+    previous = tf.getBackend();
+    registerDevice();
+    expect(await tf.setBackend(DEVICE)).to.equal(true);
+  });
+
+  after(async () => {
+    await tf.setBackend(previous);
+    tf.removeBackend(DEVICE);
+    for (const config of tf.getKernelsForBackend(DEVICE)) tf.unregisterKernel(config.kernelName, DEVICE);
+  });
+
+  /** `run()`'s result and the synchronous reads the device served during it. */
+  async function counted<T>(run: () => Promise<T>): Promise<{ result: T; syncReads: number }> {
+    const before = device!.syncReads;
+    const result = await run();
+    return { result, syncReads: device!.syncReads - before };
+  }
+
+  it('collatz: == eager, no synchronous device read in the call that traces nor the next, the result on the device', async () => {
+    const staged = stage(collatzSteps);
+    for (const n of [27, 97, 27]) {
+      const eager = collatzSteps(tf.scalar(n));
+      const { result, syncReads } = await counted(() => staged.run(tf.scalar(n)));
+      expect(syncReads, `collatz(${n})`).to.equal(0);
+      expect(backendOf(result)).to.equal(tf.backend());
+      expect(await result.data()).to.deep.equal(await eager.data());
+    }
+    expect(staged.traceCount).to.equal(1);
+    expect(tf.getBackend()).to.equal(DEVICE);
+  });
+
+  it('an RNN over for...of, at 3 sequence lengths (one relaxed graph): == eager, no synchronous device read', async () => {
+    const w = tf.randomUniform([4, 8], -0.5, 0.5, 'float32', 1) as tf.Tensor2D;
+    const u = tf.randomUniform([8, 8], -0.5, 0.5, 'float32', 2) as tf.Tensor2D;
+    const h0 = tf.zeros([2, 8]) as tf.Tensor2D;
+    const staged = stage(rnn);
+    for (const steps of [3, 5, 8]) {
+      const xs = tf.randomUniform([steps, 2, 4], -0.5, 0.5, 'float32', steps) as tf.Tensor3D;
+      const eager = rnn(xs, h0, w, u);
+      const { result, syncReads } = await counted(() => staged.run(xs, h0, w, u));
+      expect(syncReads, `${steps} steps`).to.equal(0);
+      expect(result.shape).to.deep.equal(eager.shape);
+      Array.from(await result.data()).forEach((v, i) => expect(v).to.be.closeTo(eager.dataSync()[i], 1e-6));
+      // (The arguments the trace moved to the cpu still hold their values.)
+      expect(Array.from(await xs.data())).to.deep.equal(Array.from(xs.dataSync()));
+    }
+    expect(staged.traceCount).to.equal(2);   // 3 steps, then 5 (the same graph up to dims: relaxed), 8 served
+  });
+
+  it('a tensor and a variable fn captures (not arguments): read when the trace meets them, traced again; == eager; counted as one trace', async () => {
+    const scale = tf.tensor1d([1.5, -2, 0.5]);
+    const shift = tf.variable(tf.tensor1d([3, 1, -4]));
+    const logged: number[] = [];
+    const f = (x: tf.Tensor): tf.Tensor => {
+      logged.push(1);
+      return signedSum(x.mul(scale).add(shift));
+    };
+    const staged = stage(f);
+    const x = tf.tensor1d([1, 2, 3]);
+    const eager = f(x);
+    const { result, syncReads } = await counted(() => staged.run(x));
+    expect(syncReads).to.equal(0);
+    expect(await result.data()).to.deep.equal(await eager.data());
+    expect(staged.traceCount).to.equal(1);
+    // Eager, then the trace: stopped where it met `scale` unread, then `shift`, then through.
+    expect(logged.length).to.equal(4);
+    shift.assign(tf.tensor1d([-30, 0, 0]));
+    const after = await counted(() => staged.run(x));
+    expect(after.syncReads).to.equal(0);
+    expect(await after.result.data()).to.deep.equal(await f(x).data());
+  });
+
+  it('errors of the traced function reach the caller as they are, and leave the device the active backend', async () => {
+    const staged = stage((x: tf.Tensor): tf.Tensor => {
+      if (x.shape[0] > 1) throw new RangeError('too long');
+      return x.add(1);
+    });
+    let thrown: unknown;
+    await staged.run(tf.tensor1d([1, 2])).catch((error: unknown) => { thrown = error; });
+    expect(thrown).to.be.instanceOf(RangeError);
+    expect(tf.getBackend()).to.equal(DEVICE);
+    expect(await (await staged.run(tf.tensor1d([4]))).data()).to.deep.equal(new Float32Array([5]));
+  });
+});
