@@ -272,7 +272,8 @@ export class SignatureCache {
       second = this.traceFor(thisArg, args, tensors, watch, true, probe);
     } catch (error) {
       disposeEntry(first);
-      throw error instanceof StagingError || error instanceof DeviceValuesNeeded ? error : new StagingError(`autograph-ts: ${this.fn.name || 'the function'} ` +
+      if (error instanceof DeviceValuesNeeded) throw error;
+      throw error instanceof StagingError ? error : new StagingError(`autograph-ts: ${this.fn.name || 'the function'} ` +
         `cannot be staged with unknown dims: traced again with other sizes for them, it fails: ${(error as Error)?.message ?? error}`);
     } finally {
       probe.dispose();

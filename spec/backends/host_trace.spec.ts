@@ -141,6 +141,43 @@ describe('staged.run on webgpu traces on the cpu and runs on the device (host_tr
     expect(await after.result.data()).to.deep.equal(await f(x).data());
   });
 
+  it('a loop variable that changes dims (the graph traced again on probe tensors, on the cpu too): == eager, no synchronous device read', async () => {
+    const grow = (x: tf.Tensor1D): tf.Tensor => {
+      let y: tf.Tensor = x;
+      let i: tf.Tensor = tf.scalar(0);
+      ag__.whileStmt(() => i.less(3), () => {
+        y = tf.concat([y, y.slice(0, 1).mul(2)]);
+        i = i.add(1);
+      }, () => [y, i], ([y1, i1]) => {
+        y = y1 as tf.Tensor;
+        i = i1 as tf.Tensor;
+      }, ['y', 'i'], { origin: 'host_trace.ts:2:1' });
+      return y;
+    };
+    const staged = stage(grow);
+    const x = tf.tensor1d([3, 1]);
+    const { result, syncReads } = await counted(() => staged.run(x));
+    expect(syncReads).to.equal(0);
+    expect(staged.traceCount).to.equal(2);   // the trace and its probe
+    expect(result.shape).to.deep.equal([5]);
+    expect(Array.from(await result.data())).to.deep.equal(Array.from(grow(x).dataSync()));
+  });
+
+  it('the cache key holds the call\'s backend, not the trace\'s: the same call on cpu traces for cpu; both == eager', async () => {
+    const staged = stage(collatzSteps);
+    expect(await (await staged.run(tf.scalar(7))).data()).to.deep.equal(new Float32Array([16]));
+    expect(staged.inspect(tf.scalar(7)).signature).to.match(new RegExp(`^${DEVICE}\\|`));
+    await tf.setBackend('cpu');
+    try {
+      expect(staged(tf.scalar(7)).dataSync()).to.deep.equal(new Float32Array([16]));
+      expect(staged.traceCount).to.equal(2);
+    } finally {
+      await tf.setBackend(DEVICE);
+    }
+    expect(await (await staged.run(tf.scalar(7))).data()).to.deep.equal(new Float32Array([16]));
+    expect(staged.traceCount).to.equal(2);
+  });
+
   it('errors of the traced function reach the caller as they are, and leave the device the active backend', async () => {
     const staged = stage((x: tf.Tensor): tf.Tensor => {
       if (x.shape[0] > 1) throw new RangeError('too long');
