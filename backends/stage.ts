@@ -25,7 +25,7 @@ import { SignatureCache } from './cache/signature_cache';
 import type { CacheEntry } from './cache/entry';
 import { lookupTracingOnHost } from './cache/device_lookup';
 import { syncReadsUnsafe } from './cache/host_trace';
-import { promotedValue } from './cache/trace';
+import { readResultsAsync, readStateAsync } from './cache/async_reads';
 import type { InputSpec } from './cache/signatures';
 import type { EngineChoice } from './engines/engine';
 import { chooseEngine, type EngineOption, runOn, runOnAsync, runsEveryCallItself } from './engines/choice';
@@ -161,8 +161,12 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
       const { entry, tensors, values } = syncReadsUnsafe() ? await lookupTracingOnHost(cache, self, args)
         : cache.lookup(self, args, takesTraceValues());
       if (values !== undefined) servedByTrace(entry, true);
-      const results = values ?? writeBackState(entry.state, await runOnAsync(engineOf(entry), entry.program, tensors));
-      return entry.rebuild(await readPromotedAsync(results, entry.promoted));
+      let results = values;
+      if (results === undefined) {
+        const outputs = await runOnAsync(engineOf(entry), entry.program, tensors);
+        results = writeBackState(entry.state, await readStateAsync(entry.state, outputs));
+      }
+      return entry.rebuild(await readResultsAsync(results, entry));
     } catch (error) {
       rewriteStack(error);
       throw error;
@@ -197,19 +201,6 @@ function servedByTrace(entry: CacheEntry, async: boolean): void {
 
 const lastCallOfTrace = (async: boolean): NonNullable<EngineChoice['lastCall']> =>
   ({ engine: 'trace', async, reason: 'the call that traced the graph: its results are the values the trace computed' });
-
-/**
- * The call's results with its promoted numbers and booleans read asynchronously (rebuild() would
- * read them with dataSync): their JS values in place of their tensors, which are freed.
- */
-function readPromotedAsync(results: tf.Tensor[], promoted: boolean[] | undefined): Promise<tf.Tensor[]> {
-  return Promise.all(results.map(async (t, i) => {
-    if (promoted?.[i] !== true) return t;
-    const value = (await t.data())[0] as number;
-    t.dispose();
-    return promotedValue(t.dtype, value) as unknown as tf.Tensor;
-  }));
-}
 
 function describeEntry(entry: CacheEntry, signature: string, name: string, choice: EngineChoice): StagedGraphInfo {
   const { runner, ...described } = choice;

@@ -138,6 +138,7 @@ function traceOutsideTape(fn: (...args: never[]) => unknown, thisArg: unknown, a
   resetInexactValues();
   let rebuild: CacheEntry['rebuild'] = () => undefined;
   let promoted: boolean[] = [];
+  let valueLists: boolean[] = [];
   let resultKey = '';
   let state: ObjectStateUse | undefined;
   let held: HeldResults | undefined;
@@ -149,7 +150,7 @@ function traceOutsideTape(fn: (...args: never[]) => unknown, thisArg: unknown, a
     }
     tracer.lists.elements.finish();
     let resultTensors: (tf.Tensor | undefined)[];
-    ({ rebuild, resultKey, promoted, resultTensors } = bindResults(tracer, result));
+    ({ rebuild, resultKey, promoted, valueLists, resultTensors } = bindResults(tracer, result));
     state = tracer.facts.objects.finish(tracer);
     if (state !== undefined && (state.inputs.length > 0 || state.outputs.length > 0)) {
       tracer.program.objectState = { inputs: state.inputs.map((f) => f.name), outputs: state.outputs.map((f) => f.name) };
@@ -178,7 +179,7 @@ function traceOutsideTape(fn: (...args: never[]) => unknown, thisArg: unknown, a
     if (tracer.facts.observedObjects.size > 0) refuseTraceValuesLeftInFields(tracer.facts.observedObjects, new Set(made), fn.name);
   }
   return {
-    program: tracer.program, rebuild, promoted, raw: rawTraceOf(tracer.program, resultKey), pattern: tensors.map((t) => [...t.shape]),
+    program: tracer.program, rebuild, promoted, valueLists, raw: rawTraceOf(tracer.program, resultKey), pattern: tensors.map((t) => [...t.shape]),
     changingDims: tracer.changingDims, dimReads: tracer.dimReads, audit: tracer.audit, state, traceValues,
   };
 }
@@ -192,6 +193,8 @@ function traceOutsideTape(fn: (...args: never[]) => unknown, thisArg: unknown, a
  */
 function bindResults(tracer: Tracer, result: unknown): {
   rebuild: CacheEntry['rebuild']; resultKey: string; promoted: boolean[];
+  /** Per graph result, whether it is a returned list of JS numbers or booleans (rebuild reads it). */
+  valueLists: boolean[];
   /** Per graph result, the tensor the trace computed for it (none for a list). */
   resultTensors: (tf.Tensor | undefined)[];
 } {
@@ -230,7 +233,7 @@ function bindResults(tracer: Tracer, result: unknown): {
     return flat.rebuild(values);
   };
   const resultTensors = positions.map((p) => (flat.leaves[p] instanceof tf.Tensor ? flat.leaves[p] as tf.Tensor : undefined));
-  return { rebuild, resultKey, promoted, resultTensors };
+  return { rebuild, resultKey, promoted, valueLists: scalarLists, resultTensors };
 }
 
 /** A returned list's elements, as the JS array eager code returns (the padding element dropped); frees the rest. */

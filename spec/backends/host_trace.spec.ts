@@ -10,24 +10,63 @@ import { MathBackendCPU } from '@tensorflow/tfjs-backend-cpu';
 import { expect } from 'chai';
 import { stage } from '../../backends/stage';
 import * as ag__ from '../../runtime/operators';
+import { compile, load } from '../harness/compile';
 import { collatzSteps, signedSum } from './programs';
+
+/** Programs whose staged results come back as JS values (promoted numbers, lists of numbers, a field). */
+const READ_BACK_SOURCE = `
+import * as tf from '@tensorflow/tfjs';
+export function indicesAbove(xs: tf.Tensor1D, limit: number): number[] {
+  'use autograph';
+  const found: number[] = [];
+  let i = 0;
+  for (const x of xs) {
+    if (x.greater(limit)) found.push(i);
+    i++;
+  }
+  return found;
+}
+export function halvings(n: tf.Scalar): number {
+  'use autograph';
+  let count = 0;
+  while (n.greater(1)) {
+    n = n.div(2).floor();
+    count++;
+  }
+  return count;
+}
+export class Patience {
+  wait = 0;
+  onLoss(loss: tf.Scalar, best: tf.Scalar): tf.Scalar {
+    'use autograph';
+    if (loss.less(best)) this.wait = 0;
+    else this.wait++;
+    return loss.minimum(best);
+  }
+}
+`;
 
 const DEVICE = 'webgpu';
 
-/** The stand-in device: cpu kernels; synchronous reads outside a kernel counted; `read` is asynchronous. */
+/**
+ * The stand-in device: cpu kernels; `read` is asynchronous and keeps what it fetched on the host
+ * (as webgpu and webgl do); synchronous reads outside a kernel of data not fetched so are counted.
+ */
 class CountingDevice extends MathBackendCPU {
   syncReads = 0;
   inKernel = 0;
+  private readonly fetched = new WeakSet<object>();
   constructor() {
     super();
     (this as unknown as { firstUse: boolean }).firstUse = false;   // (the cpu backend's "install tfjs-node" notice, once is enough)
   }
   override readSync(dataId: object): tf.backend_util.BackendValues {
-    if (this.inKernel === 0) this.syncReads++;
+    if (this.inKernel === 0 && !this.fetched.has(dataId)) this.syncReads++;
     return super.readSync(dataId);
   }
   override async read(dataId: object): Promise<tf.backend_util.BackendValues> {
     await Promise.resolve();
+    this.fetched.add(dataId);
     return super.readSync(dataId);
   }
 }
@@ -176,6 +215,25 @@ describe('staged.run on webgpu traces on the cpu and runs on the device (host_tr
     }
     expect(await (await staged.run(tf.scalar(7))).data()).to.deep.equal(new Float32Array([16]));
     expect(staged.traceCount).to.equal(2);
+  });
+
+  it('results that come back as JS values (a promoted number, a list of numbers, a promoted field written back): == eager, no synchronous device read', async () => {
+    const m = load(compile({ 'main.ts': READ_BACK_SOURCE }).js['main.ts']);
+    const xs = tf.tensor1d([0.5, 3, 1, 4]);
+    const indices = await counted(() => stage(m.indicesAbove).run(xs, 2));
+    expect(indices.result).to.deep.equal(m.indicesAbove(xs, 2));
+    expect(indices.syncReads, 'indicesAbove').to.equal(0);
+    const count = await counted(() => stage(m.halvings).run(tf.scalar(40)));
+    expect(count.result).to.equal(m.halvings(tf.scalar(40)));
+    expect(count.syncReads, 'halvings').to.equal(0);
+    const [eager, staged] = [new m.Patience(), new m.Patience()];
+    const onLoss = stage(staged.onLoss.bind(staged));
+    for (const [loss, best] of [[3, 2], [4, 2], [1, 2]]) {
+      eager.onLoss(tf.scalar(loss), tf.scalar(best));
+      const call = await counted(() => onLoss.run(tf.scalar(loss), tf.scalar(best)));
+      expect(call.syncReads, `onLoss(${loss}, ${best})`).to.equal(0);
+      expect(staged.wait).to.equal(eager.wait);
+    }
   });
 
   it('errors of the traced function reach the caller as they are, and leave the device the active backend', async () => {
