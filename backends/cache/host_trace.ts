@@ -80,7 +80,9 @@ export class HostTrace implements TraceSite {
   run<T>(trace: () => T, discard?: (made: T) => void): T {
     const engine = tf.engine() as unknown as EngineView;
     const device = tf.getBackend();
-    if (device !== this.deviceBackend) throw new Error(`autograph-ts: the active backend changed from ${this.deviceBackend} to ${device} while staged.run traced`);
+    if (device !== this.deviceBackend) {
+      throw new Error(`autograph-ts: the active backend changed from ${this.deviceBackend} to ${device} while staged.run read its tensors`);
+    }
     const host = tf.findBackend(TRACE_BACKEND) as MovingBackend | null;
     if (host == null) {
       throw new StagingError(`autograph-ts: staged.run on ${device} traces the function on the '${TRACE_BACKEND}' backend ` +

@@ -168,16 +168,24 @@ describe('staged.run on webgpu traces on the cpu and runs on the device (host_tr
     const staged = stage(f);
     const x = tf.tensor1d([1, 2, 3]);
     const eager = f(x);
+    const tensorsBefore = tf.memory().numTensors;
     const { result, syncReads } = await counted(() => staged.run(x));
     expect(syncReads).to.equal(0);
     expect(await result.data()).to.deep.equal(await eager.data());
     expect(staged.traceCount).to.equal(1);
     // Eager, then the trace: stopped where it met `scale` unread, then `shift`, then through.
     expect(logged.length).to.equal(4);
-    shift.assign(tf.tensor1d([-30, 0, 0]));
+    const shifted = tf.tensor1d([-30, 0, 0]);
+    shift.assign(shifted);
+    shifted.dispose();
     const after = await counted(() => staged.run(x));
     expect(after.syncReads).to.equal(0);
-    expect(await after.result.data()).to.deep.equal(await f(x).data());
+    const expected = tf.tidy(() => f(x));
+    expect(await after.result.data()).to.deep.equal(await expected.data());
+    // (The stopped traces left nothing behind: with the results and the graph freed, the count is back.)
+    tf.dispose([result, after.result, expected]);
+    staged.dispose();
+    expect(tf.memory().numTensors).to.equal(tensorsBefore);
   });
 
   it('a loop variable that changes dims (the graph traced again on probe tensors, on the cpu too): == eager, no synchronous device read', async () => {
