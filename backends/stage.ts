@@ -23,7 +23,9 @@ import type * as tf from '@tensorflow/tfjs-core';
 import { throwIfNotConverted, throwIfNotTraceable } from './cache/retracing';
 import { SignatureCache } from './cache/signature_cache';
 import type { CacheEntry } from './cache/entry';
-import { promotedValue } from './cache/trace';
+import { lookupTracingOnHost } from './cache/device_lookup';
+import { syncReadsUnsafe } from './cache/host_trace';
+import { readResultsAsync, readStateAsync } from './cache/async_reads';
 import type { InputSpec } from './cache/signatures';
 import type { EngineChoice } from './engines/engine';
 import { chooseEngine, type EngineOption, runOn, runOnAsync, runsEveryCallItself } from './engines/choice';
@@ -96,7 +98,9 @@ export type Staged<F extends (...args: never[]) => unknown> = F & {
    * `staged(...args)` as a Promise of the same result, on every engine: the way to reach engines
    * that only run asynchronously (onnxruntime-web), and tfjs webgl / webgpu without synchronous
    * readbacks (loop tests and branch conditions are awaited). Tracing, when needed, happens
-   * before the Promise is returned, as in a synchronous call.
+   * before the Promise is returned, as in a synchronous call — except on webgpu, whose synchronous
+   * reads are unsafe: there the call's tensors are read asynchronously first and fn is traced on
+   * the 'cpu' backend, the graph then runs on webgpu (cache/host_trace.ts).
    */
   run(...args: Parameters<F>): Promise<Awaited<ReturnType<F>>>;
   /** Traces for these arguments if needed (without running the graph) and describes the graph. */
@@ -152,10 +156,17 @@ export function stage<F extends (...args: never[]) => unknown>(fn: F, options: S
     }
     try {
       // `staged.run(...)` has the staged function as `this`: the plain call `staged(...)`.
-      const { entry, tensors, values } = cache.lookup(this === staged ? undefined : this, args, takesTraceValues());
+      const self = this === staged ? undefined : this;
+      // (Where synchronous reads are unsafe, a trace runs on the cpu from values read asynchronously: host_trace.ts.)
+      const { entry, tensors, values } = syncReadsUnsafe() ? await lookupTracingOnHost(cache, self, args)
+        : cache.lookup(self, args, takesTraceValues());
       if (values !== undefined) servedByTrace(entry, true);
-      const results = values ?? writeBackState(entry.state, await runOnAsync(engineOf(entry), entry.program, tensors));
-      return entry.rebuild(await readPromotedAsync(results, entry.promoted));
+      let results = values;
+      if (results === undefined) {
+        const outputs = await runOnAsync(engineOf(entry), entry.program, tensors);
+        results = writeBackState(entry.state, await readStateAsync(entry.state, outputs));
+      }
+      return entry.rebuild(await readResultsAsync(results, entry));
     } catch (error) {
       rewriteStack(error);
       throw error;
@@ -190,19 +201,6 @@ function servedByTrace(entry: CacheEntry, async: boolean): void {
 
 const lastCallOfTrace = (async: boolean): NonNullable<EngineChoice['lastCall']> =>
   ({ engine: 'trace', async, reason: 'the call that traced the graph: its results are the values the trace computed' });
-
-/**
- * The call's results with its promoted numbers and booleans read asynchronously (rebuild() would
- * read them with dataSync): their JS values in place of their tensors, which are freed.
- */
-function readPromotedAsync(results: tf.Tensor[], promoted: boolean[] | undefined): Promise<tf.Tensor[]> {
-  return Promise.all(results.map(async (t, i) => {
-    if (promoted?.[i] !== true) return t;
-    const value = (await t.data())[0] as number;
-    t.dispose();
-    return promotedValue(t.dtype, value) as unknown as tf.Tensor;
-  }));
-}
 
 function describeEntry(entry: CacheEntry, signature: string, name: string, choice: EngineChoice): StagedGraphInfo {
   const { runner, ...described } = choice;

@@ -15,6 +15,8 @@ export interface CacheEntry {
   rebuild: (tensors: tf.Tensor[]) => unknown;
   /** Per result: a promoted JS number or boolean, which rebuild() reads back (staged.run reads it first, asynchronously). */
   promoted?: boolean[];
+  /** Per result: a returned list of JS numbers or booleans, which rebuild() reads back (staged.run reads it asynchronously first). */
+  valueLists?: boolean[];
   /** Chosen on the first run (or inspect) of the entry. */
   engine?: EngineChoice;
   /** The graph as traced, kept while a trace of other dims may be compared with it. */

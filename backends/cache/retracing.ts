@@ -59,6 +59,12 @@ export class RetraceLog {
     this.names = parameterNames(fn);
   }
 
+  /** Undoes what the traces since now told the log (a trace that will run again: host_trace.ts). */
+  mark(): () => void {
+    const last = this.last;
+    return () => { this.last = last; };
+  }
+
   /** `changedField`: a field of the user's objects the last graph was traced for changed (object_state.ts). */
   onTrace(count: number, args: unknown[], forced: boolean, changedField?: string): void {
     const keys = args.map(argumentKey);

@@ -20,6 +20,7 @@ import { RetraceLog } from './retracing';
 import { type CallSignature, checkInputSignature, describePattern, fitsPattern, type InputSpec, matchInputSignature,
   signatureOf, throwIfDisposed } from './signatures';
 import { trace } from './trace';
+import { DeviceValuesNeeded, type TraceSite } from './host_trace';
 import { changedField, stateInputs } from '../staging/object_state';
 
 export interface CacheOptions {
@@ -62,6 +63,8 @@ export class SignatureCache {
   private readonly families = new Map<string, Family>();
   private readonly inputPattern: number[][] | undefined;
   private readonly retraces: RetraceLog;
+  /** Where the traces of the lookup in progress run (host_trace.ts); undefined: on the active backend. */
+  private site: TraceSite | undefined;
   traceCount = 0;
 
   constructor(private readonly fn: (...args: never[]) => unknown, private readonly options: CacheOptions) {
@@ -72,19 +75,49 @@ export class SignatureCache {
   /**
    * The entry that serves this call, traced now if there is none. With `values`, a new trace's
    * own values are the call's results where they can be (trace_results.ts): the entry is then
-   * optimized on its next use; otherwise it is optimized before it is returned.
+   * optimized on its next use; otherwise it is optimized before it is returned. With `site`, its
+   * traces (and the optimization of a new graph) run there (host_trace.ts).
    */
-  lookup(thisArg: unknown, args: unknown[], values = false): Lookup {
+  lookup(thisArg: unknown, args: unknown[], values = false, site?: TraceSite): Lookup {
+    this.site = site;
+    const [traceCount, undoLog] = [this.traceCount, this.retraces.mark()];
+    try {
+      return this.lookupAt(thisArg, args, values && site === undefined);
+    } catch (error) {
+      // (Traced again once the device values are read: this one does not count.)
+      if (error instanceof DeviceValuesNeeded) {
+        this.traceCount = traceCount;
+        undoLog();
+      }
+      throw error;
+    } finally {
+      this.site = undefined;
+    }
+  }
+
+  /** Whether this call would trace (lookup traces it): no entry serves it, or its objects changed since. */
+  needsTrace(thisArg: unknown, args: unknown[]): boolean {
+    const entry = this.cached(signatureOf(thisArg, args));
+    return entry === undefined || (entry.state !== undefined && changedField(entry.state) !== undefined);
+  }
+
+  /** The entry that serves this call's signature, if any. */
+  private cached(call: CallSignature): CacheEntry | undefined {
+    if (this.options.alwaysRetrace) return undefined;
+    const entry = this.entries.get(call.signature);
+    if (entry !== undefined) return entry;
+    const family = this.families.get(call.family);
+    return family?.relaxed !== undefined && fitsPattern(family.relaxed.pattern, call.tensors) ? family.relaxed : undefined;
+  }
+
+  private lookupAt(thisArg: unknown, args: unknown[], values: boolean): Lookup {
     const { options } = this;
     const call = signatureOf(thisArg, args);
     // (The signature reads only ids, dtypes and shapes; which argument holds a disposed tensor is
     // looked for only when one does.)
     if (call.tensors.some((t) => t.isDisposed)) throwIfDisposed(this.fn.name || 'the staged function', args, this.retraces.names);
     if (options.inputSignature !== undefined) matchInputSignature(options.inputSignature, this.inputPattern!, args, this.retraces.names);
-    const family = this.families.get(call.family);
-    let entry = options.alwaysRetrace ? undefined : this.entries.get(call.signature);
-    if (entry === undefined && !options.alwaysRetrace && family?.relaxed !== undefined &&
-        fitsPattern(family.relaxed.pattern, call.tensors)) entry = family.relaxed;
+    let entry = this.cached(call);
     // The user's objects changed since the trace (a field it read, or one a call wrote back): trace again.
     const changed = entry?.state === undefined ? undefined : changedField(entry.state);
     if (changed !== undefined) {
@@ -102,7 +135,7 @@ export class SignatureCache {
     }
     const traced = entry.traceValues;
     entry.traceValues = undefined;
-    if (traced === undefined) this.optimize(entry);
+    if (traced === undefined) this.onSite(() => this.optimize(entry!));
     const tensors = entry.state === undefined || entry.state.inputs.length === 0 ? call.tensors : [...call.tensors, ...stateInputs(entry.state)];
     return { entry, tensors, signature: call.signature, values: traced };
   }
@@ -134,8 +167,13 @@ export class SignatureCache {
       this.traceCount++;
       this.retraces.onProbe(this.traceCount, probe.why);
     }
-    return trace(this.fn, thisArg, probe?.args ?? args, probe?.tensors ?? tensors, probe?.variant ?? 0, watch, audit,
-      probe === undefined && values);
+    return this.onSite(() => trace(this.fn, thisArg, probe?.args ?? args, probe?.tensors ?? tensors, probe?.variant ?? 0,
+      watch, audit, probe === undefined && values), disposeEntry);
+  }
+
+  /** Runs `work` where this lookup's traces run; `discard` frees what it made when the site refuses it. */
+  private onSite<T>(work: () => T, discard?: (made: T) => void): T {
+    return this.site === undefined ? work() : this.site.run(work, discard);
   }
 
   /** The tensor arguments' unknown dims to watch (see dim_reads.ts), named as the user knows them. */
@@ -226,14 +264,15 @@ export class SignatureCache {
     first.pattern = pattern ?? tensors.map((t) => [...t.shape]);
     const open = pattern !== undefined && pattern.some((p) => p.includes(UNKNOWN_DIM));
     if (!open && !first.changingDims) return first;
-    const probe = probeFor(args, tensors, pattern, first.changingDims
+    const probe = this.onSite(() => probeFor(args, tensors, pattern, first.changingDims
       ? 'a loop variable or conditional output changes dims: checking that the graph does not depend on them'
-      : 'the inputSignature leaves dims unknown: checking that the graph does not depend on them');
+      : 'the inputSignature leaves dims unknown: checking that the graph does not depend on them'));
     let second: CacheEntry;
     try {
       second = this.traceFor(thisArg, args, tensors, watch, true, probe);
     } catch (error) {
       disposeEntry(first);
+      if (error instanceof DeviceValuesNeeded) throw error;
       throw error instanceof StagingError ? error : new StagingError(`autograph-ts: ${this.fn.name || 'the function'} ` +
         `cannot be staged with unknown dims: traced again with other sizes for them, it fails: ${(error as Error)?.message ?? error}`);
     } finally {

@@ -140,6 +140,7 @@ function traceOutsideTape(fn: (...args: never[]) => unknown, thisArg: unknown, a
   resetInexactValues();
   let rebuild: CacheEntry['rebuild'] = () => undefined;
   let promoted: boolean[] = [];
+  let valueLists: boolean[] = [];
   let resultKey = '';
   let state: ObjectStateUse | undefined;
   let held: HeldResults | undefined;
@@ -151,7 +152,7 @@ function traceOutsideTape(fn: (...args: never[]) => unknown, thisArg: unknown, a
     }
     tracer.lists.elements.finish();
     let resultTensors: (tf.Tensor | undefined)[];
-    ({ rebuild, resultKey, promoted, resultTensors } = bindResults(tracer, result));
+    ({ rebuild, resultKey, promoted, valueLists, resultTensors } = bindResults(tracer, result));
     state = tracer.facts.objects.finish(tracer, (value, array) => listOfArray(tracer, value, array));
     if (state !== undefined && (state.inputs.length > 0 || state.outputs.length > 0)) {
       tracer.program.objectState = { inputs: state.inputs.map((f) => f.name), outputs: state.outputs.map((f) => f.name) };
@@ -180,7 +181,7 @@ function traceOutsideTape(fn: (...args: never[]) => unknown, thisArg: unknown, a
     if (tracer.facts.observedObjects.size > 0) refuseTraceValuesLeftInFields(tracer.facts.observedObjects, new Set(made), fn.name);
   }
   return {
-    program: tracer.program, rebuild, promoted, raw: rawTraceOf(tracer.program, resultKey), pattern: tensors.map((t) => [...t.shape]),
+    program: tracer.program, rebuild, promoted, valueLists, raw: rawTraceOf(tracer.program, resultKey), pattern: tensors.map((t) => [...t.shape]),
     changingDims: tracer.changingDims, dimReads: tracer.dimReads, audit: tracer.audit, state, traceValues,
   };
 }
@@ -194,6 +195,8 @@ function traceOutsideTape(fn: (...args: never[]) => unknown, thisArg: unknown, a
  */
 function bindResults(tracer: Tracer, result: unknown): {
   rebuild: CacheEntry['rebuild']; resultKey: string; promoted: boolean[];
+  /** Per graph result, whether it is a returned list of JS numbers or booleans (rebuild reads it). */
+  valueLists: boolean[];
   /** Per graph result, the tensor the trace computed for it (none for a list). */
   resultTensors: (tf.Tensor | undefined)[];
 } {
@@ -232,7 +235,7 @@ function bindResults(tracer: Tracer, result: unknown): {
     return flat.rebuild(values);
   };
   const resultTensors = positions.map((p) => (flat.leaves[p] instanceof tf.Tensor ? flat.leaves[p] as tf.Tensor : undefined));
-  return { rebuild, resultKey, promoted, resultTensors };
+  return { rebuild, resultKey, promoted, valueLists: scalarLists, resultTensors };
 }
 
 /** A field's array that the trace made a list of (a StagedArray over it in list mode): the list stacked, as a state output. */

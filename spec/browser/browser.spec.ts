@@ -4,7 +4,8 @@
  * about no Node module; in headless Chromium each page stages collatz, an RNN over for...of, a
  * greedy decoder (push + JS counter + tensor break) and the RNN at 5 sequence lengths, and
  * compares with eager on cpu, wasm, webgl (SwiftShader) and webgpu where an adapter exists
- * (staged.run there, against eager on cpu: see AGREED). One Chromium for all pages.
+ * (staged.run there, against eager on cpu: see AGREED; it traces on the cpu and runs on webgpu,
+ * backends/cache/host_trace.ts). One Chromium for all pages.
  */
 import { expect } from 'chai';
 import * as fs from 'fs';
@@ -26,6 +27,7 @@ const BUILDS: Array<[string, (dir: string) => Promise<Build>]> = [
  * path, planned as on webgpu). On webgpu the reference is eager on cpu from the same page load:
  * eager converted code reads its tensor conditions with dataSync, which tfjs-webgpu 4.22 on
  * SwiftShader answers with zeros before losing its device, so eager on webgpu is no reference.
+ * staged.run's result must be a tensor of the backend under test (the graph ran there).
  */
 const AGREED: Record<string, string> = {
   cpu: 'staged == eager',
@@ -37,19 +39,19 @@ const AGREED: Record<string, string> = {
 /**
  * Failures whose cause is known: a case failing with one of these errors is reported pending, its
  * title naming the cause; any other failure fails (wrong values, or synchronous reads by a run that
- * did not fail, always fail). Measured in this Chromium (SwiftShader's WebGPU adapter): the first
- * staged.run traces the function on the active backend, and tracing reads values synchronously
- * (Tracer.readScalar: the keys of scalar constants, an if's real condition; Tracer.freshCopy: loop
- * and branch values) — 7 device reads for collatz, 9 for a synchronous staged call on a fresh
- * device; after them tfjs-webgpu 4.22's kernels return zeros and its device is destroyed (its
- * readSync draws through an OffscreenCanvas; plain eager tfjs with a dataSync does the same), so
- * this call and every later one on the page fail on the lost device.
+ * did not fail, always fail). Measured in this Chromium (SwiftShader's WebGPU adapter): a
+ * synchronous staged call traces the function on the active backend (staged.run traces on the cpu
+ * instead), and tracing reads values synchronously (Tracer.readScalar: the keys of scalar
+ * constants, an if's real condition; Tracer.freshCopy: loop and branch values) — 6 for collatz on
+ * a fresh device; after them tfjs-webgpu 4.22's kernels return zeros and its device is destroyed
+ * (its readSync draws through an OffscreenCanvas; plain eager tfjs with a dataSync does the same).
+ * A synchronous graph run reads its loop tests synchronously too: on webgpu, call staged.run.
  */
 const KNOWN_CAUSES: Array<[RegExp, string]> = [
-  [/^(Error: staged\.run( after \d+ synchronous device read\(s\), the first in [^,]+,)? )?threw \w+: Failed to execute '(mapAsync|createBuffer)' on 'GPU(Buffer|Device)'/,
-    'autograph-ts traces on the active backend, and the trace of the first staged.run reads values synchronously ' +
-    '(Tracer.readScalar/freshCopy; 7 device reads for collatz); tfjs-webgpu 4.22 on SwiftShader then returns zeros ' +
-    'and loses its device (its readSync; plain eager tfjs with one dataSync does the same)'],
+  [/^threw \w+: Failed to execute '(mapAsync|createBuffer)' on 'GPU(Buffer|Device)'/,
+    'a synchronous staged call traces on the active backend and reads values synchronously there ' +
+    '(Tracer.readScalar/freshCopy); tfjs-webgpu 4.22 on SwiftShader then returns zeros and loses its device ' +
+    '(its readSync; plain eager tfjs with one dataSync does the same); staged.run traces on the cpu'],
 ];
 
 /** Warnings that say a Node module reached the browser build. */
@@ -61,6 +63,8 @@ describe('browser: Vite and esbuild builds with the plugin, run in headless Chro
   const pages = new Map<string, { results: CaseResult[]; webgpuAdapter: boolean; errors: string[] }>();
   /** The esbuild page with ?sync-on-webgpu: a synchronous staged call on a fresh webgpu device. */
   let syncOnWebgpu: { results: CaseResult[]; webgpuAdapter: boolean; errors: string[] } | undefined;
+  /** The esbuild page with ?timing: the RNN's staged.run and eager on webgpu, timed. */
+  let timing: { results: CaseResult[]; webgpuAdapter: boolean; errors: string[] } | undefined;
   let project: { dir: string; dispose(): void } | undefined;
   let browser: Browser | undefined;
 
@@ -77,6 +81,7 @@ describe('browser: Vite and esbuild builds with the plugin, run in headless Chro
         pages.set(name, await runPage(browser, `${server.url}${build.entry}`));
         console.log(`      ${name}: page ${Date.now() - pageStarted} ms`);
         if (name === 'esbuild') syncOnWebgpu = await runPage(browser, `${server.url}${build.entry}?sync-on-webgpu`);
+        if (name === 'esbuild') timing = await runPage(browser, `${server.url}${build.entry}?timing`);
       } finally {
         await server.close();
       }
@@ -113,6 +118,18 @@ describe('browser: Vite and esbuild builds with the plugin, run in headless Chro
     expect(result!.ok, result!.detail).to.equal(true);
   });
 
+  it('webgpu: the RNN over 50 steps (esbuild page with ?timing): staged.run == eager awaiting its conditions, both timed (printed)', function () {
+    if (!timing!.webgpuAdapter) {
+      this.test!.title += ' — skipped: this Chromium has no WebGPU adapter';
+      this.skip();
+    }
+    expect(timing!.errors).to.deep.equal([]);
+    const result = timing!.results.find((r) => r.name === 'rnn timing');
+    expect(result, JSON.stringify(timing!.results)).to.not.equal(undefined);
+    console.log(`      ${result!.detail}`);
+    expect(result!.ok, result!.detail).to.equal(true);
+  });
+
   for (const [name] of BUILDS) {
     describe(name, () => {
       it('builds without warnings about Node modules', () => {
@@ -139,6 +156,16 @@ describe('browser: Vite and esbuild builds with the plugin, run in headless Chro
           });
         }
       }
+
+      it('webgpu: after the cases the device still computes (an eager op read asynchronously)', function () {
+        const page = pages.get(name)!;
+        if (!page.webgpuAdapter) {
+          this.test!.title += ' — skipped: this Chromium has no WebGPU adapter';
+          this.skip();
+        }
+        const result = page.results.find((r) => r.backend === 'webgpu' && r.name === 'device still computes');
+        expect(result?.ok, result?.detail).to.equal(true);
+      });
 
       it('webgl: the read counter sees the synchronous staged calls\' reads (so "no synchronous read" is measured)', () => {
         const result = pages.get(name)!.results.find((r) => r.backend === 'webgl' && r.name === 'sync reads counted');
