@@ -113,6 +113,14 @@ function quoted(name: string): string {
   return /^retval_(_\d+)?$/.test(name) ? 'the returned value' : `'${name}'`;
 }
 
+/** The origins of the loops staged (a promotion's other origins are conditionals): how messages name the statement. */
+const stagedLoops = new Set<string>();
+
+/** Notes that the statement at `origin` is a loop staged on a tensor condition (its promoted values' messages say so). */
+export function noteStagedLoop(origin: string | undefined): void {
+  if (origin !== undefined) stagedLoops.add(origin);
+}
+
 function misuse(what: string, tensor: tf.Tensor, where: string | undefined, promotion: Promotion | undefined): string {
   if (promotion?.list !== undefined) {
     const list = promotion.list;
@@ -132,9 +140,10 @@ function misuse(what: string, tensor: tf.Tensor, where: string | undefined, prom
   }
   const name = promotion?.name ?? what;
   const subject = name === what ? 'it' : quoted(name);
+  const loop = promotion?.origin === undefined || stagedLoops.has(promotion.origin);
   return `autograph-ts: ${quoted(what)} is ${tensor.dtype === 'int32' ? 'an' : 'a'} ${tensor.dtype} tensor here` +
-    `${where ? ` (${where})` : ''}, not a JS ${kind}: ${subject} changes in a loop staged on a tensor condition` +
-    `${promotion?.origin ? ` (${promotion.origin})` : ''}, which carries it as a tensor (as tf.while_loop does). JS cannot ` +
+    `${where ? ` (${where})` : ''}, not a JS ${kind}: ${subject} changes in ${loop ? 'a loop' : 'a conditional'} staged on a tensor condition` +
+    `${promotion?.origin ? ` (${promotion.origin})` : ''}, which carries it as a tensor (as ${loop ? 'tf.while_loop' : 'tf.cond'} does). JS cannot ` +
     `use a tensor where it needs a plain ${kind} (an array index, Array(n), ===, typeof, a template string, Math.*, a ` +
     `JS function's argument). Use tfjs ops on it (e.g. tf.gather(xs, ${name}) for xs[${name}]), or return it.`;
 }

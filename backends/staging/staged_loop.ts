@@ -13,7 +13,7 @@ import { mergeShapes, sameShape, type TensorSpec, UNKNOWN_DIM } from '../graph/g
 import { flatten } from '../common/nest';
 import { describeList, keepReturnedArray, notReturned, relaxedShape, TracedList } from './staged_lists';
 import type { Tracer } from './tracer';
-import { markPromoted, noteAssigned, noteFloat32, promotionOf } from '../../runtime/promoted_values';
+import { markPromoted, noteAssigned, noteFloat32, noteStagedLoop, promotionOf } from '../../runtime/promoted_values';
 import { rewriteStack } from '../../runtime/user_frames';
 import { shapeTensor } from '../kernels/shape_kernel';
 import { UndefinedReturnValue } from '../../runtime/undefined_values';
@@ -105,6 +105,7 @@ function flattenState(spec: LoopSpec, i: number, value: unknown): ReturnType<typ
 }
 
 export function stageLoop(tracer: Tracer, spec: LoopSpec): void {
+  noteStagedLoop(spec.opts?.origin);
   const initial = spec.getState();
   for (;;) {
     try {

@@ -133,6 +133,8 @@ describe('real code, fifth red team: eager == staged == the dataSync original', 
     //   if (i.greaterEqual(xs.shape[0])) throw new Error('index out of range');
     //   return xs.gather(i.toInt());
     // → eager: 'index out of range'; staged: 'GatherV2: the index value 5 is not in [0, 1]' (both engines).
+    // Fixed: the kernel failed while tracing, on values the staged throw had rejected; the trace now ends with
+    // the user's error (staged_if.ts thrownByTrace).
     it('tfjs-backend-cpu gatherNd with an index out of range: the user\'s Invalid indices error, as eagerly', () => {
       const a = () => [tf.tensor2d([[1, 2, 3], [4, 5, 6]]), tf.tensor2d([[0, 1], [2, 2], [1, 0]], [3, 2], 'int32')];
       expect(() => fixture.m.gatherNdChecked(...a())).to.throw('Invalid indices: 1 does not index into 2,3');
