@@ -55,4 +55,10 @@ describe('arrays of JS numbers holding promoted values (issue 17)', () => {
   it("a method reading a number field returns a promoted boolean: its caller's if is staged (was the trace's branch)", () => {
     expect(agree('cooldownSchedule', () => [tf.tensor1d([5, 6, 7, 8, 4, 5, 6])])).to.deep.equal([[1, 0.5, 0.5, 0.25, 0.25, 0.125, 0.125]]);
   });
+
+  it('an array literal of promoted values in a variable, given to tfjs, to a function that gives it to tfjs, and returned (was refused)', () => {
+    const [pos, neg] = agree('literalInputs', () => [tf.scalar(1)], () => [tf.scalar(-1)]);
+    expect((pos as { inputs: number[] }).inputs).to.deep.equal([1, 1, 5]);
+    expect((neg as { scored: { tensor: number } }).scored.tensor).to.equal(310);
+  });
 });

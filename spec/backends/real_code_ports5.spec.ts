@@ -165,7 +165,7 @@ describe('real code, fifth red team: eager == staged == the dataSync original', 
     //   tensor condition (main.ts:8:3) ... (the "loop" is an if). With the literal inlined, playFlappy stages; with
     //   the default gravity 0.8 it is then refused by design ('computed in float32 or int32 where eager JS computes
     //   in float64').
-    it.skip('Coding Train NeuroEvolution Flappy Bird: think() builds inputs = [this.y / height, ...] for the brain', () => {
+    it('Coding Train NeuroEvolution Flappy Bird: think() builds inputs = [this.y / height, ...] for the brain', () => {
       const brain = () => ({ w: tf.tensor2d([[1, -1], [0.5, 0.2], [-0.3, 0.1], [0.2, 0.2], [-1, 1]]), b: tf.tensor1d([0, 0]) });
       withOriginal('playFlappy', () => [brain(), [{ x: 300, w: 50, top: 150, bottom: 250 }, { x: 500, w: 50, top: 100, bottom: 200 }], 40, 0.5, -8]);
     });

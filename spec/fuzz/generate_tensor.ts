@@ -13,7 +13,7 @@
  * and are returned: the staged call must give them back as the JS numbers eager code returns;
  * they index a tensor too, as slice's begin (`t.slice([k], [1])`, `[...][k]` in JS).
  * They also go through local functions that change `n0` or `ar[1]` where they are called (`bump(k)`), a
- * function of the project taking them as arguments (`twice(st.c)`), `Math.max(...ar)`, a JS table
+ * function of the project taking them as arguments (`twice(st.c)`; `sumOf([n0 + 1, st.c])` through a variable), `Math.max(...ar)`, a JS table
  * they index (`tb[...]`), and a forEach callback counting into `n0` under its own tensor condition.
  * Stress mode (`--mode stress`) adds what real programs keep besides: a list `ls` pushed under
  * tensor conditions and in staged loops, its `length` read in conditions and returned, the list
@@ -70,6 +70,8 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
         "class Ctr { n = 0; bump(): void { 'use autograph'; this.n = this.n + 1; } tick(): number { this.n = this.n + 1; return this.n; } }",
         // A function of the project that a staged value reaches as an argument (a promoted parameter).
         'function twice(k: number): number { return k * 2; }',
+        // ...and one that gets an array of them, as tfjs values.
+        ['function sumOf(a: number[]): tf.Tensor { return tf.tensor1d(a).sum(); }', 'function sumOf(a: number[]): number { return a[0] + a[1]; }'],
         // A field array grown by a method the staged code calls (a callback's `this.epochs.push(epoch)`).
         ...(this.stress ? ['class Log { seen: number[] = []; note(k: number): void { this.seen.push(k); } }'] : []),
         ...(this.recursive ? [recursiveHelper(this.random.int(4), this.random.int(3) - 1)] : []),
@@ -203,7 +205,13 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
   private jsState(scope: Scope): Dual {
     const r = this.random;
     const n = r.pick(NUMBERS.filter((v) => v !== 'ctr.n'));
-    switch (r.int(11)) {
+    switch (r.int(12)) {
+      case 11: {
+        // An array literal of JS state numbers bound to a variable, given to tfjs directly or by a function of the project.
+        const [v, id, m, k] = [r.pick(VARS), this.id(), r.pick(NUMBERS), r.pick(NUMBERS)];
+        const use: Dual = r.chance(0.5) ? [`tf.tensor1d(in${id}).sum()`, `(in${id}[0] + in${id}[1])`] : [`sumOf(in${id})`, `sumOf(in${id})`];
+        return [`{ const in${id} = [${m} + 1, ${k}]; ${v} = ${v}.add(${use[0]}); }`, `{ const in${id} = [${m} + 1, ${k}]; ${v} = ${v} + ${use[1]}; }`];
+      }
       case 9: { const m = r.pick(NUMBERS); return [`${n} = tb[Math.min(Math.abs(${m}), 3)];`, `${n} = tb[Math.min(Math.abs(${m}), 3)];`]; }
       case 10: {
         // A callback counting under its own tensor condition.

@@ -11,7 +11,7 @@ import { ts } from '../typescript';
 import { qualifiedName, visitReferences } from './references';
 import { elementCallback, isPromotedArgument, promotedParameterNames } from './promoted_parameters';
 import {
-  ARITHMETIC, assignedName, COMPOUND_ASSIGNMENT, elementsName, isPromotedCall, isListItem, isListLength, isLogical, isMathCall, isMaybePromoted, isPromotedElement,
+  ARITHMETIC, arrayLiteralStored, assignedName, COMPOUND_ASSIGNMENT, elementsName, isPromotedCall, isListItem, isListLength, isLogical, isMathCall, isMaybePromoted, isPromotedElement,
   isPromotedField, isPromotedItemRead, isWriteTarget, listLengthName,
 } from './promotion';
 
@@ -95,12 +95,13 @@ function arrayConsumed(node: TS.Identifier, names: ReadonlySet<string>, classifi
   if (ts.isSpreadElement(parent)) return isMathCall(parent.parent);
   const returnable = !readsCaptured(node, captured);
   if (ts.isReturnStatement(parent)) return returnable;
-  if (ts.isArrayLiteralExpression(parent)) return returnable && isReturned(parent);
+  if (ts.isArrayLiteralExpression(parent)) return (returnable && isReturned(parent)) || isTfjsValues(parent, classifier);
   if ((ts.isPropertyAssignment(parent) || ts.isShorthandPropertyAssignment(parent)) && ts.isObjectLiteralExpression(parent.parent)) {
     return returnable && isReturned(parent.parent);
   }
   if ((ts.isCallExpression(parent) || ts.isNewExpression(parent)) && parent.arguments?.includes(child as TS.Expression)) {
-    return classifier.isTfjsCall(parent) || classifier.isTfjsValuesArgument(parent, child as TS.Expression);
+    return classifier.isTfjsCall(parent) || classifier.isTfjsValuesArgument(parent, child as TS.Expression) ||
+      isPromotedArgument(parent, parent.arguments.indexOf(child as TS.Expression), true);
   }
   return false;
 }
@@ -184,12 +185,22 @@ function consumed(node: TS.Expression, names: ReadonlySet<string>, classifier: C
   if (isPromotedItemRead(parent) && parent.argumentExpression === node) return true;
   // `return [x, t]`, `return { t }`: the literal is the returned value; `tf.tensor1d([i, j])`:
   // the values of a tfjs function that makes a tensor.
-  if (ts.isArrayLiteralExpression(parent)) return (returnable && isReturned(parent)) || isTfjsValues(parent, classifier);
+  if (ts.isArrayLiteralExpression(parent)) {
+    return (returnable && isReturned(parent)) || isTfjsValues(parent, classifier) || isStoredAsElements(parent, names);
+  }
   if ((ts.isPropertyAssignment(parent) || ts.isShorthandPropertyAssignment(parent)) && ts.isObjectLiteralExpression(parent.parent)) {
     return (returnable && isReturned(parent.parent)) || isStoredInRecord(parent.parent, classifier) ||
       isPushedToList(parent.parent, names);
   }
   return false;
+}
+
+/** `const inputs = [v / 2, 1]` where `inputs`' elements are promoted (promotableNames): the element stays promoted. */
+function isStoredAsElements(literal: TS.ArrayLiteralExpression, names: ReadonlySet<string>): boolean {
+  let node: TS.Node = literal;
+  while (ts.isParenthesizedExpression(node.parent)) node = node.parent;
+  const stored = arrayLiteralStored(node.parent);
+  return stored !== undefined && names.has(elementsName(stored.array.text));
 }
 
 /** `out.push({ v, k: i })` on a list: a record's number fields are lists of promoted scalars

@@ -27,19 +27,27 @@ export function setPromotedParameters(table: PromotedParameterTable, targets: Ca
   currentTargets = targets;
 }
 
-/** The names of `fn`'s promoted parameters. */
+/**
+ * Index of a parameter of number[] / boolean[] type whose elements may be promoted (an array a caller
+ * built of promoted values: `predict(brain, [this.y / h, v])`): the table holds it as `~i`.
+ */
+const elementsOf = (i: number): number => ~i;
+
+/** The names of `fn`'s promoted parameters (`xs[]` for one whose elements are promoted). */
 export function promotedParameterNames(fn: TS.Node | undefined): string[] {
   const indices = fn === undefined ? undefined : current.get(ts.getOriginalNode(fn));
   if (indices === undefined || !ts.isFunctionLike(fn!)) return [];
-  return [...indices].map((i) => fn!.parameters[i]?.name).filter((n): n is TS.Identifier => n !== undefined && ts.isIdentifier(n))
-    .map((n) => n.text);
+  return [...indices].flatMap((i) => {
+    const name = fn!.parameters[i < 0 ? elementsOf(i) : i]?.name;
+    return name !== undefined && ts.isIdentifier(name) ? [i < 0 ? `${name.text}[]` : name.text] : [];
+  });
 }
 
 /** Whether argument `index` of `call` goes to a promoted parameter of every function the call may run. */
-export function isPromotedArgument(call: TS.CallExpression | TS.NewExpression, index: number): boolean {
+export function isPromotedArgument(call: TS.CallExpression | TS.NewExpression, index: number, elements = false): boolean {
   if (current.size === 0 || currentTargets === undefined || call.pos < 0) return false;
   const fns = currentTargets.of(call);
-  return fns.length > 0 && fns.every((fn) => current.get(fn)?.has(index) === true);
+  return fns.length > 0 && fns.every((fn) => current.get(fn)?.has(elements ? elementsOf(index) : index) === true);
 }
 
 /**
@@ -65,13 +73,16 @@ export function findPromotedParameters(selected: Iterable<TS.Node>, targets: Cal
         }
       });
       forEachCall(fn.body!, (call) => call.arguments?.forEach((arg, i) => {
-        if (!maybePromoted(arg, names)) return;
+        const elements = ts.isIdentifier(arg) && names.has(`${arg.text}[]`);
+        if (!elements && !maybePromoted(arg, names)) return;
         for (const callee of targets.of(call)) {
           const param = callee.parameters[i];
-          if (param === undefined || !ts.isIdentifier(param.name) || !classifier.isPromotableVariable(param.name, callee)) continue;
+          if (param === undefined || !ts.isIdentifier(param.name)) continue;
+          if (elements ? !classifier.isPromotableArray(param.name) : !classifier.isPromotableVariable(param.name, callee)) continue;
           const indices = table.get(callee) ?? new Set<number>();
-          if (!indices.has(i)) {
-            table.set(callee, indices.add(i));
+          const index = elements ? elementsOf(i) : i;
+          if (!indices.has(index)) {
+            table.set(callee, indices.add(index));
             changed = true;
           }
         }

@@ -434,6 +434,11 @@ export function promotableNames(body: TS.Node, converted: ReadonlySet<TS.Node>, 
       if (stored !== undefined && isMaybePromoted(stored.value, names) && classifier.isPromotableArray(stored.array)) {
         add(elementsName(stored.array.text));
       }
+      // `const inputs = [v / 2, 1]` (or `inputs = [...]`) with a maybe-promoted element: its elements are promoted.
+      const literal = arrayLiteralStored(node);
+      if (literal !== undefined && literal.values.some((v) => isMaybePromoted(v, names)) && classifier.isPromotableArray(literal.array)) {
+        add(elementsName(literal.array.text));
+      }
       if (ts.isForOfStatement(node) && ts.isIdentifier(node.expression) && names.has(elementsName(node.expression.text)) &&
           ts.isVariableDeclarationList(node.initializer) && node.initializer.declarations.length === 1 &&
           ts.isIdentifier(node.initializer.declarations[0].name)) {
@@ -457,6 +462,18 @@ function storedElement(node: TS.Node): { array: TS.Identifier; value: TS.Express
     return { array: node.expression.expression, value: node.arguments[0] };
   }
   return undefined;
+}
+
+/** `const xs = [a, b]`, `xs = [a, b]` (no spread): the array variable and the literal's elements. */
+export function arrayLiteralStored(node: TS.Node): { array: TS.Identifier; values: readonly TS.Expression[] } | undefined {
+  let target: TS.Node | undefined;
+  let value: TS.Expression | undefined;
+  if (ts.isVariableDeclaration(node) && node.initializer !== undefined) [target, value] = [node.name, node.initializer];
+  else if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken) [target, value] = [node.left, node.right];
+  while (value !== undefined && ts.isParenthesizedExpression(value)) value = value.expression;
+  if (target === undefined || !ts.isIdentifier(target) || value === undefined || !ts.isArrayLiteralExpression(value) ||
+      value.elements.some((e) => ts.isSpreadElement(e) || ts.isOmittedExpression(e))) return undefined;
+  return { array: target, values: value.elements };
 }
 
 /** Whether `value` is (in parentheses) a converted `?:`, `&&` or `||`: staged, it gives a tensor. */
