@@ -3,7 +3,9 @@
  * and accumulated products (accumulated_products.ts) — all on vs all off, in the same run, on the
  * RNN of the main table (forward) and the BPTT training step of samples/bptt (forward loop,
  * backward loop in the graph, updates) at the main table's size and at batch 4 over 128 steps,
- * on ONNX Runtime and the tfjs executor.
+ * on ONNX Runtime and the tfjs executor. ORT runs one thread per operator in both: the threads
+ * each staged function would measure for itself differ with the machine's load from one to the
+ * other (on a busy machine, identical graphs measured 0.79x and 1.36x), which is not the rewrites.
  */
 import * as tf from '@tensorflow/tfjs';
 import { stage, StageOptions } from '../backends/stage';
@@ -54,6 +56,8 @@ function subjects(): Subject[] {
   ];
 }
 
+const ONE_THREAD = { intraOpNumThreads: 1 };
+
 /** The loop rewrites off (both): the engine these optimizations are measured against. */
 const LOOP_REWRITES_OFF = { hoistProjections: false, accumulatedProducts: false };
 
@@ -61,13 +65,14 @@ const LOOP_REWRITES_OFF = { hoistProjections: false, accumulatedProducts: false 
 export function hoistingSection(compare: Compare, peak: Peak | undefined): string[] {
   const lines: string[] = [];
   const engines = onnxRuntimeMissing() === undefined ? (['onnx', 'tfjs'] as const) : (['tfjs'] as const);
+  console.log('(ORT on one thread per operator in both: see bench/hoisting.ts)');
   console.log(`${'workload'.padEnd(44)}${'engine'.padEnd(7)}${'off ms'.padStart(9)}${'on ms'.padStart(9)}  off/on [range]    ` +
     'GFLOP/s (% peak) off -> on');
   for (const s of subjects()) {
     try {
       for (const engine of engines) {
-        const on = stage(s.fn, { engine });
-        const off = stage(s.fn, { engine, optimize: LOOP_REWRITES_OFF } as StageOptions);
+        const on = stage(s.fn, { engine, onnx: ONE_THREAD });
+        const off = stage(s.fn, { engine, onnx: ONE_THREAD, optimize: LOOP_REWRITES_OFF } as StageOptions);
         try {
           const call = (f: typeof on) => (): tf.Tensor => f(...s.args);
           const rewrites = on.inspect(...s.args).optimizations.length;

@@ -46,9 +46,9 @@ function batch(call: Call, n: number): Sample {
 
 /**
  * Calls a warm-up makes at least when calls are short: the ONNX engine picks its threads per
- * operator on a program's first 12 calls (backends/engines/onnx/threads.ts), and that is not a timing.
+ * operator on a program's first 12-32 calls (backends/engines/onnx/threads.ts), and that is not a timing.
  */
-const WARMUP_CALLS = 14;
+const WARMUP_CALLS = 34;
 const SHORT_CALL_MS = 50;
 
 /**

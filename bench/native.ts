@@ -7,7 +7,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { GraphScope, ModelContext, Value } from '../backends/onnx_model/model_builder';
 import { encodeModel, OnnxType } from '../backends/onnx_model/onnx_proto';
-import { ortTensor, OrtTensor } from '../backends/engines/onnx/runtime';
+import { ortTensor, OrtTensor, SessionOptions } from '../backends/engines/onnx/runtime';
 import { TunedSession } from '../backends/engines/onnx/threads';
 import { typedData } from '../backends/common/typed_data';
 
@@ -32,16 +32,19 @@ function feedsOf(inputs: Record<string, tf.Tensor>): Record<string, OrtTensor> {
 }
 
 function session(bytes: Uint8Array, inputs: Record<string, tf.Tensor>, read: (out: Record<string, OrtTensor>) => tf.Tensor[],
-                 outputNames: string[], heaviestOperator: number): NativeModel {
+                 outputNames: string[], heaviestOperator: number, options: SessionOptions = {}): NativeModel {
   // Threads per operator chosen as the engine chooses them (backends/engines/onnx/threads.ts): the
-  // reference is ORT at its best on this machine, not at a fixed setting.
-  const s = new TunedSession(bytes, {}, heaviestOperator);
+  // reference is ORT at its best on this machine, not at a fixed setting (unless `options` fix them).
+  const s = new TunedSession(bytes, options, heaviestOperator);
   const feeds = feedsOf(inputs);
+  // Its measurement of threads done before it is timed (a warm-up of calls over 50 ms ends sooner).
+  while (s.settling) s.run(feeds, outputNames);
   return { run: () => read(s.run(feeds, outputNames)), dispose: () => s.dispose(), get threads() { return s.threads; } };
 }
 
 /** h_t = tanh(x_t Wx + h_{t-1} Wh + b) over xs [T, B, F] from h0: Loop(T) { Gather, 2 MatMul, 2 Add, Tanh }. */
-export function nativeRnn(xs: tf.Tensor3D, h0: tf.Tensor2D, wx: tf.Tensor2D, wh: tf.Tensor2D, b: tf.Tensor1D): NativeModel {
+export function nativeRnn(xs: tf.Tensor3D, h0: tf.Tensor2D, wx: tf.Tensor2D, wh: tf.Tensor2D, b: tf.Tensor1D,
+                          options: SessionOptions = {}): NativeModel {
   const [T, B, Fe] = xs.shape;
   const H = wh.shape[0];
   const model = new ModelContext();
@@ -62,7 +65,7 @@ export function nativeRnn(xs: tf.Tensor3D, h0: tf.Tensor2D, wx: tf.Tensor2D, wh:
   const [h] = g.opN('Loop', [g.int64s([T], []), g.scalar(true, BOOL), h0V],
     { body: { graph: body.graph(body.outputs([keepGoing, hOut])) } }, [{ type: F, shape: [B, H] }]);
   return session(encode(model, g, [h], ['h']), { xs, h0, wx, wh, b },
-    (out) => [tf.tensor(out.h.data as Float32Array, [B, H])], ['h'], B * Fe * H);
+    (out) => [tf.tensor(out.h.data as Float32Array, [B, H])], ['h'], B * Fe * H, options);
 }
 
 /**
@@ -70,7 +73,8 @@ export function nativeRnn(xs: tf.Tensor3D, h0: tf.Tensor2D, wx: tf.Tensor2D, wh:
  * in one GEMM before the loop, P = xs Wx + b (one Gemm of the [T*B, F] rows with the bias fused),
  * and a Loop(T) { Gather(P, t), MatMul(h, Wh), Add, Tanh } that only does the recurrent product.
  */
-export function expertRnn(xs: tf.Tensor3D, h0: tf.Tensor2D, wx: tf.Tensor2D, wh: tf.Tensor2D, b: tf.Tensor1D): NativeModel {
+export function expertRnn(xs: tf.Tensor3D, h0: tf.Tensor2D, wx: tf.Tensor2D, wh: tf.Tensor2D, b: tf.Tensor1D,
+                          options: SessionOptions = {}): NativeModel {
   const [T, B, Fe] = xs.shape;
   const H = wh.shape[0];
   const model = new ModelContext();
@@ -93,7 +97,7 @@ export function expertRnn(xs: tf.Tensor3D, h0: tf.Tensor2D, wx: tf.Tensor2D, wh:
   const [h] = g.opN('Loop', [g.int64s([T], []), g.scalar(true, BOOL), h0V],
     { body: { graph: body.graph(body.outputs([keepGoing, hOut])) } }, [{ type: F, shape: [B, H] }]);
   return session(encode(model, g, [h], ['h']), { xs, h0, wx, wh, b },
-    (out) => [tf.tensor(out.h.data as Float32Array, [B, H])], ['h'], T * B * Fe * H);
+    (out) => [tf.tensor(out.h.data as Float32Array, [B, H])], ['h'], T * B * Fe * H, options);
 }
 
 /**

@@ -35,7 +35,7 @@ import { listLowerings } from './kernels/lists';
 import { selectWhole, where as selectValues } from './kernels/elementwise';
 import { edgeSemantics, float32Semantics, GraphScope, ModelContext, onnxType, Unsupported, Value } from './model_builder';
 import type { GraphProto } from './onnx_proto';
-import { isNonNegative, kernelResultNonNegative, positiveLoopVars } from './sign_facts';
+import { isNonNegative, isNonNegativeInt, kernelResultNonNegative, positiveLoopVars } from './sign_facts';
 import { popReads, type ScanList, scanLists } from './scan_lists';
 import { encodeModel, OnnxType } from './onnx_proto';
 
@@ -441,7 +441,7 @@ class Lowering {
     const before = assigned.map((v) => this.readVariable(v));
     const body = new GraphScope(this.model, this.model.fresh('loop_body'));
     const iteration = body.input(this.model.fresh('iteration'), OnnxType.INT64, []);
-    body.input(this.model.fresh('cond_in'), OnnxType.BOOL, []);
+    const condIn = body.input(this.model.fresh('cond_in'), OnnxType.BOOL, []);
     popped.forEach((pop, k) => {
       const rows = initial[k].scanRows!.rows;
       const count = g.op('Shape', [rows], { start: 0, end: 1 }, OnnxType.INT64, [1]);
@@ -450,10 +450,13 @@ class Lowering {
     });
     // The body runs on values the test held for: `n > 1` makes n positive there (sign_facts.ts).
     const positive = positiveLoopVars(node.cond, (c) => this.scalarConstant(c));
+    // A counted loop's counter runs from its start up by 1: never negative in the body if the start is not.
+    const counterFrom = counted !== undefined && isNonNegativeInt(this.model, initial[counted.counter]) ? counted.counter : undefined;
     const carriedIn = [...kept.map((k) => initial[k]), ...before];
     const carried = carriedIn.map((v, i) => {
       const input = body.input(this.model.fresh(`${v.name}_in`), v.type, v.shape, v.sequence);
-      return i < kept.length && positive.has(kept[i]) && input.type === OnnxType.FLOAT ? { ...input, nonNegative: true } : input;
+      const known = i < kept.length && ((positive.has(kept[i]) && input.type === OnnxType.FLOAT) || kept[i] === counterFrom);
+      return known ? { ...input, nonNegative: true } : input;
     });
     // (A scanned list's only reader in the body is its push, which outputs the element instead.)
     const loopVars = initial.map((v, k) => (scans.has(k) || popped.has(k) ? v : carried[kept.indexOf(k)]));
@@ -463,7 +466,8 @@ class Lowering {
     const start = new Map([...this.variables, ...assigned.map((v, i): [number, Value] => [v, carried[kept.length + i]])]);
     const after = this.withVariableScope(start, () => {
       next = this.lowerGraph(node.body, body, [...loopVars, ...invariants], `${label} body, `);
-      again = lowerTest(body, [...next, ...invariants]);
+      // (All the test was the count: the body passes on the condition it got, true, as a hand-built Loop does.)
+      again = test.results.length === 0 ? condIn : lowerTest(body, [...next, ...invariants]);
     });
     if (this.problems.length > 0) return node.outputs.map((o) => ({ name: this.model.fresh('unlowered'), type: OnnxType.FLOAT, shape: o.shape }));
     const graph = body.graph(body.outputs([scalarCondition(body, again!), ...kept.map((k) => next[k]), ...assigned.map((v) => after.get(v)!),

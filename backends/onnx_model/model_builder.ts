@@ -18,7 +18,7 @@ export interface Value {
   /**
    * Known when lowering (sign_facts.ts): every element is +0, positive or +Infinity — never
    * negative, never -0, never NaN. Lets a float Mod skip its sign fix-up and a float selection be
-   * a plain Where.
+   * a plain Where; an int index (a counted loop's counter) needs no check for negative entries.
    */
   nonNegative?: boolean;
   /**
@@ -210,6 +210,15 @@ export class ModelContext {
       this.constants.set(key, v);
     }
     return v;
+  }
+
+  /** The elements of `v` when it is an int32 or int64 initializer, else undefined. */
+  intsOf(v: Value): number[] | undefined {
+    const proto = this.byName.get(v.name);
+    if (proto === undefined || proto.raw === undefined) return undefined;
+    const bytes = proto.raw.slice().buffer;
+    if (proto.dataType === OnnxType.INT32) return Array.from(new Int32Array(bytes));
+    return proto.dataType === OnnxType.INT64 ? Array.from(new BigInt64Array(bytes), Number) : undefined;
   }
 
   /** The elements of `v` when it is a float initializer (a value known when lowering), else undefined. */

@@ -1,5 +1,7 @@
 /**
- * Sign facts known when lowering: which float values are never negative, -0 or NaN (Value.nonNegative).
+ * Sign facts known when lowering: which float values are never negative, -0 or NaN (Value.nonNegative),
+ * and which int indices are never negative (a counted loop's counter from a start >= 0: its
+ * Gather needs no check for negative indices, two nodes per step).
  *
  * A loop body runs only on values its test held for, so a While test `n > 1` tells the body that n
  * is positive; a few kernels carry the fact on (n / 2, floor, n * 3 + 1). Where it is known, tfjs's
@@ -16,6 +18,12 @@ export function isNonNegative(model: ModelContext, v: Value): boolean {
   if (v.nonNegative === true) return true;
   const data = model.floatsOf(v);
   return data !== undefined && data.every((x) => x > 0 || Object.is(x, 0));
+}
+
+/** Whether an int v is known never negative (a fact, or an int initializer's data). */
+export function isNonNegativeInt(model: ModelContext, v: Value): boolean {
+  if (v.type !== OnnxType.INT32 && v.type !== OnnxType.INT64) return false;
+  return v.nonNegative === true || (model.intsOf(v)?.every((x) => x >= 0) ?? false);
 }
 
 /** Whether v is a float initializer whose elements are all finite and > 0. */

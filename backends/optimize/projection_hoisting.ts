@@ -3,15 +3,26 @@
  * step t's slice of a loop-invariant sequence by a loop-invariant matrix,
  *   for (const x of xs) h = tanh(x.matMul(W).add(h.matMul(U)))     // or xs.gather(t), t the counter
  * computes the products of every step as one matrix product before the loop, P = xs W (one GEMM
- * of the [T*B, F] rows by [F, H]: emitProduct), and the body reads its row, P[t]. Gather(xs, t) W = Gather(xs W, t) row by row, so the result is the same up to the
- * order of the sums inside the GEMM.
+ * of the [T*B, F] rows by [F, H]: emitProduct), and the body reads its row, P[t].
+ * Gather(xs, t) W = Gather(xs W, t) row by row, so the result is the same up to the order of the
+ * sums inside the GEMM.
  *
  * Only products small enough to be bound by the per-step cost of an operator are hoisted
- * (HOIST_UP_TO_WORK). Measured on a shared 2-core AVX-512 machine, ORT, one thread, T = 128:
- * at 16K multiply-adds per step (samples/bptt, [64, 4] x [4, 64]) hoisting is 1.27x faster, at
- * 262K ([4, 256] x [256, 256]) 1.3x; at 1M-4.2M (batch 16-64, 256 x 256) the per-step GEMM already
- * runs at the machine's GEMM speed, and the [T, B, H] product written and read back through memory
- * made the loop 0-15% slower (so did the expert hand-built graph of bench/native.ts).
+ * (HOIST_UP_TO_WORK). Measured on a shared 2-core AVX-512 machine, ORT, one thread, T = 128: at
+ * 262K multiply-adds per step ([4, 256] x [256, 256]) hoisting is 1.3x faster; at 1M-4.2M (batch
+ * 16-64, 256 x 256) the per-step GEMM already runs at the machine's GEMM speed, and the [T, B, H]
+ * product written and read back through memory made the loop 0-15% slower (so did the expert
+ * hand-built graph of bench/native.ts).
+ *
+ * Nor is a product hoisted whose per-step result is large while it does little per element
+ * (HOIST_ROWS_UP_TO, HOIST_INNER_FROM): the loop then reads back as many elements as the product
+ * wrote, and all it saves is the product's dispatch. Measured on both engines (one ORT thread; the
+ * tfjs executor on wasm), a tanh RNN of 64 units, off/on at the 10th percentile of 400 alternating
+ * calls: a 256-element step result 1.07-1.13x at every inner dim (4-64), 1,024 elements 1.05-1.08x;
+ * 4,096 elements (batch 64, as samples/bptt's [64, 4] x [4, 64] in the bench's BPTT row)
+ * 0.97-1.00x at inner dim 4, 1.0x at 16, 1.01-1.02x at 32, 1.02-1.04x at 64. (On tfjs-wasm that
+ * row was 0.84x in the bench before the executor copied rows, tfjs/wasm_rows.ts: its GatherV2
+ * costs ~33 ns per element.) One rule for both engines: the optimizer runs before 'auto' picks one.
  *
  * Only counters index the slice (a loop variable that the body advances by a whole constant): the
  * loop then reads distinct rows, so the hoisted product does no more work than the loop would if
@@ -25,6 +36,10 @@ import { forEachGraph, rewriteGraph } from './rewrite';
 
 /** Multiply-adds per step up to which a product is hoisted (see the file comment). */
 export const HOIST_UP_TO_WORK = 2 ** 18;
+/** Elements of a step's product up to which it is hoisted whatever its inner dim ... */
+export const HOIST_ROWS_UP_TO = 2 ** 10;
+/** ... and beyond, multiply-adds per element of it from which it is (see the file comment). */
+export const HOIST_INNER_FROM = 32;
 
 /** One product to hoist: body node `matMul` = BatchMatMul(..., Gather(sequence, counter), ...). */
 interface Projection {
@@ -90,7 +105,7 @@ function findProjections(program: Program, loop: WhileNode, constantInput: Const
       const slice = body.nodes[n.inputs[side].node];
       const other = n.inputs[1 - side];
       if (slice.kind !== 'Kernel' || !isCounterRowGather(program, loop, constantInput, slice)) continue;
-      if (!(stepWork(n, side, slice) <= HOIST_UP_TO_WORK)) continue;
+      if (!pays(n, side, slice)) continue;
       // The other operand's batch dims must not reach the sequence's new leading axis when broadcast.
       if (body.nodes[other.node].outputs[other.output].shape.length > slice.outputs[0].shape.length) continue;
       if (!isInvariantCandidate(body, slice.inputs[0].node) || !isInvariantCandidate(body, other.node)) continue;
@@ -104,13 +119,18 @@ function findProjections(program: Program, loop: WhileNode, constantInput: Const
   return found;
 }
 
-/** Multiply-adds of one step's product (NaN when a dim is unknown). */
-function stepWork(product: KernelNode, side: 0 | 1, slice: KernelNode): number {
+/**
+ * Whether hoisting one step's product pays (the file comment): its multiply-adds are at most
+ * HOIST_UP_TO_WORK, and its result is small or its inner dim large. Not where a dim is unknown.
+ */
+function pays(product: KernelNode, side: 0 | 1, slice: KernelNode): boolean {
   const s = slice.outputs[0].shape;
   const transposed = side === 0 ? product.attrs.transposeA : product.attrs.transposeB;
   const inner = s[s.length - ((side === 0) !== Boolean(transposed) ? 1 : 2)];
   const out = product.outputs[0].shape;
-  return [...out, inner].some((d) => d < 0) ? NaN : out.reduce((a, b) => a * b, 1) * inner;
+  if ([...out, inner].some((d) => d < 0)) return false;
+  const elements = out.reduce((a, b) => a * b, 1);
+  return elements * inner <= HOIST_UP_TO_WORK && (elements <= HOIST_ROWS_UP_TO || inner >= HOIST_INNER_FROM);
 }
 
 /** Whether body node `i` may be invariant (checked before `outer` emits anything for it). */

@@ -11,7 +11,7 @@ import type { Graph, WhileNode } from '../../backends/graph/graph';
 import { onnxRuntimeAvailable } from '../../backends/engines/onnx/runtime';
 import { compile, formatDiagnostics, load } from '../harness/compile';
 import { expectSameTensor } from '../onnx/support';
-import { HOIST_UP_TO_WORK } from '../../backends/optimize/projection_hoisting';
+import { HOIST_INNER_FROM, HOIST_ROWS_UP_TO, HOIST_UP_TO_WORK } from '../../backends/optimize/projection_hoisting';
 
 const source = `
 import * as tf from '@tensorflow/tfjs';
@@ -200,6 +200,21 @@ describe('stage(): projections of a sequence hoisted out of loops', () => {
     expect(products(loopOf(graph).body)).to.equal(2);
     expect(optimizations).to.deep.equal([]);
     tf.dispose([xs, w, u]);
+  });
+
+  it('leaves a product with a large step result and a small inner dim in the loop, hoists it with a larger inner dim', () => {
+    const u = tf.randomNormal([32, 32], 0, 0.1, 'float32', 7) as tf.Tensor2D;
+    const hoisted = (features: number): boolean => {
+      const xs = tf.randomNormal([3, 64, features], 0, 1, 'float32', 5) as tf.Tensor3D;
+      const w = tf.randomNormal([features, 32], 0, 0.1, 'float32', 6) as tf.Tensor2D;
+      const { graph } = equalsEager('forOf', 'tfjs', [[xs, w, u]]);
+      tf.dispose([xs, w]);
+      return products(loopOf(graph).body) === 1;
+    };
+    expect(64 * 32).to.be.above(HOIST_ROWS_UP_TO);
+    expect(hoisted(4)).to.equal(false); // 4 multiply-adds per element of a [64, 32] step result
+    expect(hoisted(HOIST_INNER_FROM)).to.equal(true);
+    u.dispose();
   });
 
   it('the program run under a gradient tape keeps maximumIterations', () => {

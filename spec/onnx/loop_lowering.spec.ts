@@ -93,6 +93,24 @@ export function decodeLike(limit: tf.Scalar, maxLen: number): tf.Tensor[] {
   return [step, total];
 }
 
+export function rowSum(xs: tf.Tensor2D, n: tf.Scalar): tf.Tensor {
+  'use autograph';
+  let total: tf.Tensor = tf.zeros([xs.shape[1]]);
+  for (const i of range(n)) total = total.add(tf.gather(xs, i));
+  return total;
+}
+
+export function rowSumFrom(xs: tf.Tensor2D, start: tf.Scalar, n: tf.Scalar): tf.Tensor {
+  'use autograph';
+  let total: tf.Tensor = tf.zeros([xs.shape[1]]);
+  let i: tf.Tensor = start;
+  while (i.less(n)) {
+    total = total.add(tf.gather(xs, i));
+    i = i.add(tf.scalar(1, 'int32'));
+  }
+  return total;
+}
+
 export function shrinking(n: tf.Scalar): tf.Tensor[] {
   'use autograph';
   let i: tf.Tensor = tf.scalar(0, 'int32');
@@ -192,6 +210,25 @@ describeOnnx('onnx: loop lowering (trip counts, flag selections)', () => {
     expect(Buffer.from(bytes).includes('trip_count')).to.equal(true);
     expect(hasOp(bytes, 'If')).to.equal(false);
     staged.dispose();
+  });
+
+  it('a gather by the counter of a loop counted from 0 has no check for negative indices; from a start it does not know, it has', () => {
+    const xs = tf.tensor2d([[1, 2], [3, 4], [5, 6], [7, 8]]);
+    const fromZero = stage(fns.rowSum, { engine: 'onnx' });
+    for (const n of [0, 1, 4]) expectSameTensor(fromZero(xs, i32(n)), fns.rowSum(xs, i32(n)), 0, `rowSum(${n})`);
+    expect(() => fns.rowSum(xs, i32(5))).to.throw(/index value 4 is not in \[0, 3\]/);
+    expect(() => fromZero(xs, i32(5))).to.throw();
+    const counted = modelOf(fromZero, xs, i32(4));
+    expect(['Less', 'Where'].map((op) => hasOp(counted, op))).to.deep.equal([false, false]);
+    const fromStart = stage(fns.rowSumFrom, { engine: 'onnx' });
+    for (const [start, n] of [[0, 4], [2, 4], [5, 4]]) {
+      expectSameTensor(fromStart(xs, i32(start), i32(n)), fns.rowSumFrom(xs, i32(start), i32(n)), 0, `rowSumFrom(${start}, ${n})`);
+    }
+    expect(() => fns.rowSumFrom(xs, i32(-1), i32(2))).to.throw(/index value -1 is not in \[0, 3\]/);
+    expect(() => fromStart(xs, i32(-1), i32(2))).to.throw();
+    expect(['Less', 'Where'].map((op) => hasOp(modelOf(fromStart, xs, i32(0), i32(4)), op))).to.deep.equal([true, true]);
+    [fromZero, fromStart].forEach((s) => s.dispose());
+    xs.dispose();
   });
 
   it('loops that only look counted keep their test: a step of 2, a bound the body changes', () => {

@@ -12,6 +12,8 @@
  * step serves a gather whose index is the counter of the counted loop whose body it is in: the
  * executor knows the counter's value without reading it back, and Slice reads one row where the
  * gather kernel repacks all of x on every step (webgl: the sample's RNN ran 4x slower than eager).
+ * On wasm, whose Gather indexes every element and whose Slice reads all of x back first, a Row
+ * step copies the row's bytes on the heap (wasm_rows.ts).
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { type CountedLoop, countedLoop } from './counted_loops';
@@ -61,6 +63,8 @@ export interface RowStep extends StepBase {
   counter: boolean;
   /** Whether reading the index is cheap here (host memory); if not, an index not known runs the gather kernel. */
   readsIndex: boolean;
+  /** The row is copied on the wasm heap (wasm_rows.ts) instead of sliced. */
+  heapCopy: boolean;
   slice: tf.KernelFunc;
   reshape: tf.KernelFunc;
   fn: tf.KernelFunc;
@@ -128,6 +132,8 @@ export interface Plan {
 
 /** Backends whose GatherV2 is a per-element JS loop while a first-axis Slice is cheap. */
 const ROW_SLICE_BACKENDS = new Set(['cpu']);
+/** Backends whose rows are copied on the heap (both Gather and Slice cost per element there). */
+const ROW_COPY_BACKENDS = new Set(['wasm']);
 /** Backends where a read of the index would cost a device sync: Row steps only on a known counter there. */
 const COUNTER_ROW_BACKENDS = new Set(['webgl', 'webgpu']);
 
@@ -281,7 +287,8 @@ function rowStep(node: KernelNode, graph: Graph, backendName: string, fn: tf.Ker
   if (node.op !== 'GatherV2' || node.inputs.length !== 2) return undefined;
   const indexNode = graph.nodes[node.inputs[1].node];
   const onCounter = counter !== undefined && indexNode.kind === 'Input' && indexNode.param === counter;
-  if (!ROW_SLICE_BACKENDS.has(backendName) && !(onCounter && COUNTER_ROW_BACKENDS.has(backendName))) return undefined;
+  const heapCopy = ROW_COPY_BACKENDS.has(backendName);
+  if (!ROW_SLICE_BACKENDS.has(backendName) && !heapCopy && !(onCounter && COUNTER_ROW_BACKENDS.has(backendName))) return undefined;
   const x = graph.nodes[node.inputs[0].node].outputs[node.inputs[0].output];
   const index = graph.nodes[node.inputs[1].node].outputs[node.inputs[1].output];
   const axis = Number(node.attrs.axis ?? 0);
@@ -293,7 +300,7 @@ function rowStep(node: KernelNode, graph: Graph, backendName: string, fn: tf.Ker
   const reshape = tf.getKernel('Reshape', backendName)?.kernelFunc;
   if (slice === undefined || reshape === undefined) return undefined;
   return { kind: 'Row', x: slots[0], index: slots[1], rows: x.shape[0], size: [1, ...x.shape.slice(1)],
-    rowShape: x.shape.slice(1), counter: onCounter, readsIndex: ROW_SLICE_BACKENDS.has(backendName), slice, reshape, fn, attrs: node.attrs, out, free: [] };
+    rowShape: x.shape.slice(1), counter: onCounter, readsIndex: ROW_SLICE_BACKENDS.has(backendName) || heapCopy, heapCopy, slice, reshape, fn, attrs: node.attrs, out, free: [] };
 }
 
 function stepInputs(step: Step): Slot[] {

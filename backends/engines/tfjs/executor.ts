@@ -33,6 +33,7 @@ function siteOf(program: Program, step: Step): { location: string; name?: string
 }
 import { engineInternals } from '../../kernels/engine_internals';
 import { countListElement, ListValue, releaseList } from './tensor_lists';
+import { RowCopy, wasmRowCopy } from './wasm_rows';
 
 type Value = tf.TensorInfo;
 
@@ -198,6 +199,8 @@ class DirectRun {
 
   private readonly hostMemory: boolean;
 
+  private readonly copyRow: RowCopy | undefined;
+
   /** When an asynchronous run with a time budget (Program.timeBudgetMs) started. */
   startedAt?: number;
   /** The counter's value in the current iteration of the innermost counted loop running (Row steps on it read nothing). */
@@ -206,6 +209,7 @@ class DirectRun {
   constructor(private readonly program: Program, private readonly backend: tf.KernelBackend, backendName: string) {
     this.read = scalarReader(backend, backendName);
     this.hostMemory = HOST_MEMORY_BACKENDS.has(backendName);
+    this.copyRow = wasmRowCopy(backend, backendName);
   }
 
   /** A value read back to decide what runs next (counted: `readbacks`). */
@@ -398,6 +402,12 @@ class DirectRun {
         if (!(i >= 0 && i < step.rows && Number.isInteger(i))) {
           // Out of range (the kernel says so, as it would have), or an index a GPU backend would have to read back.
           vals[step.out] = step.fn({ inputs: { x, indices: indexValue }, attrs: step.attrs as tf.NamedAttrMap, backend }) as Value;
+          return;
+        }
+        if (step.heapCopy) {
+          // (Without the wasm internals it expects, the gather kernel.)
+          vals[step.out] = this.copyRow?.(x, i, step.rowShape) ??
+            step.fn({ inputs: { x, indices: indexValue }, attrs: step.attrs as tf.NamedAttrMap, backend }) as Value;
           return;
         }
         const begin = new Array<number>(step.size.length).fill(0);

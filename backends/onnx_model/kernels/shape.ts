@@ -10,6 +10,7 @@ import { OnnxType } from '../onnx_proto';
 import type { KernelLowering, LoweringTable } from './lowering';
 import { axesOf } from './lowering';
 import { where } from './elementwise';
+import { isNonNegativeInt } from '../sign_facts';
 
 /** Reshape to the recorded output shape (allowzero: a 0 in the shape is an empty dim, as in tfjs). */
 const reshapeTo: KernelLowering = (g, [x], _attrs, outs) =>
@@ -31,6 +32,7 @@ function slice(g: GraphScope, x: Value, begin: number[], end: number[], steps: n
 function noNegativeIndices(g: GraphScope, indices: Value, int32Allowed = false): Value {
   // Gather takes int32 indices as they are (a Cast per gather costs in loop bodies); GatherND wants int64.
   const i = int32Allowed && indices.type === OnnxType.INT32 ? indices : g.cast(indices, OnnxType.INT64);
+  if (isNonNegativeInt(g.model, indices)) return i;   // (a counted loop's counter: sign_facts.ts)
   const negative = g.op('Less', [i, g.scalar(0, i.type)], {}, OnnxType.BOOL, i.shape);
   return g.op('Where', [negative, g.scalar(2 ** 31 - 1, i.type), i], {}, i.type, i.shape);
 }
