@@ -75,3 +75,10 @@ export const DIRECTIVE = 'use autograph';
 
 /** The module specifier that emitted code imports the operators from. */
 export const RUNTIME_MODULE = 'autograph-ts/runtime';
+
+/**
+ * Whether a synthesized name is a function's return value (`retval_`, `retval__1`: converters/
+ * return_statements.ts). It is among a statement's flags (opts.flags) for its "not returned yet"
+ * value, but holds the user's value: a returned `true` is a JS boolean to read back, not a jump flag.
+ */
+export const isReturnValueName = (name: string): boolean => /^retval_(_\d+)?$/.test(name);

@@ -19,6 +19,7 @@
  * On plain values (eagerly, and in static code while tracing) every operator here is exactly the
  * JS operator it replaced.
  */
+import { isReturnValueName } from './names';
 import * as tf from '@tensorflow/tfjs-core';
 import { StagingError } from './staging_error';
 import { isTensor } from './tensors';
@@ -110,7 +111,7 @@ export function promotionOf(value: unknown): Promotion | undefined {
  * keeps in the transformer's `retval_` (converters/return_statements.ts) as what it is to the user.
  */
 function quoted(name: string): string {
-  return /^retval_(_\d+)?$/.test(name) ? 'the returned value' : `'${name}'`;
+  return isReturnValueName(name) ? 'the returned value' : `'${name}'`;
 }
 
 /** The origins of the loops staged (a promotion's other origins are conditionals): how messages name the statement. */

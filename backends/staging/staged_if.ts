@@ -4,6 +4,7 @@
  * merged into the If's outputs. A branch that throws becomes a Check that throws the same error
  * when that branch is taken at run time.
  */
+import { isReturnValueName } from '../../runtime/names';
 import * as tf from '@tensorflow/tfjs-core';
 import type { OperatorOptions } from '../../runtime/options';
 import { capturedTensors, GraphBuilder, specOf, unifyCaptures } from '../graph/builder';
@@ -110,7 +111,7 @@ function stageIf(tracer: Tracer, cond: tf.Tensor, runThen: () => unknown[], runE
   // The flags a branch sets to true while the other does not: they guard a value defined there.
   const flagsSetIn = (values: unknown[], other: unknown[], valuesTrue: tf.Tensor | undefined,
                       otherTrue: tf.Tensor | undefined): string[] =>
-    names.filter((n, i) => flags.includes(n) && isTrueIn(values[i], valuesTrue) && !isTrueIn(other[i], otherTrue));
+    names.filter((n, i) => flags.includes(n) && !isReturnValueName(n) && isTrueIn(values[i], valuesTrue) && !isTrueIn(other[i], otherTrue));
 
   interface Output {
     name: string; then: tf.Tensor; else: tf.Tensor; mark?: MaybeUndefined; alwaysTrue?: boolean; truthOnly?: boolean;
@@ -191,7 +192,7 @@ function stageIf(tracer: Tracer, cond: tf.Tensor, runThen: () => unknown[], runE
       }
       // A flag set on both paths (e.g. do_return after `if (t) return a; return b;` inside a branch)
       // is true whatever the condition: later guards may rely on it.
-      const alwaysTrue = flags.includes(name) && isTrueIn(t.leaves[k], trueInThen) && isTrueIn(e.leaves[k], trueInElse);
+      const alwaysTrue = flags.includes(name) && !isReturnValueName(name) && isTrueIn(t.leaves[k], trueInThen) && isTrueIn(e.leaves[k], trueInElse);
       const promotion = leaf.promoted ? { name, origin: leaf.pair.map(promotionOf).find((p) => p)?.origin ?? opts?.origin } : undefined;
       outputs.push({ name: name.replace(/^<(.*)>$/, 'the $1'), then: leaf.pair[0], else: leaf.pair[1], mark, alwaysTrue, truthOnly: leaf.truthOnly, promotion });
     });
@@ -302,13 +303,14 @@ interface PairContext {
 function mergePlainValues(tracer: Tracer, a: unknown, b: unknown, ctx: PairContext): MergedLeaf {
   const { name, isFlag, isValue, isPromoted, opts } = ctx;
   if (a === b || (Number.isNaN(a) && Number.isNaN(b))) return { static: a };
-  if (typeof a === 'boolean' && typeof b === 'boolean' && isFlag) {
+  // (A jump flag; a boolean the function returns is the user's value, promoted below.)
+  if (typeof a === 'boolean' && typeof b === 'boolean' && isFlag && !isReturnValueName(name)) {
     return { pair: [tracer.makeConstant([a], [], 'bool'), tracer.makeConstant([b], [], 'bool')] as const };
   }
   // A staged `c ? 3 : 4` gives the JS value a number or boolean: carried as a promoted tensor
   // (read back as that JS value if the function returns it), like a counter.
   // Also a JS number the function returns on both paths (read back as that number).
-  const returnedNumber = isFlag && typeof a === 'number';
+  const returnedNumber = isFlag && (typeof a === 'number' || isReturnValueName(name));
   if ((isPromoted || isValue || returnedNumber) && typeof a === typeof b && (typeof a === 'number' || typeof a === 'boolean')) {
     // int32 for integers (a counter), float32 for other numbers, bool for flags.
     const dtype = promotedDtypeOf(a, b);

@@ -3,6 +3,7 @@
  * once, over parameters that stand for the loop variables (the state variables that are tensors,
  * plus the jump flags turned into bool tensors, plus a return value that becomes a tensor).
  */
+import { isReturnValueName } from '../../runtime/names';
 import * as tf from '@tensorflow/tfjs-core';
 import type { OperatorOptions } from '../../runtime/options';
 import type { GetState, SetState, Thunk } from '../../runtime/staging_hooks';
@@ -159,7 +160,7 @@ function stageLoopOnce(tracer: Tracer, spec: LoopSpec): void {
       if (rebound.has(k)) return { ...leaf, loop: true };
       const dtype = promoted.get(k);
       if (dtype !== undefined) {
-        const value = flags.includes(leaf.name) && typeof leaf.value === 'boolean'
+        const value = flags.includes(leaf.name) && !isReturnValueName(leaf.name) && typeof leaf.value === 'boolean'
           ? tracer.makeConstant([leaf.value], [], 'bool') : promote(tracer, leaf, dtype, opts);
         return { ...leaf, value, loop: true };
       }
@@ -530,7 +531,7 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
         // The value is defined once its return flag is true: the flag a nested statement paired it
         // with, or, for `return x` right in the body, the flag the body sets to true.
         const flag = (out instanceof tf.Tensor ? maybeUndefined.get(out)?.flag : undefined) ?? leaves.find((l, j) => j !== k &&
-          spec.flags.includes(l.name) && (outLeaves[j] === true ||
+          spec.flags.includes(l.name) && !isReturnValueName(l.name) && (outLeaves[j] === true ||
             (outLeaves[j] instanceof tf.Tensor && tracer.facts.knownTrue.has(outLeaves[j] as tf.Tensor))))?.name;
         retry.set(k, out instanceof tf.Tensor ? { spec: specOf(out), flag, promotion: promotionOf(out) } : {
           spec: { shape: [], dtype: promotedDtypeOf(out) }, flag,
