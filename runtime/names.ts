@@ -24,6 +24,7 @@ export const OperatorNames = {
   unaryOp: 'unaryOp',
   postfixOp: 'postfixOp',
   plainValue: 'plainValue',
+  forEachItem: 'forEachItem',
   listItem: 'listItem',
   arrayItem: 'arrayItem',
   listValue: 'listValue',

@@ -36,6 +36,9 @@ export interface StagingHooks {
   recursiveCall(fn: (...args: never[]) => unknown, args: unknown[], opts: OperatorOptions | undefined, receiver: unknown): unknown;
   observeFields(object: object, keys: string[], name: string, opts?: OperatorOptions): void;
   /** `xs.some(f)` & co. on an array (or list) whose callback may return a tensor (array_predicates.ts; not sort). */
+  /** `xs.forEach(f)` on a list (runtime/list_iteration.ts): a staged loop carrying what f assigns (opts.state). */
+  forEachItem?(list: unknown[], callback: (this: unknown, item: unknown, index: unknown, array: unknown) => unknown, thisArg: unknown,
+               opts?: OperatorOptions): void;
   /** Whether `array` (of `array.push(v)`, v promoted) is held in a field a staged statement carries: it takes v. */
   takesPromoted?(array: unknown[]): boolean;
   arrayPredicate(receiver: unknown[], method: ArrayPredicate, callback: (...args: unknown[]) => unknown, args: unknown[],

@@ -20,6 +20,7 @@ import { flatten } from '../common/nest';
 import { conditionTensor, type TraceFacts } from './staged_values';
 import { type Field, FieldWatch } from './observed_fields';
 import { CarriedArrays } from './field_arrays';
+import { stageListForEach } from './list_for_each';
 import { shapeTensor } from '../kernels/shape_kernel';
 import type { Tracer } from './tracer';
 
@@ -298,6 +299,11 @@ export class StagedControlFlow implements StagingHooks {
   arrayPredicate(receiver: unknown[], method: ArrayPredicate, callback: (...args: unknown[]) => unknown, args: unknown[],
                  opts?: OperatorOptions): unknown {
     return stageArrayPredicate(this, this.tracer.facts, receiver, method, callback, args, opts);
+  }
+
+  forEachItem(list: unknown[], callback: (this: unknown, item: unknown, index: unknown, array: unknown) => unknown, thisArg: unknown,
+              opts?: OperatorOptions): void {
+    stageListForEach(this, list, callback, thisArg, opts);
   }
 
   takesPromoted(array: unknown[]): boolean {

@@ -17,7 +17,7 @@
  * they index (`tb[...]`), and a forEach callback counting into `n0` under its own tensor condition.
  * Stress mode (`--mode stress`) adds what real programs keep besides: a list `ls` pushed under
  * tensor conditions and in staged loops, its `length` read in conditions and returned, the list
- * itself returned (a JS array of tensors, as eagerly); a JS-number array `ns` (number[] in both
+ * itself returned (a JS array of tensors, as eagerly), iterated by forEach (a callback summing and counting); a JS-number array `ns` (number[] in both
  * dialects) pushed under tensor conditions and in staged loops and returned (a JS array of JS
  * numbers, as eagerly: a list of promoted scalars when staged), and a field array `lg.seen` its method
  * `lg.note(k)` pushes to (or pushed to directly); values a loop creates — a `const` of the
@@ -243,6 +243,12 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
     if (r.chance(0.75)) {
       const e = this.expression(scope);
       return [`ls.push(${e[0]});`, `ls.push(${e[1]});`];
+    }
+    if (r.chance(0.4)) {
+      // forEach over the list: a staged loop carrying what the callback assigns.
+      const [v, n] = [r.pick(VARS), r.pick(['n0', 'st.c'])];
+      return [`ls.forEach((e) => { ${v} = ${v}.add(e); if (e.greater(1)) ${n} = ${n} + 1; });`,
+        `ls.forEach((e) => { ${v} = ${v} + e; if (e > 1) ${n} = ${n} + 1; });`];
     }
     const v = r.pick(VARS);
     return [`${v} = ${v}.add(ls.length);`, `${v} = ${v} + ls.length;`];

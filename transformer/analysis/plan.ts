@@ -17,7 +17,7 @@
 import type * as TS from 'typescript';
 import { Classifier } from '../classify';
 import { ConversionError } from '../diagnostics';
-import { compositeTargetsOf } from './activity';
+import { activityOf, compositeTargetsOf } from './activity';
 import { isLoop, loopOf } from './loops';
 import { visitReferences } from './references';
 import { type NumberArgumentOp, numberArgumentCalls } from './number_arguments';
@@ -80,6 +80,9 @@ export interface ConversionPlan {
   /** tfjs ops given a maybe-promoted number (`x.slice([i], [1])`, analysis/number_arguments.ts):
    * `ag__.tensorMethodCall(x, "slice", [[i], [1]], origin)` (converters/number_arguments.ts). */
   readonly numberArgumentCalls: ReadonlyMap<TS.CallExpression, NumberArgumentOp>;
+  /** `xs.forEach(f)` with f a function written there, on an array of newLists (which a staged loop may make a
+   * list): `ag__.forEachItem(xs, f, { state })` (converters/list_for_each.ts). */
+  readonly listForEach: ReadonlySet<TS.CallExpression>;
 }
 
 interface Site<T extends TS.Node> {
@@ -292,13 +295,47 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
   const promotion = active || records.size > 0 ? { active, names: promoted, plainReads: reads, records } : noPromotion;
   const scalarLists = new Set([...newLists(body, withGuarded(converted, guarded), classifier)]
     .filter((d) => !classifier.mayHoldTensors(d.name) && classifier.holdsNumbersOrBooleans(d.name)));
+  const declaredLists = newLists(body, withGuarded(converted, guarded), classifier);
   return { converted, loweredJumps, jumpTargets, lowerReturns, expressions, switchExits, loweredSwitches, promotion,
     warnings: [...booleanTypedTensors(expressions, classifier), ...optionalTensorConditions(controls, converted, classifier)],
-    asserts: assertKinds(expressions, classifier), switchDiscriminants, newLists: newLists(body, withGuarded(converted, guarded), classifier),
+    asserts: assertKinds(expressions, classifier), switchDiscriminants, newLists: declaredLists, listForEach: forEachOnLists(body, declaredLists, classifier),
     scalarLists,
     listArguments: listArgumentsOf(body, new Set([...scalarLists].map((d) => (d.name as TS.Identifier).text)), classifier),
     mayBeArray: (receiver) => classifier.mayBeArray(receiver), mayHaveFields: (name) => classifier.mayHaveFields(name) || classifier.holdsObjectsWithFields(name), recursiveCalls,
     arrayPredicates, numberArgumentCalls: numberArgumentCalls(body, promoted, classifier) };
+}
+
+/**
+ * `xs.forEach(f)` (f an arrow or function expression) where xs may be a list in a trace: one of
+ * `lists` (the newLists), or an array of tensors, numbers, booleans or records that a converted
+ * callee may have returned as one (`const idx = positives(xs)`).
+ */
+function forEachOnLists(body: TS.Node, lists: ReadonlySet<TS.VariableDeclaration>, classifier: Classifier): Set<TS.CallExpression> {
+  const names = new Set([...lists].map((d) => (d.name as TS.Identifier).text));
+  // Arrays a call returned (`const idx = positives(xs)`), which a converted callee may have grown as a list.
+  const returned = new Set<string>();
+  const collect = (node: TS.Node): void => {
+    if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer !== undefined &&
+        ts.isCallExpression(skipOuterExpressions(node.initializer)) && !classifier.isTfjsCall(skipOuterExpressions(node.initializer) as TS.CallExpression)) {
+      returned.add(node.name.text);
+    }
+    ts.forEachChild(node, collect);
+  };
+  ts.forEachChild(body, collect);
+  const found = new Set<TS.CallExpression>();
+  const mayBeList = (receiver: TS.Identifier): boolean => names.has(receiver.text) || (returned.has(receiver.text) &&
+    receiver.pos >= 0 && classifier.mayBeArray(receiver) &&
+    (classifier.mayHoldTensors(receiver) || classifier.holdsNumbersOrBooleans(receiver) || classifier.holdsRecords(receiver)));
+  const visit = (node: TS.Node): void => {
+    if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'forEach' &&
+        ts.isIdentifier(node.expression.expression) && mayBeList(node.expression.expression) && node.arguments.length >= 1 &&
+        (ts.isArrowFunction(node.arguments[0]) || ts.isFunctionExpression(node.arguments[0]))) found.add(node);
+    ts.forEachChild(node, visit);
+  };
+  ts.forEachChild(body, visit);
+  return found;
 }
 
 function skipOuterExpressions(e: TS.Expression): TS.Expression {
@@ -335,6 +372,19 @@ function withGuarded(converted: Set<TS.Node>, guarded: Set<TS.Node>): Set<TS.Nod
 function newLists(body: TS.Node, converted: Set<TS.Node>, classifier: Classifier): Set<TS.VariableDeclaration> {
   const grown = new Set<string>();
   for (const node of converted) for (const name of compositeTargetsOf(new Set(), (e) => classifier.mayBeArray(e), node)) grown.add(name);
+  const found = arrayDeclarations(body, grown, classifier);
+  // ...and by the callbacks of forEach calls on them (or on arrays a call returned), which run here as a
+  // staged loop: `out.forEach((t) => { if (t.greater(1)) big.push(t); })`.
+  const callbacks = [...forEachOnLists(body, found, classifier)].map((call) => call.arguments[0] as TS.ArrowFunction | TS.FunctionExpression);
+  if (callbacks.length === 0) return found;
+  for (const fn of callbacks) {
+    for (const name of compositeTargetsOf(activityOf(fn).declared, (e) => classifier.mayBeArray(e), fn.body)) grown.add(name);
+  }
+  return arrayDeclarations(body, grown, classifier);
+}
+
+/** The `let`/`const` declarations of new arrays (literals) named in `grown` that may hold tensors, JS numbers, booleans or records. */
+function arrayDeclarations(body: TS.Node, grown: ReadonlySet<string>, classifier: Classifier): Set<TS.VariableDeclaration> {
   const found = new Set<TS.VariableDeclaration>();
   if (grown.size === 0) return found;
   const visit = (node: TS.Node): void => {
