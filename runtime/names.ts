@@ -25,6 +25,7 @@ export const OperatorNames = {
   postfixOp: 'postfixOp',
   plainValue: 'plainValue',
   forEachItem: 'forEachItem',
+  spreadItems: 'spreadItems',
   listItem: 'listItem',
   arrayItem: 'arrayItem',
   listValue: 'listValue',

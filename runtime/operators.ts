@@ -16,7 +16,7 @@ import * as promoted from './promoted_values';
 import { mathCall as promotedMathCall } from './promoted_math';
 import { tensorMethodCall as promotedMethodCall, tfjsCall as promotedTfjsCall } from './promoted_op_arguments';
 import { arrayPredicate as nativeArrayPredicate } from './array_predicates';
-import { forEachItem as listForEach } from './list_iteration';
+import { forEachItem as listForEach, spreadItems as spreadWithLists } from './list_iteration';
 import { TensorRange } from './range';
 import { activeStaging, GetState, SetState, Thunk } from './staging_hooks';
 import { isTensor, logicalNot, readCondition } from './tensors';
@@ -225,6 +225,7 @@ export const mathCall = ownCode(promotedMathCall);
 // (It calls the user's callback natively, as the method would: user code again.)
 export const arrayPredicate = nativeArrayPredicate;
 export const forEachItem = listForEach;
+export const spreadItems = spreadWithLists;
 // (The call as written on plain values is the user's; what they stage runs as autograph-ts's own.)
 export const tfjsCall = promotedTfjsCall;
 export const tensorMethodCall = promotedMethodCall;

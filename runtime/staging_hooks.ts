@@ -39,6 +39,8 @@ export interface StagingHooks {
   /** `xs.forEach(f)` on a list (runtime/list_iteration.ts): a staged loop carrying what f assigns (opts.state). */
   forEachItem?(list: unknown[], callback: (this: unknown, item: unknown, index: unknown, array: unknown) => unknown, thisArg: unknown,
                opts?: OperatorOptions): void;
+  /** `[a, ...xs]` with a list among the spread parts (runtime/list_iteration.ts): a new list of the items. */
+  spreadItems?(parts: unknown[], spreads: readonly number[], opts?: OperatorOptions): unknown[];
   /** Whether `array` (of `array.push(v)`, v promoted) is held in a field a staged statement carries: it takes v. */
   takesPromoted?(array: unknown[]): boolean;
   arrayPredicate(receiver: unknown[], method: ArrayPredicate, callback: (...args: unknown[]) => unknown, args: unknown[],

@@ -59,7 +59,8 @@ function convertBody(body: TS.ConciseBody, classifier: Classifier, emit: EmitCon
   const plan = planFunction(body, classifier, sloppy, recursiveCalls);
   const warnings = plan.warnings;
   const nothingElse = plan.converted.size === 0 && plan.expressions.size === 0 && plan.switchDiscriminants.size === 0 &&
-    !plan.promotion.active && plan.recursiveCalls.size === 0 && plan.arrayPredicates.size === 0 && plan.listForEach.size === 0;
+    !plan.promotion.active && plan.recursiveCalls.size === 0 && plan.arrayPredicates.size === 0 && plan.listForEach.size === 0 &&
+    plan.listSpreads.size === 0;
   const writes = observedFieldWrites(body, classifier, nothingElse);
   if (nothingElse && writes.size === 0) {
     return { body, usesRuntime: false, warnings };

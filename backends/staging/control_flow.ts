@@ -20,7 +20,7 @@ import { flatten } from '../common/nest';
 import { conditionTensor, type TraceFacts } from './staged_values';
 import { type Field, FieldWatch } from './observed_fields';
 import { CarriedArrays } from './field_arrays';
-import { stageListForEach } from './list_for_each';
+import { stageListForEach, stageSpread } from './list_for_each';
 import { shapeTensor } from '../kernels/shape_kernel';
 import type { Tracer } from './tracer';
 
@@ -306,6 +306,10 @@ export class StagedControlFlow implements StagingHooks {
     stageListForEach(this, list, callback, thisArg, opts);
   }
 
+  spreadItems(parts: unknown[], spreads: readonly number[], opts?: OperatorOptions): unknown[] {
+    return stageSpread(this, parts, spreads, opts);
+  }
+
   takesPromoted(array: unknown[]): boolean {
     if (stagedArrayState(array) !== undefined) return true;
     const facts = this.tracer.facts;
@@ -380,6 +384,8 @@ function withObservedFields(tracer: Tracer, facts: TraceFacts, opts: OperatorOpt
       } catch (error) {
         failure = error;
       }
+      const typed = watch.changedTypedArray();
+      if (typed !== undefined) throw typedArrayChanged(typed, opts);
       const found = watch.changed([...fields, ...arrays.fields]);
       const grown = arrays.grown(failure);
       if (found.length === 0 && grown.length === 0) {
@@ -404,7 +410,9 @@ function withObservedFields(tracer: Tracer, facts: TraceFacts, opts: OperatorOpt
  */
 function withComposites(getState: GetState, setState: SetState, names: string[], nouts: number, opts: OperatorOptions | undefined,
                         fields: readonly Field[]): { getState: GetState; setState: SetState; names: string[]; nouts: number } {
-  const targets = Object.entries(opts?.composites?.() ?? {}).filter(([, v]) => Array.isArray(v) || isPlainObject(v));
+  const composites = Object.entries(opts?.composites?.() ?? {});
+  refuseTypedArrays(composites, opts);
+  const targets = composites.filter(([, v]) => Array.isArray(v) || isPlainObject(v));
   if (targets.length === 0 && fields.length === 0) return { getState, setState, names, nouts };
   const k = targets.length + fields.length;
   return {
@@ -431,6 +439,22 @@ function withComposites(getState: GetState, setState: SetState, names: string[],
     names: [...names.slice(0, nouts), ...targets.map(([name]) => name), ...fields.map((f) => f.name), ...names.slice(nouts)],
     nouts: nouts + k,
   };
+}
+
+/**
+ * A typed array a staged statement changes in place (`a[0] = 1` in a branch): it holds JS numbers only,
+ * written while the statement is traced (both branches, once), so a staged call would keep the
+ * trace's values. Refused, naming it.
+ */
+function refuseTypedArrays(composites: [string, unknown][], opts: OperatorOptions | undefined): void {
+  const typed = composites.find(([, v]) => ArrayBuffer.isView(v));
+  if (typed !== undefined) throw typedArrayChanged(typed[0], opts);
+}
+
+function typedArrayChanged(name: string, opts: OperatorOptions | undefined): StagingError {
+  return new StagingError(`autograph-ts: '${name}' is a typed array that a statement staged on a tensor condition changes in ` +
+    `place${at(opts)}: a typed array holds JS numbers, written while the statement is traced, so a staged call would keep ` +
+    'the values of the trace. Use a JS array (number[]) or a tensor for values that depend on a tensor.');
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -37,6 +37,7 @@ export class FieldWatch {
   private readonly objects: Reached[];
   private readonly watched: Watched[];
   private readonly arrays: WatchedArray[];
+  private readonly typed: { name: string; array: ArrayLike<number>; items: number[] }[];
 
   /** `stateNames`: what the statement already carries (a field the transformer saw, a composite). */
   constructor(opts: OperatorOptions | undefined, private readonly stateNames: readonly string[]) {
@@ -47,6 +48,17 @@ export class FieldWatch {
     })));
     this.arrays = this.watched.flatMap(({ name, object, key, value }) => (Array.isArray(value) && stagedArrayState(value) === undefined
       ? [{ name, object, key, array: value as unknown[], items: [...value as unknown[]] }] : []));
+    this.typed = this.watched.flatMap(({ name, value }) => (ArrayBuffer.isView(value) && !(value instanceof DataView)
+      ? [{ name, array: value as unknown as ArrayLike<number>, items: Array.from(value as unknown as ArrayLike<number>) }] : []));
+  }
+
+  /**
+   * A typed array held in a field whose elements the statement changed (`this.counts[k] += 1` in a
+   * method a branch calls): it holds JS numbers written while the statement was traced, so a staged
+   * call would keep the trace's values. The field as code names it, for the error.
+   */
+  changedTypedArray(): string | undefined {
+    return this.typed.find(({ array, items }) => items.some((v, i) => !Object.is(v, array[i])))?.name;
   }
 
   /** The watched fields' values when the watch began, by the names code reads them by. */

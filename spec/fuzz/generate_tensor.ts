@@ -17,7 +17,7 @@
  * they index (`tb[...]`), and a forEach callback counting into `n0` under its own tensor condition.
  * Stress mode (`--mode stress`) adds what real programs keep besides: a list `ls` pushed under
  * tensor conditions and in staged loops, its `length` read in conditions and returned, the list
- * itself returned (a JS array of tensors, as eagerly), iterated by forEach (a callback summing and counting); a JS-number array `ns` (number[] in both
+ * itself returned (a JS array of tensors, as eagerly), iterated by forEach (a callback summing and counting) and spread (`[...ls, v0]`); a JS-number array `ns` (number[] in both
  * dialects) pushed under tensor conditions and in staged loops and returned (a JS array of JS
  * numbers, as eagerly: a list of promoted scalars when staged), and a field array `lg.seen` its method
  * `lg.note(k)` pushes to (or pushed to directly); values a loop creates — a `const` of the
@@ -251,6 +251,10 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
         `ls.forEach((e) => { ${v} = ${v} + e; if (e > 1) ${n} = ${n} + 1; });`];
     }
     const v = r.pick(VARS);
+    if (r.chance(0.3)) {
+      // The list spread into a new array, given to tfjs.
+      return [`${v} = tf.stack([...ls, ${v}]).sum();`, `${v} = [...ls, ${v}].reduce((a, b) => a + b, 0);`];
+    }
     return [`${v} = ${v}.add(ls.length);`, `${v} = ${v} + ls.length;`];
   }
 

@@ -8,7 +8,7 @@
  */
 import type * as TS from 'typescript';
 import { ts } from '../typescript';
-import { closureComposites, closureWrites, escapingWritesAt } from './closure_writes';
+import { closureComposites, closureWrites, escapingCompositesAt, escapingWritesAt } from './closure_writes';
 import { isCompoundAssignment, qualifiedName, transparentFunctions, visitReferences } from './references';
 
 export interface Activity {
@@ -96,6 +96,8 @@ export function compositeTargetsOf(declared: Set<string>, mayBeArray: (receiver:
     }
     // A local function named here changes what it changes in place here (closure_writes.ts).
     if (ts.isIdentifier(node)) for (const target of closureComposites().get(node.text) ?? []) add(target);
+    // A call here may run an escaping function of the body (a callback it stored: `e.emit(f)`), and so change what it changes.
+    for (const target of escapingCompositesAt(node)) add(target);
     ts.forEachChild(node, visit);
   };
   for (const node of nodes) if (node !== undefined) visit(node);

@@ -28,6 +28,8 @@ export interface ClosureEffects {
 /** What the escaping functions of a body assign, and which calls may run them. */
 export interface EscapingWrites {
   writes: readonly TS.Identifier[];
+  /** The arrays and objects they change in place (`events.push(f)` in a callback stored by `e.on(...)`). */
+  composites: readonly TS.Identifier[];
   /** Whether a call may run a function of the user's (not a tfjs function or Math's). */
   mayRun(call: TS.CallExpression | TS.NewExpression): boolean;
 }
@@ -50,6 +52,11 @@ export function escapingWritesAt(node: TS.Node): readonly TS.Identifier[] {
   };
   visit(node);
   return found ? escaping.writes : [];
+}
+
+/** The arrays and objects an escaping function of the body being converted changes in place, if `node` is a call that may run one. */
+export function escapingCompositesAt(node: TS.Node): readonly TS.Identifier[] {
+  return mayRunEscaping(node) ? current.escaping!.composites : [];
 }
 
 /** Whether `node` itself is a call that may run an escaping function of the body being converted. */
@@ -120,9 +127,12 @@ function escapingWritesOf(body: TS.Node, classifier: Classifier): EscapingWrites
   if (original.pos < 0 || original.parent === undefined || original.getSourceFile() === undefined) return undefined;
   const fn = original.parent;
   const written: TS.Identifier[] = [];
+  const changed: TS.Identifier[] = [];
   const consider = (f: TS.FunctionLikeDeclaration): void => {
     if (f.body === undefined) return;
-    for (const id of effectsOf(f).writes) if (inScopeThroughout(id)) written.push(id);
+    const effects = effectsOf(f);
+    for (const id of effects.writes) if (inScopeThroughout(id)) written.push(id);
+    for (const id of effects.composites) if (inScopeThroughout(id)) changed.push(id);
   };
   const inScopeThroughout = (id: TS.Identifier): boolean => {
     const decl = classifier.variableDeclarationOf(id);
@@ -157,7 +167,7 @@ function escapingWritesOf(body: TS.Node, classifier: Classifier): EscapingWrites
     ts.forEachChild(original, uses);
     for (const name of escaped) consider(locals.get(name)!);
   }
-  if (written.length === 0) return undefined;
+  if (written.length === 0 && changed.length === 0) return undefined;
   const mayRun = (call: TS.CallExpression | TS.NewExpression): boolean => {
     const callee = call.expression;
     if (ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && callee.expression.text === 'Math') return false;
@@ -166,7 +176,7 @@ function escapingWritesOf(body: TS.Node, classifier: Classifier): EscapingWrites
     if (!(ts.isCallExpression(node) || ts.isNewExpression(node)) || node.pos < 0 || node.parent === undefined) return false;
     return !classifier.callsTfjs(node);
   };
-  return { writes: written, mayRun };
+  return { writes: written, composites: changed, mayRun };
 }
 
 /** Array methods that call their callback while they run (and keep no reference to it). */

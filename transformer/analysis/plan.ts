@@ -83,6 +83,8 @@ export interface ConversionPlan {
   /** `xs.forEach(f)` with f a function written there, on an array of newLists (which a staged loop may make a
    * list): `ag__.forEachItem(xs, f, { state })` (converters/list_for_each.ts). */
   readonly listForEach: ReadonlySet<TS.CallExpression>;
+  /** Array literals spreading such an array (`[...tokens, eos]`): `ag__.spreadItems([tokens, eos], [0])` (converters/list_for_each.ts). */
+  readonly listSpreads: ReadonlySet<TS.ArrayLiteralExpression>;
 }
 
 interface Site<T extends TS.Node> {
@@ -299,6 +301,7 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
   return { converted, loweredJumps, jumpTargets, lowerReturns, expressions, switchExits, loweredSwitches, promotion,
     warnings: [...booleanTypedTensors(expressions, classifier), ...optionalTensorConditions(controls, converted, classifier)],
     asserts: assertKinds(expressions, classifier), switchDiscriminants, newLists: declaredLists, listForEach: forEachOnLists(body, declaredLists, classifier),
+    listSpreads: spreadsOfLists(body, declaredLists, classifier),
     scalarLists,
     listArguments: listArgumentsOf(body, new Set([...scalarLists].map((d) => (d.name as TS.Identifier).text)), classifier),
     mayBeArray: (receiver) => classifier.mayBeArray(receiver), mayHaveFields: (name) => classifier.mayHaveFields(name) || classifier.holdsObjectsWithFields(name), recursiveCalls,
@@ -311,6 +314,39 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
  * callee may have returned as one (`const idx = positives(xs)`).
  */
 function forEachOnLists(body: TS.Node, lists: ReadonlySet<TS.VariableDeclaration>, classifier: Classifier): Set<TS.CallExpression> {
+  const mayBeList = maybeListNames(body, lists, classifier);
+  const found = new Set<TS.CallExpression>();
+  const visit = (node: TS.Node): void => {
+    if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'forEach' &&
+        ts.isIdentifier(node.expression.expression) && mayBeList(node.expression.expression) && node.arguments.length >= 1 &&
+        (ts.isArrowFunction(node.arguments[0]) || ts.isFunctionExpression(node.arguments[0]))) found.add(node);
+    ts.forEachChild(node, visit);
+  };
+  ts.forEachChild(body, visit);
+  return found;
+}
+
+/** Array literals spreading a name that may be a list in a trace (`[...tokens, eos]`): `ag__.spreadItems(...)`. */
+function spreadsOfLists(body: TS.Node, lists: ReadonlySet<TS.VariableDeclaration>, classifier: Classifier): Set<TS.ArrayLiteralExpression> {
+  const mayBeList = maybeListNames(body, lists, classifier);
+  const found = new Set<TS.ArrayLiteralExpression>();
+  const visit = (node: TS.Node): void => {
+    if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
+    if (ts.isArrayLiteralExpression(node) && node.elements.some((e) => ts.isSpreadElement(e) && ts.isIdentifier(e.expression) &&
+        mayBeList(e.expression)) && !node.elements.some(ts.isOmittedExpression)) found.add(node);
+    ts.forEachChild(node, visit);
+  };
+  ts.forEachChild(body, visit);
+  return found;
+}
+
+/**
+ * Whether a name may be a list in a trace: one of `lists` (the newLists), or an array of tensors,
+ * numbers, booleans or records that a call returned, which a converted callee may have grown as one
+ * (`const idx = positives(xs)`).
+ */
+function maybeListNames(body: TS.Node, lists: ReadonlySet<TS.VariableDeclaration>, classifier: Classifier): (name: TS.Identifier) => boolean {
   const names = new Set([...lists].map((d) => (d.name as TS.Identifier).text));
   // Arrays a call returned (`const idx = positives(xs)`), which a converted callee may have grown as a list.
   const returned = new Set<string>();
@@ -323,19 +359,8 @@ function forEachOnLists(body: TS.Node, lists: ReadonlySet<TS.VariableDeclaration
     ts.forEachChild(node, collect);
   };
   ts.forEachChild(body, collect);
-  const found = new Set<TS.CallExpression>();
-  const mayBeList = (receiver: TS.Identifier): boolean => names.has(receiver.text) || (returned.has(receiver.text) &&
-    receiver.pos >= 0 && classifier.mayBeArray(receiver) &&
-    (classifier.mayHoldTensors(receiver) || classifier.holdsNumbersOrBooleans(receiver) || classifier.holdsRecords(receiver)));
-  const visit = (node: TS.Node): void => {
-    if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
-    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'forEach' &&
-        ts.isIdentifier(node.expression.expression) && mayBeList(node.expression.expression) && node.arguments.length >= 1 &&
-        (ts.isArrowFunction(node.arguments[0]) || ts.isFunctionExpression(node.arguments[0]))) found.add(node);
-    ts.forEachChild(node, visit);
-  };
-  ts.forEachChild(body, visit);
-  return found;
+  return (name) => names.has(name.text) || (returned.has(name.text) && name.pos >= 0 && classifier.mayBeArray(name) &&
+    (classifier.mayHoldTensors(name) || classifier.holdsNumbersOrBooleans(name) || classifier.holdsRecords(name)));
 }
 
 function skipOuterExpressions(e: TS.Expression): TS.Expression {

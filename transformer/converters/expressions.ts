@@ -11,7 +11,7 @@ import { convertArrayPredicate } from './array_predicates';
 import { convertAssert } from './asserts';
 import { convertConditional } from './conditional_expressions';
 import { convertLogical } from './logical_expressions';
-import { convertListForEach } from './list_for_each';
+import { convertListForEach, convertListSpread } from './list_for_each';
 import { convertNewList } from './lists';
 import { convertRecursiveCall } from './recursive_calls';
 import { convertPromoted, plainValueCall } from './promoted_values';
@@ -21,7 +21,7 @@ export function convertExpressions<T extends TS.Node>(root: T, plan: ConversionP
                                                      context: TS.TransformationContext): T {
   const { promotion } = plan;
   if (plan.expressions.size === 0 && plan.switchDiscriminants.size === 0 && !promotion.active &&
-      plan.newLists.size === 0 && plan.listForEach.size === 0 && plan.recursiveCalls.size === 0 && plan.arrayPredicates.size === 0 && plan.listArguments.size === 0) return root;
+      plan.newLists.size === 0 && plan.listForEach.size === 0 && plan.listSpreads.size === 0 && plan.recursiveCalls.size === 0 && plan.arrayPredicates.size === 0 && plan.listArguments.size === 0) return root;
   const visit = (node: TS.Node): TS.Node => {
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return node;
     if (ts.isVariableDeclaration(node) && plan.newLists.has(node)) return convertNewList(node, visit, emit, plan.scalarLists.has(node));
@@ -44,6 +44,9 @@ export function convertExpressions<T extends TS.Node>(root: T, plan: ConversionP
         : ts.isCallExpression(node) ? convertAssert(node, plan.asserts.get(node)!, visitExpression, emit)
         : convertLogical(node as TS.Expression, visitExpression, emit, observedOf);
       if (converted !== undefined) return withOrigin(converted, node);
+    }
+    if (ts.isArrayLiteralExpression(node) && plan.listSpreads.has(node)) {
+      return withOrigin(convertListSpread(node, (e) => visit(e) as TS.Expression, emit), node);
     }
     if (ts.isCallExpression(node) && plan.listForEach.has(node)) {
       return withOrigin(convertListForEach(node, plan, (e) => visit(e) as TS.Expression, emit), node);

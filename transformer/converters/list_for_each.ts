@@ -1,4 +1,6 @@
 /**
+ * Iterating arrays a staged loop may make lists (runtime/list_iteration.ts).
+ *
  * `xs.forEach((x, i) => ...)` on an array that a staged loop may make a list (plan.listForEach) →
  * `ag__.forEachItem(xs, (x, i) => ..., { origin, name, state, composites, observed })`: the native call
  * on a JS array; on a list, a staged loop (runtime/list_iteration.ts) that carries the variables the
@@ -24,4 +26,15 @@ export function convertListForEach(node: TS.CallExpression, plan: ConversionPlan
     optionProperty('name', ts.factory.createStringLiteral((callee.expression as TS.Identifier).text))]);
   return operatorCall(emit, 'forEachItem', [visit(callee.expression), visit(callback), withExpressionState(emit, named, assigned),
     ...rest.map(visit)]);
+}
+
+/** `[a, ...xs, b]` (plan.listSpreads) → `ag__.spreadItems([a, xs, b], [1], { origin, name: 'xs' })`. */
+export function convertListSpread(node: TS.ArrayLiteralExpression, visit: (e: TS.Expression) => TS.Expression, emit: EmitContext): TS.Expression {
+  const parts = node.elements.map((e) => visit(ts.isSpreadElement(e) ? e.expression : e));
+  const spreads = node.elements.flatMap((e, i) => (ts.isSpreadElement(e) ? [ts.factory.createNumericLiteral(i)] : []));
+  const first = node.elements.find(ts.isSpreadElement)!.expression;
+  const options = optionsObject(emit.origin(node));
+  const named = ts.factory.updateObjectLiteralExpression(options, [...options.properties,
+    optionProperty('name', ts.factory.createStringLiteral(ts.isIdentifier(first) ? first.text : 'the array'))]);
+  return operatorCall(emit, 'spreadItems', [ts.factory.createArrayLiteralExpression(parts), ts.factory.createArrayLiteralExpression(spreads), named]);
 }
