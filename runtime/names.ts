@@ -84,3 +84,6 @@ export const RUNTIME_MODULE = 'autograph-ts/runtime';
  * value, but holds the user's value: a returned `true` is a JS boolean to read back, not a jump flag.
  */
 export const isReturnValueName = (name: string): boolean => /^retval_(_\d+)?$/.test(name);
+
+/** A variable as messages name it: the user's name in quotes, the return value as what it is to the user. */
+export const displayName = (name: string): string => (isReturnValueName(name) ? 'the returned value' : `'${name}'`);

@@ -19,7 +19,7 @@
  * On plain values (eagerly, and in static code while tracing) every operator here is exactly the
  * JS operator it replaced.
  */
-import { isReturnValueName } from './names';
+import { displayName, isReturnValueName } from './names';
 import * as tf from '@tensorflow/tfjs-core';
 import { StagingError } from './staging_error';
 import { isTensor } from './tensors';
@@ -111,7 +111,7 @@ export function promotionOf(value: unknown): Promotion | undefined {
  * keeps in the transformer's `retval_` (converters/return_statements.ts) as what it is to the user.
  */
 function quoted(name: string): string {
-  return isReturnValueName(name) ? 'the returned value' : `'${name}'`;
+  return displayName(name);
 }
 
 /** The origins of the loops staged (a promotion's other origins are conditionals): how messages name the statement. */
@@ -146,7 +146,7 @@ function misuse(what: string, tensor: tf.Tensor, where: string | undefined, prom
     `${where ? ` (${where})` : ''}, not a JS ${kind}: ${subject} changes in ${loop ? 'a loop' : 'a conditional'} staged on a tensor condition` +
     `${promotion?.origin ? ` (${promotion.origin})` : ''}, which carries it as a tensor (as ${loop ? 'tf.while_loop' : 'tf.cond'} does). JS cannot ` +
     `use a tensor where it needs a plain ${kind} (an array index, Array(n), ===, typeof, a template string, Math.*, a ` +
-    `JS function's argument). Use tfjs ops on it (e.g. tf.gather(xs, ${name}) for xs[${name}]), or return it.`;
+    `JS function's argument). Use tfjs ops on it${isReturnValueName(name) ? '' : ` (e.g. tf.gather(xs, ${name}) for xs[${name}])`}, or return it.`;
 }
 
 /**

@@ -4,7 +4,7 @@
  * merged into the If's outputs. A branch that throws becomes a Check that throws the same error
  * when that branch is taken at run time.
  */
-import { isReturnValueName } from '../../runtime/names';
+import { displayName, isReturnValueName } from '../../runtime/names';
 import * as tf from '@tensorflow/tfjs-core';
 import type { OperatorOptions } from '../../runtime/options';
 import { capturedTensors, GraphBuilder, specOf, unifyCaptures } from '../graph/builder';
@@ -132,7 +132,7 @@ function stageIf(tracer: Tracer, cond: tf.Tensor, runThen: () => unknown[], runE
     const t = flatten(isFlag ? unreturnedLike(thenValues[i], elseValues[i]) : thenValues[i], isFlag ? keepReturnedArray : undefined);
     const e = flatten(isFlag ? unreturnedLike(elseValues[i], thenValues[i]) : elseValues[i], isFlag ? keepReturnedArray : undefined);
     if (t.structure !== e.structure) {
-      throw new StructureChange(name, `autograph-ts: '${name}' has a different structure in the two branches of a tensor ` +
+      throw new StructureChange(name, `autograph-ts: ${displayName(name)} has a different structure in the two branches of a tensor ` +
         `conditional${at(opts)}: ${t.structure} vs ${e.structure}.${lengthHint(thenValues[i], elseValues[i], name)}`, [thenValues[i], elseValues[i]]);
     }
     const leaves = t.leaves.map((a, k): MergedLeaf => {

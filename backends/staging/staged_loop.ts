@@ -3,7 +3,7 @@
  * once, over parameters that stand for the loop variables (the state variables that are tensors,
  * plus the jump flags turned into bool tensors, plus a return value that becomes a tensor).
  */
-import { isReturnValueName } from '../../runtime/names';
+import { displayName, isReturnValueName } from '../../runtime/names';
 import * as tf from '@tensorflow/tfjs-core';
 import type { OperatorOptions } from '../../runtime/options';
 import type { GetState, SetState, Thunk } from '../../runtime/staging_hooks';
@@ -458,7 +458,7 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
         throw new ReturnStructure(i, f.rebuild(f.leaves.map(() => undefined)));
       }
       if (f.structure !== before.structure) {
-        throw new StructureChange(spec.names[i], `autograph-ts: '${spec.names[i]}' changes structure in a loop staged on a tensor ` +
+        throw new StructureChange(spec.names[i], `autograph-ts: ${displayName(spec.names[i])} changes structure in a loop staged on a tensor ` +
           `condition${at(opts)}: ${before.structure} before, ${f.structure} after an iteration.`, [f.rebuild(f.leaves)]);
       }
       outLeaves.push(...f.leaves);
