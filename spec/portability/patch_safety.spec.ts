@@ -26,7 +26,7 @@ export function decode(start: tf.Tensor, table: tf.Tensor2D, maxLen: number, fai
     if (tok.equal(0)) break;
   }
   const noise = tf.randomUniform([1]);
-  if (failAt === 'spread') return tf.stack([...tokens].map((t) => t.add(noise)));
+  if (failAt === 'iterate') return tf.stack(Array.from(tokens).map((t) => t.add(noise)));
   if (failAt === 'read') tok.dataSync();
   if (failAt === 'after') throw new RangeError('failure after the loop');
   return tf.stack(tokens);
@@ -142,7 +142,7 @@ describe('portability: a failed trace leaves tfjs exactly as it was (backends/st
     }
   });
 
-  for (const [failAt, error] of [['body', /failure in a staged loop body/], ['spread', /iterating .*'tokens'|'tokens'.*iterating/],
+  for (const [failAt, error] of [['body', /failure in a staged loop body/], ['iterate', /iterating .*'tokens'|'tokens'.*iterating/],
     ['read', /a tensor's value was read while stage\(\) traces/], ['after', /failure after the loop/]] as const) {
     it(`a trace that fails (${failAt}): tfjs as it was, eager works, no tensor left`, () => {
       const before = snapshot();
