@@ -10,26 +10,15 @@ import * as tf from '@tensorflow/tfjs';
 import { stage } from '../../index';
 import { StagingError } from '../../backends/common/errors';
 import { useFixture } from '../harness/fixtures';
-import { typed } from '../harness/typed_results';
+import { plain, redTeam, values } from '../harness/red_team';
 
 
-/** Typed results with tensors replaced by their values: comparable with a dataSync original. */
-const values = (x: unknown): unknown => JSON.parse(JSON.stringify(typed(x), (_k, v) => (v && typeof v === 'object' && 'tensor' in v && 'dtype' in v ? v.tensor : v)));
-/** An original's result through JSON as `values` does (-Infinity and NaN become null on both sides). */
-const plain = (x: unknown): unknown => JSON.parse(JSON.stringify(x));
 const engines = ['tfjs', 'auto'] as const;
 
 describe('real code, fifth red team: eager == staged == the dataSync original', () => {
   const fixture = useFixture('real_code_ports5.ts');
   const { agree } = fixture;
-  const withOriginal = (name: string, ...argLists: (() => unknown[])[]) =>
-    agree(name, ...argLists).forEach((eager, k) => expect(values(eager), name).to.deep.equal(plain(fixture.m[`${name}Original`](...argLists[k]()))));
-  /** Eager equals the original; staged on each engine throws a StagingError matching `message`. */
-  const refused = (name: string, args: () => unknown[], message: RegExp) => {
-    expect(values(fixture.m[name](...args()))).to.deep.equal(plain(fixture.m[`${name}Original`](...args())));
-    for (const engine of engines) expect(() => stage(fixture.m[name], { engine })(...args()), engine).to.throw(StagingError, message);
-  };
-  const at = (text: string) => `main\\.ts:${fixture.lineOf(text)}:\\d+`;
+  const { withOriginal, refused, at } = redTeam(fixture);
 
   describe('stages as written', () => {
     it('Keras DynamicLossScale.update: the scale grown/halved (Math.max) on fields under a tensor all-finite test, the step skipped', () => {

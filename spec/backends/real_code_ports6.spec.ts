@@ -13,13 +13,9 @@ import { stage } from '../../index';
 import { StagingError } from '../../backends/common/errors';
 import { useFixture } from '../harness/fixtures';
 import { compile, formatDiagnostics, load } from '../harness/compile';
-import { typed } from '../harness/typed_results';
+import { plain, redTeam, values } from '../harness/red_team';
 
 
-/** Typed results with tensors replaced by their values: comparable with a dataSync original. */
-const values = (x: unknown): unknown => JSON.parse(JSON.stringify(typed(x), (_k, v) => (v && typeof v === 'object' && 'tensor' in v && 'dtype' in v ? v.tensor : v)));
-/** An original's result through JSON as `values` does (Infinity and NaN become null on both sides). */
-const plain = (x: unknown): unknown => JSON.parse(JSON.stringify(x));
 const engines = ['tfjs', 'auto'] as const;
 
 const bigram = () => tf.tensor2d([[1, 2, 0, 0, 3], [0, 0, 2, 1, 0], [0, 1, 0, 0, 2], [0, 0, 0, 2, 1], [3, 0, 0, 0, 0]]);
@@ -33,14 +29,7 @@ const affine = (a: number, b: number) => ({ a: tf.variable(tf.scalar(a)), b: tf.
 describe('real code, sixth red team: eager == staged == the dataSync original', () => {
   const fixture = useFixture('real_code_ports6.ts');
   const { agree } = fixture;
-  const withOriginal = (name: string, ...argLists: (() => unknown[])[]) =>
-    agree(name, ...argLists).forEach((eager, k) => expect(values(eager), name).to.deep.equal(plain(fixture.m[`${name}Original`](...argLists[k]()))));
-  /** Eager equals the original; staged on each engine throws a StagingError matching `message`. */
-  const refused = (name: string, args: () => unknown[], message: RegExp) => {
-    expect(values(fixture.m[name](...args()))).to.deep.equal(plain(fixture.m[`${name}Original`](...args())));
-    for (const engine of engines) expect(() => stage(fixture.m[name], { engine })(...args()), engine).to.throw(StagingError, message);
-  };
-  const at = (text: string) => `main\\.ts:${fixture.lineOf(text)}:\\d+`;
+  const { withOriginal, refused, at } = redTeam(fixture);
 
   describe('stages as written', () => {
     it('Adaptive Computation Time: an abstract cell pondered while a halting sum < 1 - eps && n < max, tf.tensor1d([n === 0 ? 1 : 0]), n returned in a list', () => {
