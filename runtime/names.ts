@@ -25,6 +25,7 @@ export const OperatorNames = {
   postfixOp: 'postfixOp',
   plainValue: 'plainValue',
   listItem: 'listItem',
+  setListItem: 'setListItem',
   arrayItem: 'arrayItem',
   listValue: 'listValue',
   mathCall: 'mathCall',

@@ -193,6 +193,25 @@ export function listItem<T>(array: readonly T[], index: unknown): T | undefined 
 }
 
 /**
+ * Answered by an array that a staged loop may grow (backends/staging/staged_lists.ts) with a function that
+ * writes an element at a tensor index: the array becomes a list of the graph if it is not one yet.
+ */
+export const SET_AT = Symbol.for('autograph-ts.setAt');
+
+/**
+ * `xs[i] = v` where xs may be a list that a staged loop grows and i a promoted counter (or a list's
+ * length): the JS assignment on a plain index; at a tensor index, the list's element write (an array
+ * not a list yet becomes one). On a JS array a tensor index is refused by name, as a plain read.
+ */
+export function setListItem<T>(array: T[], index: unknown, value: T, name: string, origin?: string): T {
+  if (!isTensor(index)) return (array[index as number] = value);
+  const setAt = (array as { [SET_AT]?: (i: unknown, v: unknown) => void })[SET_AT];
+  if (typeof setAt !== 'function') return plainValue(index, name, origin) as never;
+  setAt(index, value);
+  return value;
+}
+
+/**
  * `values[i]` on a JS array of numbers or booleans (not a list) where i may be a promoted index
  * (`for (...) if (step.lessEqual(i * 10)) return values[i];` in a staged loop): the element eagerly;
  * in a trace, a gather from the array's values as a constant, promoted like the counters (an index

@@ -548,3 +548,9 @@ export function isListItem(node: TS.Node, names: ReadonlySet<string>): node is T
   return ts.isElementAccessExpression(node) && ts.isIdentifier(node.expression) &&
     names.has(`${node.expression.text}.length`) && !isWriteTarget(node);
 }
+
+/** `xs[i] = v` on an array that a staged loop may grow into a list (whose elements a tensor index writes). */
+export function isListItemWrite(node: TS.Node, names: ReadonlySet<string>): node is TS.BinaryExpression & { left: TS.ElementAccessExpression } {
+  return ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+    ts.isElementAccessExpression(node.left) && ts.isIdentifier(node.left.expression) && names.has(`${node.left.expression.text}.length`);
+}
