@@ -114,8 +114,9 @@ export const isPromotedCall = (node: TS.Node): boolean => promotedCalls.has(node
 const promotedFieldReads = new WeakSet<TS.Node>();
 
 /**
- * `values[i]` on a JS array of numbers or booleans (not one a staged loop grows) whose index may be
- * promoted, by original node: ag__.arrayItem gathers it in a trace, a promoted value itself.
+ * `values[i]` on a JS array of numbers or booleans, or of tensors (not one a staged loop grows), whose
+ * index may be promoted, by original node: ag__.arrayItem gathers it in a trace (of numbers, a
+ * promoted value itself).
  */
 const promotedItemReads = new WeakSet<TS.Node>();
 
@@ -415,7 +416,8 @@ export function promotableNames(body: TS.Node, converted: ReadonlySet<TS.Node>, 
       }
       if (ts.isElementAccessExpression(node) && ts.isIdentifier(node.expression) && !promotedItemReads.has(node) &&
           !names.has(elementsName(node.expression.text)) && !names.has(`${node.expression.text}.length`) && !isWriteTarget(node) &&
-          isMaybePromoted(node.argumentExpression, names) && classifier.isPromotableArray(node.expression)) {
+          isMaybePromoted(node.argumentExpression, names) &&
+          (classifier.isPromotableArray(node.expression) || classifier.mayHoldTensors(node.expression))) {
         promotedItemReads.add(node);
         changed = true;
       }
