@@ -185,11 +185,15 @@ function plainElements<T>(array: T & unknown[], name: string, origin: string | u
 /**
  * `xs[i]` where xs may be a list that a staged loop grows and i a promoted counter (or a list's
  * length): `xs[i]` on a plain index; a tensor index reads the list's element (`xs.at(i)`, which a
- * list in the graph answers with TensorListGetItem). On a JS array a tensor index stays an error
- * (its mark refuses the conversion to a property key).
+ * list in the graph answers with TensorListGetItem).
  */
-export function listItem<T>(array: readonly T[], index: unknown): T | undefined {
-  return isTensor(index) ? array.at(index as unknown as number) : array[index as number];
+export function listItem<T>(array: readonly T[], index: unknown, name?: string, origin?: string): T | undefined {
+  if (!isTensor(index)) return array[index as number];
+  if ((array as { [STAGED_LIST]?: boolean })[STAGED_LIST] === true) return array.at(index as unknown as number);
+  // An array that may grow into a list but is not one yet answers itself (staged_lists.ts); any other is read as
+  // arrayItem reads it.
+  const itemAt = (array as { [ITEM_AT]?: (i: unknown, name: string, origin?: string) => T })[ITEM_AT];
+  return typeof itemAt === 'function' ? itemAt(index, name ?? 'an array element', origin) : arrayItem(array, index, name ?? 'an array element', origin);
 }
 
 /**
@@ -197,6 +201,8 @@ export function listItem<T>(array: readonly T[], index: unknown): T | undefined 
  * writes an element at a tensor index: the array becomes a list of the graph if it is not one yet.
  */
 export const SET_AT = Symbol.for('autograph-ts.setAt');
+/** Likewise, a function that reads an element at a tensor index. */
+export const ITEM_AT = Symbol.for('autograph-ts.itemAt');
 
 /**
  * `xs[i] = v` where xs may be a list that a staged loop grows and i a promoted counter (or a list's

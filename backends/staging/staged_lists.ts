@@ -13,7 +13,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { OperatorOptions } from '../../runtime/options';
-import { at, StagingError, userFrame } from '../common/errors';
+import { at, StagingError, StructureChange, userFrame } from '../common/errors';
 import { OPAQUE_LEAF } from '../common/nest';
 import { listMethod } from './list_methods';
 import type { ListNode, ListOp, TensorSpec, ValueRef } from '../graph/graph';
@@ -22,7 +22,7 @@ import { joinOperands } from './list_joins';
 import { isTapeOn } from './tape';
 import { ListElements, ListElementUnknown } from './list_elements';
 import { readByUserCode } from './user_reads';
-import { markPromoted, promotionOf, SET_AT, STAGED_LIST } from '../../runtime/promoted_values';
+import { arrayItem, ITEM_AT, markPromoted, promotionOf, SET_AT, STAGED_LIST } from '../../runtime/promoted_values';
 import { callAsLibrary, ownCode } from '../../runtime/library_code';
 import { isRecord, type RecordShape, RecordLists, RecordsLearnt, recordShapeOf } from './record_lists';
 
@@ -669,6 +669,18 @@ export class StagedArrayState {
     this.toList();
     this.setItem(index, item);
   }
+
+  /**
+   * `xs[index]` at a tensor index (ag__.listItem, `text` the user's expression): a list's element; in array mode a
+   * gather from its elements (arrayItem). An empty array has none: a staged statement around the read that changes it
+   * (a loop that pushes to it later) makes it a list and is staged again (StructureChange); without one, the error.
+   */
+  itemAt(index: tf.Tensor, text: string, origin?: string): unknown {
+    if (this.isList) return this.inRecords ? this.records!.item(index) : this.item(index);
+    if (this.target.length > 0) return arrayItem(this.proxy!, index, text, origin);
+    throw new StructureChange(this.name, `autograph-ts: '${text}' is read at an index only the staged graph knows` +
+      `${origin ? ` (${origin})` : ''}, but '${this.name}' is an empty JS array here, where eager JS reads undefined.`);
+  }
 }
 
 const states = new WeakMap<object, StagedArrayState>();
@@ -688,6 +700,7 @@ export function stagedArray(items: unknown[], name: string, opts: OperatorOption
     // In list mode what the proxy answers (push, pop, at, length) is autograph-ts's code (library_code.ts).
     get: (target, key, receiver) => (key === STAGED_LIST ? state.isList
       : key === SET_AT ? ownCode((index: tf.Tensor, item: unknown) => state.setAt(index, item))
+      : key === ITEM_AT ? ownCode((index: tf.Tensor, text: string, origin?: string) => state.itemAt(index, text, origin))
       : state.isList ? ownCode(callAsLibrary(state.get, state, [key])) : Reflect.get(target, key, receiver)),
     set: (target, key, value, receiver) => (state.isList ? callAsLibrary(state.set, state, [key, value])
       : Reflect.set(target, key, value, receiver)),

@@ -119,9 +119,11 @@ const promotedFieldReads = new WeakSet<TS.Node>();
  * promoted value itself).
  */
 const promotedItemReads = new WeakSet<TS.Node>();
+/** Likewise on a JS array of tensors (`tf.unstack(x)`): ag__.arrayItem gathers it too, but it is a tensor eagerly, not a promoted value. */
+const tensorItemReads = new WeakSet<TS.Node>();
 
 export function isPromotedItemRead(node: TS.Node): node is TS.ElementAccessExpression {
-  return ts.isElementAccessExpression(node) && promotedItemReads.has(ts.getOriginalNode(node));
+  return ts.isElementAccessExpression(node) && (promotedItemReads.has(ts.getOriginalNode(node)) || tensorItemReads.has(ts.getOriginalNode(node)));
 }
 
 /** Whether `expr` may hold a promoted tensor, given the promotable names (see the module comment). */
@@ -416,10 +418,13 @@ export function promotableNames(body: TS.Node, converted: ReadonlySet<TS.Node>, 
       }
       if (ts.isElementAccessExpression(node) && ts.isIdentifier(node.expression) && !promotedItemReads.has(node) &&
           !names.has(elementsName(node.expression.text)) && !names.has(`${node.expression.text}.length`) && !isWriteTarget(node) &&
-          isMaybePromoted(node.argumentExpression, names) &&
-          (classifier.isPromotableArray(node.expression) || classifier.mayHoldTensors(node.expression))) {
-        promotedItemReads.add(node);
-        changed = true;
+          isMaybePromoted(node.argumentExpression, names)) {
+        if (classifier.isPromotableArray(node.expression)) {
+          promotedItemReads.add(node);
+          changed = true;
+        } else if (classifier.mayHoldTensors(node.expression)) {
+          tensorItemReads.add(node);
+        }
       }
       // `const { reward, done } = game.step(a)`: a converted callee that may stage returns a record
       // whose numbers and booleans may be promoted: the names destructured from it are promotable.

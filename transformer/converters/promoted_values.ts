@@ -6,7 +6,7 @@
  *   `t++` (its value unused), `++t`  →  t = ag__.unaryOp('++', t)
  *   `-t`                          →  ag__.unaryOp('-', t)
  *   `xs[t]`, `typeof t`, `f(t)`   →  ag__.plainValue(t, 't', origin): refuses a promoted tensor
- *   `xs[t]` on a list             →  ag__.listItem(xs, t)   (`xs[t]`, or the list's element at a tensor t)
+ *   `xs[t]` on a list             →  ag__.listItem(xs, t, "xs[t]", origin)   (`xs[t]`, or the list's element at a tensor t)
  *   `xs[t] = v` on a list         →  ag__.setListItem(xs, t, v, "t", origin)   (the list's element write at a tensor t)
  *   `values[t]` on a number[]     →  ag__.arrayItem(values, t, "values[t]", origin)   (a gather in a trace)
  *   `t++` whose value is used     →  ag__.postfixOp('++', t, (t_next) => t = t_next)   (the old value)
@@ -63,7 +63,8 @@ export function convertPromoted(node: TS.Node, promotion: PromotionPlan, visit: 
       ts.factory.createArrayLiteralExpression(node.arguments.map((a) => visit(a)))]);
   }
   if (isListItem(node, names) && isMaybePromoted(node.argumentExpression, names)) {
-    return operatorCall(emit, 'listItem', [visit(node.expression), visit(node.argumentExpression)]);
+    return operatorCall(emit, 'listItem', [visit(node.expression), visit(node.argumentExpression),
+      ts.factory.createStringLiteral(node.getText().replace(/\s+/g, ' ')), ts.factory.createStringLiteral(emit.origin(node))]);
   }
   if (isPromotedItemRead(node)) {
     return operatorCall(emit, 'arrayItem', [visit(node.expression), visit(node.argumentExpression),
