@@ -307,8 +307,8 @@ function skipOuterExpressions(e: TS.Expression): TS.Expression {
   return e;
 }
 
-/** The parameters (plain names) of the function whose type is an array that may hold tensors and
- * whose `length` the body reads. */
+/** The parameters (plain names) of the function whose type is an array that may hold tensors, JS numbers or
+ * booleans, or records (what a caller's list may be) and whose `length` the body reads. */
 function listParametersOf(body: TS.Node, classifier: Classifier): string[] {
   const fn = body.parent;
   if (fn === undefined || !ts.isFunctionLike(fn) || body.pos < 0 || ts.getOriginalNode(body) !== body) return [];
@@ -322,7 +322,8 @@ function listParametersOf(body: TS.Node, classifier: Classifier): string[] {
   };
   ts.forEachChild(body, visit);
   return fn.parameters.filter((p) => ts.isIdentifier(p.name) && lengthsRead.has(p.name.text) &&
-    classifier.mayHoldTensors(p.name)).map((p) => (p.name as TS.Identifier).text);
+    (classifier.mayHoldTensors(p.name) || classifier.holdsNumbersOrBooleans(p.name) || classifier.holdsRecords(p.name)))
+    .map((p) => (p.name as TS.Identifier).text);
 }
 
 /**
