@@ -41,6 +41,11 @@ describe('lists changed in place: shift, element writes, reads at a staged index
       expect(onOnnx('queueOfRecords', xs(1, -2, 3, 4, -1, 5))).to.equal('onnx');
     });
 
+    it('in a branch before anything was pushed: the trace learns the element from the pushes after it', () => {
+      agree('shiftInBranch', xs(1, -2, 3, 4, -1, 5), xs(-1, 2, -3), xs(-1));
+      expect(onOnnx('shiftInBranch', xs(1, -2, 3, 4, -1, 5))).to.equal('onnx');
+    });
+
     it('of an empty list is an error when the graph runs (eagerly undefined, which a list of tensors cannot give)', () => {
       agree('firstPositive', xs(-1, 2, 3), xs(4));
       expect(fixture.m.firstPositive(tf.tensor1d([-1]))).to.equal(undefined);
