@@ -27,6 +27,7 @@ export const OperatorNames = {
   forEachItem: 'forEachItem',
   spreadItems: 'spreadItems',
   listItem: 'listItem',
+  setListItem: 'setListItem',
   arrayItem: 'arrayItem',
   listValue: 'listValue',
   mathCall: 'mathCall',

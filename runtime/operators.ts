@@ -215,6 +215,7 @@ export { TensorRange };
 // not the user's (library_code.ts).
 export const binaryOp = ownCode(promoted.binaryOp);
 export const listItem = ownCode(promoted.listItem);
+export const setListItem = ownCode(promoted.setListItem);
 export const arrayItem = ownCode(promoted.arrayItem);
 export const listValue = ownCode(promoted.listValue);
 export const plainValue = ownCode(promoted.plainValue);

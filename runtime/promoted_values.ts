@@ -24,7 +24,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { StagingError } from './staging_error';
 import { isTensor } from './tensors';
 import { currentUserLocation, userError } from './user_frames';
-import { activeStaging } from './staging_hooks';
+import { activeStaging, type StagingHooks } from './staging_hooks';
 
 export interface Promotion {
   /** The user's variable (or `xs.length`). */
@@ -186,11 +186,36 @@ function plainElements<T>(array: T & unknown[], name: string, origin: string | u
 /**
  * `xs[i]` where xs may be a list that a staged loop grows and i a promoted counter (or a list's
  * length): `xs[i]` on a plain index; a tensor index reads the list's element (`xs.at(i)`, which a
- * list in the graph answers with TensorListGetItem). On a JS array a tensor index stays an error
- * (its mark refuses the conversion to a property key).
+ * list in the graph answers with TensorListGetItem).
  */
-export function listItem<T>(array: readonly T[], index: unknown): T | undefined {
-  return isTensor(index) ? array.at(index as unknown as number) : array[index as number];
+export function listItem<T>(array: readonly T[], index: unknown, name?: string, origin?: string): T | undefined {
+  if (!isTensor(index)) return array[index as number];
+  if ((array as { [STAGED_LIST]?: boolean })[STAGED_LIST] === true) return array.at(index as unknown as number);
+  // An array that may grow into a list but is not one yet answers itself (staged_lists.ts); any other is read as
+  // arrayItem reads it.
+  const itemAt = (array as { [ITEM_AT]?: (i: unknown, name: string, origin?: string) => T })[ITEM_AT];
+  return typeof itemAt === 'function' ? itemAt(index, name ?? 'an array element', origin) : arrayItem(array, index, name ?? 'an array element', origin);
+}
+
+/**
+ * Answered by an array that a staged loop may grow (backends/staging/staged_lists.ts) with a function that
+ * writes an element at a tensor index: the array becomes a list of the graph if it is not one yet.
+ */
+export const SET_AT = Symbol.for('autograph-ts.setAt');
+/** Likewise, a function that reads an element at a tensor index. */
+export const ITEM_AT = Symbol.for('autograph-ts.itemAt');
+
+/**
+ * `xs[i] = v` where xs may be a list that a staged loop grows and i a promoted counter (or a list's
+ * length): the JS assignment on a plain index; at a tensor index, the list's element write (an array
+ * not a list yet becomes one). On a JS array a tensor index is refused by name, as a plain read.
+ */
+export function setListItem<T>(array: T[], index: unknown, value: T, name: string, origin?: string): T {
+  if (!isTensor(index)) return (array[index as number] = value);
+  const setAt = (array as { [SET_AT]?: (i: unknown, v: unknown) => void })[SET_AT];
+  if (typeof setAt !== 'function') return plainValue(index, name, origin) as never;
+  setAt(index, value);
+  return value;
 }
 
 /**
@@ -203,9 +228,10 @@ export function listItem<T>(array: readonly T[], index: unknown): T | undefined 
 export function arrayItem<T>(array: readonly T[], index: unknown, name: string, origin?: string): T | undefined {
   if (!isTensor(index)) return array[index as number];
   if ((array as { [STAGED_LIST]?: boolean })[STAGED_LIST] === true) return array.at(index as unknown as number);
+  const staging = activeStaging();
+  if (staging !== undefined && sameTensors(array)) return tensorItem(array as unknown as tf.Tensor[], index as tf.Tensor, name, origin, staging) as T;
   const kind = array.length > 0 && array.every((v) => typeof v === 'boolean') ? 'bool'
     : array.length > 0 && array.every((v) => typeof v === 'number') ? (array.every((v) => isInt32(v as number)) ? 'int32' : 'float32') : undefined;
-  const staging = activeStaging();
   if (kind === undefined || staging === undefined) return plainValue(index, name, origin) as never;
   const item = inOperator(() => {
     const i = tf.cast(index as tf.Tensor, 'int32');
@@ -217,6 +243,26 @@ export function arrayItem<T>(array: readonly T[], index: unknown, name: string, 
   const result = propagate(item, promotionOf(index));
   if (kind === 'float32' && array.some((v) => !Object.is(Math.fround(v as number), v))) inexactValues.add(result);
   return result as unknown as T;
+}
+
+/** Whether `array` holds tensors (not promoted values) of one dtype and shape, at least one. */
+function sameTensors(array: readonly unknown[]): boolean {
+  const first = array[0];
+  if (!(first instanceof tf.Tensor)) return false;
+  return array.every((t) => t instanceof tf.Tensor && promotionOf(t) === undefined &&
+    t.dtype === first.dtype && t.rank === first.rank && t.shape.every((d: number, k: number) => d === first.shape[k]));
+}
+
+/** `xs[i]` on a JS array of tensors at a promoted index, in a trace: a gather from the tensors stacked (an index
+ * outside the array, where JS gives undefined, raises when the graph runs). A tensor, as eagerly. */
+function tensorItem(array: tf.Tensor[], index: tf.Tensor, name: string, origin: string | undefined, staging: StagingHooks): tf.Tensor {
+  return inOperator(() => {
+    const i = tf.cast(index, 'int32');
+    const inside = tf.logicalAnd(tf.greaterEqual(i, 0), tf.less(i, array.length));
+    staging.assert(inside, new RangeError(`autograph-ts: '${name}' reads past the end of a JS array of ${array.length}` +
+      `${origin ? ` (${origin})` : ''}, where eager JS gives undefined: the staged graph cannot hold undefined.`));
+    return tf.gather(tf.stack(array), i);
+  });
 }
 
 /**

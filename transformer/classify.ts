@@ -411,14 +411,30 @@ export class Classifier {
    * or flag that a staged loop promoted (analysis/promotion.ts).
    */
   mayReturnPromoted(call: TS.CallExpression, record = false): boolean {
+    // (`record`: a call whose value is an object of the user's, `{ reward, done }`, whose numbers may be promoted.)
+    const type = this.checker.getTypeAtLocation(call);
+    return (record ? this.userObjectType(type) : isNumberOrBoolean(type)) && this.callsStagingBody(call);
+  }
+
+  /**
+   * Whether a call goes to a function of the project's own sources typed to return an array of
+   * tensors, of numbers or booleans, or of records, whose body may stage (as mayReturnPromoted): it
+   * may return an array that a staged loop there grew into a list, whose length is an int32 tensor
+   * in the caller's trace too (`const idx = positives(xs); for (let i = 0; i < idx.length; i++)`).
+   */
+  mayReturnList(call: TS.CallExpression): boolean {
+    return call.pos >= 0 && call.parent !== undefined &&
+      (this.mayHoldTensors(call) || this.holdsNumbersOrBooleans(call) || this.holdsRecords(call)) && this.callsStagingBody(call);
+  }
+
+  /** Whether a call goes to a function of the project's own sources whose body may stage or reads a promotable value. */
+  private callsStagingBody(call: TS.CallExpression): boolean {
     const decl = this.checker.getResolvedSignature(call)?.declaration;
     if (decl === undefined || ts.isJSDocSignature(decl)) return false;
     const file = decl.getSourceFile();
     if (file.isDeclarationFile || /\/node_modules\//.test(file.fileName.replace(/\\/g, '/'))) return false;
     if (this.program !== undefined && this.program.isSourceFileFromExternalLibrary(file)) return false;
-    // (`record`: a call whose value is an object of the user's, `{ reward, done }`, whose numbers may be promoted.)
-    const type = this.checker.getTypeAtLocation(call);
-    if (!(record ? this.userObjectType(type) : isNumberOrBoolean(type)) || !ts.isFunctionLike(decl) || (decl as TS.FunctionLikeDeclaration).body === undefined) return false;
+    if (!ts.isFunctionLike(decl) || (decl as TS.FunctionLikeDeclaration).body === undefined) return false;
     let cached = this.stagingBodies.get(decl);
     if (cached === undefined) {
       // (False while it is being decided: a recursive callee does not decide itself.)

@@ -44,7 +44,7 @@ export function trace(fn: (...args: never[]) => unknown, thisArg: unknown, args:
   // autograph-ts's own reads of the arguments' dims are not the user's (library_code.ts).
   return asLibrary(() => {
     const widened = widenedListsOf(fn);
-    const elements = listElementsOf(fn);
+    const elements = listElementsOf(fn, elementsKey(args, tensors));
     const records = recordShapesOf(fn);
     for (;;) {
       try {
@@ -86,12 +86,23 @@ function recordShapesOf(fn: object): Map<string, RecordShape> {
   return shapes;
 }
 
-/** The element specs of lists fn reads before their first push (by newList origin), learnt by its traces. */
-const listElements = new WeakMap<object, Map<string, TensorSpec>>();
-function listElementsOf(fn: object): Map<string, TensorSpec> {
-  let elements = listElements.get(fn);
-  if (elements === undefined) listElements.set(fn, elements = new Map());
+/**
+ * The element specs of lists fn reads before their first push (by newList origin), learnt by its traces, per
+ * signature of the call (`key`, elementsKey): the elements' shapes follow the arguments' (L-BFGS's history of
+ * vectors of the problem's size).
+ */
+const listElements = new WeakMap<object, Map<string, Map<string, TensorSpec>>>();
+function listElementsOf(fn: object, key: string): Map<string, TensorSpec> {
+  let bySignature = listElements.get(fn);
+  if (bySignature === undefined) listElements.set(fn, bySignature = new Map());
+  let elements = bySignature.get(key);
+  if (elements === undefined) bySignature.set(key, elements = new Map());
   return elements;
+}
+
+/** The tensor arguments' shapes and dtypes and the other arguments' JS values (objects by their signature). */
+function elementsKey(args: readonly unknown[], tensors: readonly tf.Tensor[]): string {
+  return [...tensors.map((t) => `${t.dtype}[${t.shape.join(',')}]`), ...args.filter((a) => !(a instanceof tf.Tensor)).map(jsValueKey)].join('|');
 }
 
 /** The lists of JS numbers that hold fractions in fn (ListWidening), learnt by its traces. */

@@ -145,8 +145,8 @@ export interface WhileNode {
   outputs: TensorSpec[];
 }
 
-export type ListOp = 'EmptyTensorList' | 'TensorListPushBack' | 'TensorListPopBack' | 'TensorListLength' |
-  'TensorListGetItem' | 'TensorListStack' | 'TensorListConcat';
+export type ListOp = 'EmptyTensorList' | 'TensorListPushBack' | 'TensorListPopBack' | 'TensorListPopFront' |
+  'TensorListLength' | 'TensorListGetItem' | 'TensorListSetItem' | 'TensorListStack' | 'TensorListConcat';
 
 /**
  * A list value operation (TF's TensorList ops; ONNX SequenceEmpty / SequenceInsert / SequenceAt +
@@ -156,8 +156,12 @@ export type ListOp = 'EmptyTensorList' | 'TensorListPushBack' | 'TensorListPopBa
  *   EmptyTensorList: () -> list
  *   TensorListPushBack: (list, element) -> list
  *   TensorListPopBack: (list) -> (list, element), the last element pushed
+ *   TensorListPopFront: (list) -> (list, element), the first element (shift())
  *   TensorListLength: (list) -> int32 scalar
  *   TensorListGetItem: (list, index: int32 scalar) -> element (0 <= index < length, else an error)
+ *   TensorListSetItem: (list, index: int32 scalar, element) -> list with element at index (index >= 0;
+ *     at or past the end, the list grows to index + 1, as a JS array does: elements between are holes,
+ *     whose reads are errors when the graph runs)
  *   TensorListStack: (list) -> the elements stacked on a new first axis (tf.stack; attrs.axis)
  *   TensorListConcat: (list) -> the elements concatenated along attrs.axis (tf.concat)
  * Stack and Concat of an empty list fail, as tf.stack([]) and tf.concat([]) do, except a Concat with

@@ -37,6 +37,8 @@ export interface LeafList {
   push(item: unknown): void;
   item(index: number | tf.Tensor): tf.Tensor;
   pop(): tf.Tensor;
+  shift(): tf.Tensor;
+  setItem(index: number | tf.Tensor, item: unknown): void;
   length(): tf.Tensor;
   /** Whether nothing was pushed to it on any path the trace took (its element is not known). */
   readonly unknownElement: boolean;
@@ -102,6 +104,16 @@ export class RecordLists {
   }
 
   push(record: unknown): void {
+    this.leavesOf(record).forEach((leaf, k) => this.pushLeaf(k, leaf, (list) => list.push(leaf)));
+  }
+
+  /** `xs[index] = record`. */
+  setItem(index: number | tf.Tensor, record: unknown): void {
+    this.leavesOf(record).forEach((leaf, k) => this.pushLeaf(k, leaf, (list) => list.setItem(index, leaf)));
+  }
+
+  /** The leaves of `record` (its constants checked against the ones they must equal). */
+  private leavesOf(record: unknown): unknown[] {
     const flat = isRecord(record) ? flatten(record) : undefined;
     if (flat === undefined || flat.structure !== this.shape.structure) {
       throw new StagingError(`autograph-ts: '${this.name}' is a list of records ${this.shape.structure} in the staged graph ` +
@@ -109,8 +121,7 @@ export class RecordLists {
         `to it${where()}: every element must have the same fields.`);
     }
     flat.leaves.forEach((leaf, k) => {
-      const list = this.leaves[k];
-      if (list !== undefined) return this.pushLeaf(list, leaf, k);
+      if (this.leaves[k] !== undefined) return;
       if (!this.constants.has(k)) this.constants.set(k, leaf);
       else if (this.constants.get(k) !== leaf) {
         throw new StagingError(`autograph-ts: '${this.name}[i]${this.shape.paths[k]}' is ${describeValue(leaf)} here${where()} ` +
@@ -119,16 +130,20 @@ export class RecordLists {
           'Keep a number (an index into the strings) instead.');
       }
     });
+    return flat.leaves;
   }
 
-  private pushLeaf(list: LeafList, leaf: unknown, k: number): void {
+  /** Puts a leaf into its list (`put`), which must be of its kind; a constant leaf has none. */
+  private pushLeaf(k: number, leaf: unknown, put: (list: LeafList) => void): void {
+    const list = this.leaves[k];
+    if (list === undefined) return;
     const tensorLeaf = this.shape.kinds[k] === 'tensor';
     if ((leaf instanceof tf.Tensor && promotionOf(leaf) === undefined) !== tensorLeaf) {
       throw new StagingError(`autograph-ts: '${this.name}[i]${this.shape.paths[k]}' is ${describeValue(leaf)}${where()}, ` +
         `but ${tensorLeaf ? 'a tensor' : 'a JS number or boolean'} in the first element of '${this.name}', an array that a ` +
         'staged statement grows (a list per field in the staged graph, of one kind).');
     }
-    list.push(leaf);
+    put(list);
   }
 
   item(index: number | tf.Tensor): unknown {
@@ -137,6 +152,10 @@ export class RecordLists {
 
   pop(): unknown {
     return this.shape.rebuild(this.leaves.map((leaf, k) => (leaf === undefined ? this.constants.get(k) : leaf.pop())));
+  }
+
+  shift(): unknown {
+    return this.shape.rebuild(this.leaves.map((leaf, k) => (leaf === undefined ? this.constants.get(k) : leaf.shift())));
   }
 
   length(): tf.Tensor {

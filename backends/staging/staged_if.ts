@@ -14,6 +14,7 @@ import { flatten } from '../common/nest';
 import { describeList, keepReturnedArray, notReturned, relaxedShape, TracedList } from './staged_lists';
 import type { Tracer } from './tracer';
 import { explainGuardError } from './guard_errors';
+import { ListElementUnknown } from './list_elements';
 import { markPromoted, noteAssigned, noteFloat32, promotionOf } from '../../runtime/promoted_values';
 import {
   conditionTensor, describeValue, isInt32, isReturnSentinel, promotedDtypeOf, isUndefinedValue, MaybeUndefined, placeholderLike, zerosOf,
@@ -61,10 +62,17 @@ const raisedInBranch = <E extends object>(error: E): E => (fromBranches.add(erro
  */
 export function stageConditional(tracer: Tracer, cond: tf.Tensor, runThen: () => unknown[], runElse: () => unknown[],
                                  spec: ConditionalSpec): unknown[] {
-  if (spec.opts?.jump === undefined) return stageIf(tracer, cond, runThen, runElse, spec);
   try {
     return stageIf(tracer, cond, runThen, runElse, spec);
   } catch (error) {
+    // A branch read a list nothing was pushed to yet (`if (ls.length > 0) ls.shift()` before the pushes): this trace
+    // goes on as if the statement changed nothing, to learn the list's elements from the pushes after it, and is
+    // traced again (list_elements.ts; a staged loop does the same, as if it ran zero times).
+    if (error instanceof ListElementUnknown && spec.before !== undefined) {
+      tracer.lists.elements.skip(error);
+      return spec.before;
+    }
+    if (spec.opts?.jump === undefined) throw error;
     throw typeof error === 'object' && error !== null && fromBranches.has(error) ? error : explainGuardError(error, spec.opts);
   }
 }

@@ -13,7 +13,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { OperatorOptions } from '../../runtime/options';
-import { at, StagingError, userFrame } from '../common/errors';
+import { at, StagingError, StructureChange, userFrame } from '../common/errors';
 import { OPAQUE_LEAF } from '../common/nest';
 import { listMethod } from './list_methods';
 import type { ListNode, ListOp, TensorSpec, ValueRef } from '../graph/graph';
@@ -22,7 +22,7 @@ import { joinOperands } from './list_joins';
 import { isTapeOn } from './tape';
 import { ListElements, ListElementUnknown } from './list_elements';
 import { readByUserCode } from './user_reads';
-import { markPromoted, promotionOf, STAGED_LIST } from '../../runtime/promoted_values';
+import { arrayItem, ITEM_AT, markPromoted, promotionOf, SET_AT, STAGED_LIST } from '../../runtime/promoted_values';
 import { callAsLibrary, ownCode } from '../../runtime/library_code';
 import { isRecord, type RecordShape, RecordLists, RecordsLearnt, recordShapeOf } from './record_lists';
 
@@ -158,6 +158,31 @@ export class ListRecorder {
   }
 
   push(list: TracedList, item: unknown, name: string, scalars = false): TracedList {
+    const next = this.accept(list, item, name, scalars);
+    this.record('TensorListPushBack', [this.tracer.resolve(list), this.tracer.resolve(item as tf.Tensor)], [next]);
+    return next;
+  }
+
+  /** `list[index] = item` (a JS integer >= 0 or an int32 scalar; past the end the list grows, with holes between, as
+   * JS does). `list` itself is unchanged. */
+  setItem(list: TracedList, index: number | tf.Tensor, item: unknown, name: string, scalars = false): TracedList {
+    const i = this.index(list, index, name, true);
+    const next = this.accept(list, item, name, scalars);
+    this.record('TensorListSetItem', [this.tracer.resolve(list), this.tracer.resolve(i), this.tracer.resolve(item as tf.Tensor)], [next]);
+    return next;
+  }
+
+  /** The first element, and the list without it (`shift()`). */
+  shift(list: TracedList, name: string): [TracedList, tf.Tensor] {
+    const element = this.elementOf(list, name, 'shift()', true);
+    const rest = list.fresh();
+    const item = this.placeholder(element);
+    this.record('TensorListPopFront', [this.tracer.resolve(list)], [rest, item]);
+    return [rest, item];
+  }
+
+  /** The list value after `item` goes into `list` (its spec, learnt or relaxed), or a StagingError naming why it cannot. */
+  private accept(list: TracedList, item: unknown, name: string, scalars: boolean): TracedList {
     const promotion = scalars ? undefined : promotionOf(item);
     if (promotion !== undefined) {
       throw new StagingError(`autograph-ts: '${promotion.name}' is pushed to '${name}'${where()}, a list of tensors in the ` +
@@ -189,9 +214,7 @@ export class ListRecorder {
     // EmptyTensorList node's: an ONNX SequenceEmpty is typed).
     if (element === undefined) list.learn({ shape: [...item.shape], dtype: item.dtype });
     // Dims that differ between elements are unknown (-1) in the list's spec.
-    const next = TracedList.of(element === undefined ? item : { shape: relaxedShape(element.shape, item.shape), dtype: item.dtype });
-    this.record('TensorListPushBack', [this.tracer.resolve(list), this.tracer.resolve(item)], [next]);
-    return next;
+    return TracedList.of(element === undefined ? item : { shape: relaxedShape(element.shape, item.shape), dtype: item.dtype });
   }
 
   /**
@@ -225,21 +248,27 @@ export class ListRecorder {
   /** list[index]: `index` a JS integer (from the front; negative counts from the end, as `at`) or a tensor. */
   getItem(list: TracedList, index: number | tf.Tensor, name: string): tf.Tensor {
     const element = this.elementOf(list, name, `${name}[i]`, true);
-    let i: tf.Tensor;
+    const i = this.index(list, index, name, false);
+    const item = this.placeholder(element);
+    this.record('TensorListGetItem', [this.tracer.resolve(list), this.tracer.resolve(i)], [item]);
+    return item;
+  }
+
+  /** An index into `list` as an int32 scalar: a JS integer (`written`: from 0 on; read: negative counts from the end, as `at`) or a tensor. */
+  private index(list: TracedList, index: number | tf.Tensor, name: string, written: boolean): tf.Tensor {
     if (index instanceof tf.Tensor) {
       if (index.rank !== 0 || index.dtype === 'bool' || index.dtype === 'string') {
         throw new StagingError(`autograph-ts: the index into '${name}' is ${describeValue(index)}${where()}; a list ` +
           'in a staged graph is indexed by a number or a scalar tensor.');
       }
-      i = index.dtype === 'int32' ? index : tf.cast(index, 'int32');
-    } else if (index < 0) {
-      i = tf.add(this.length(list, name), tf.scalar(index, 'int32'));
-    } else {
-      i = this.tracer.makeConstant([index], [], 'int32');
+      return index.dtype === 'int32' ? index : tf.cast(index, 'int32');
     }
-    const item = this.placeholder(element);
-    this.record('TensorListGetItem', [this.tracer.resolve(list), this.tracer.resolve(i)], [item]);
-    return item;
+    if (written && !(Number.isInteger(index) && index >= 0 && index < 2 ** 31 - 1)) {
+      throw new StagingError(`autograph-ts: '${name}[${index}]' is assigned${where()}: '${name}' is a list in the staged graph, ` +
+        'whose elements are at the integers from 0 (eagerly this would set a property, not an element).');
+    }
+    if (index < 0) return tf.add(this.length(list, name), tf.scalar(index, 'int32'));
+    return this.tracer.makeConstant([index], [], 'int32');
   }
 
   /** tf.stack(list, axis) / tf.concat(list, axis). */
@@ -426,6 +455,24 @@ export class StagedArrayState {
     return this.scalars ? markPromoted(item, `${this.name}.pop()`, undefined, undefined, this.name) : item;
   }
 
+  /** The first element, removed (`shift()`). */
+  shift(): tf.Tensor {
+    if (this.inRecords) return this.records!.shift() as tf.Tensor;
+    this.knowElement('shift()');
+    const [rest, item] = this.lists.shift(this.list!, this.name);
+    this.list = rest;
+    return this.scalars ? markPromoted(item, `${this.name}.shift()`, undefined, undefined, this.name) : item;
+  }
+
+  /** `xs[index] = item` (a JS value becomes a scalar in a list of JS values). */
+  setItem(index: number | tf.Tensor, item: unknown): void {
+    if (this.inRecords) return this.records!.setItem(index, item);
+    if (isRecord(item) && !this.scalars && this.list!.element === undefined) this.learnRecords(item);
+    const element = this.scalars ? this.scalar(item, this.list) : item;
+    this.list = this.lists.setItem(this.list!, index, element, this.name, this.scalars);
+    if (this.opts?.origin !== undefined) this.lists.elements.learn(this.opts.origin, this.list.element);
+  }
+
   /** An array of JS numbers or booleans (`number[]`, ag__.newList's `scalars`): as a list, its
    * elements are promoted scalars. */
   get scalars(): boolean {
@@ -539,12 +586,12 @@ export class StagedArrayState {
     if (this.inRecords) {
       return new StagingError(`autograph-ts: ${what} of '${this.name}'${where()}: '${this.name}' is a list of records in the ` +
         'staged graph (a list per field; a staged loop changes its length, which is known only when the graph runs). It ' +
-        'supports push, pop, length (an int32 tensor), [i] and at(i), map, reduce (with an initial value) and for...of.');
+        'supports push, pop, shift, length (an int32 tensor), [i], at(i) and [i] = v, map, reduce (with an initial value) and for...of.');
     }
     return new StagingError(`autograph-ts: ${what} of '${this.name}'${where()}: '${this.name}' is a list of tensors in ` +
       'the staged graph (a staged loop changes its length, which is known only when the graph runs). A list supports ' +
-      'push, pop, length (an int32 tensor), [i] and at(i), map, reduce (with an initial value), slice, concat, tf.stack, ' +
-      'tf.concat and for...of.');
+      'push, pop, shift, length (an int32 tensor), [i], at(i) and [i] = v, map, reduce (with an initial value), slice, ' +
+      'concat, tf.stack, tf.concat and for...of.');
   }
 
   /** The proxy's `get` in list mode. */
@@ -567,6 +614,8 @@ export class StagedArrayState {
         };
       case 'pop':
         return (): tf.Tensor => this.pop();
+      case 'shift':
+        return (): tf.Tensor => this.shift();
       case 'at':
         return (index: number | tf.Tensor): tf.Tensor => this.item(index);
       case OPAQUE_LEAF:
@@ -594,6 +643,7 @@ export class StagedArrayState {
           return this.length();
         };
       case 'pop': return (): unknown => this.pop();
+      case 'shift': return (): unknown => this.shift();
       case 'at': return (index: number | tf.Tensor): unknown => this.item(index);
       case OPAQUE_LEAF: return true;
       case Symbol.iterator: throw this.misuse('iterating (a for...of that is not converted, a spread, Array.from)');
@@ -604,8 +654,32 @@ export class StagedArrayState {
     }
   }
 
-  set(key: string | symbol): never {
+  /** The proxy's `set` in list mode: `xs[i] = v` at a JS index is an element write. */
+  set(key: string | symbol, value: unknown): boolean {
+    if (typeof key === 'string' && /^(0|[1-9]\d*)$/.test(key)) {
+      this.setItem(Number(key), value);
+      return true;
+    }
     throw this.misuse(key === 'length' ? 'setting the length' : `assigning '${String(key)}'`);
+  }
+
+  /** `xs[index] = item` at a tensor index (ag__.setListItem): in array mode the array becomes a list first (its
+   * elements then at indices only the graph knows; a staged statement around it is staged again with it a list). */
+  setAt(index: tf.Tensor, item: unknown): void {
+    this.toList();
+    this.setItem(index, item);
+  }
+
+  /**
+   * `xs[index]` at a tensor index (ag__.listItem, `text` the user's expression): a list's element; in array mode a
+   * gather from its elements (arrayItem). An empty array has none: a staged statement around the read that changes it
+   * (a loop that pushes to it later) makes it a list and is staged again (StructureChange); without one, the error.
+   */
+  itemAt(index: tf.Tensor, text: string, origin?: string): unknown {
+    if (this.isList) return this.inRecords ? this.records!.item(index) : this.item(index);
+    if (this.target.length > 0) return arrayItem(this.proxy!, index, text, origin);
+    throw new StructureChange(this.name, `autograph-ts: '${text}' is read at an index only the staged graph knows` +
+      `${origin ? ` (${origin})` : ''}, but '${this.name}' is an empty JS array here, where eager JS reads undefined.`);
   }
 }
 
@@ -625,8 +699,11 @@ export function stagedArray(items: unknown[], name: string, opts: OperatorOption
   const proxy = new Proxy(items, {
     // In list mode what the proxy answers (push, pop, at, length) is autograph-ts's code (library_code.ts).
     get: (target, key, receiver) => (key === STAGED_LIST ? state.isList
+      : key === SET_AT ? ownCode((index: tf.Tensor, item: unknown) => state.setAt(index, item))
+      : key === ITEM_AT ? ownCode((index: tf.Tensor, text: string, origin?: string) => state.itemAt(index, text, origin))
       : state.isList ? ownCode(callAsLibrary(state.get, state, [key])) : Reflect.get(target, key, receiver)),
-    set: (target, key, value, receiver) => (state.isList ? state.set(key) : Reflect.set(target, key, value, receiver)),
+    set: (target, key, value, receiver) => (state.isList ? callAsLibrary(state.set, state, [key, value])
+      : Reflect.set(target, key, value, receiver)),
     has: (target, key) => (state.isList ? refuse(`'in' of ${String(key)}`)() : Reflect.has(target, key)),
     ownKeys: (target) => (state.isList ? refuse('listing the keys')() : Reflect.ownKeys(target)),
     deleteProperty: (target, key) => (state.isList ? refuse(`deleting '${String(key)}'`)() : Reflect.deleteProperty(target, key)),

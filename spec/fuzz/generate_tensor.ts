@@ -19,7 +19,10 @@
  * tensor conditions and in staged loops, its `length` read in conditions and returned, the list
  * itself returned (a JS array of tensors, as eagerly), iterated by forEach (a callback summing and counting) and spread (`[...ls, v0]`); a JS-number array `ns` (number[] in both
  * dialects) pushed under tensor conditions and in staged loops and returned (a JS array of JS
- * numbers, as eagerly: a list of promoted scalars when staged), and a field array `lg.seen` its method
+ * numbers, as eagerly: a list of promoted scalars when staged), both shifted (`ls.shift()` when not
+ * empty) and `ns` written at an index its length gives (`ns[ns.length - 1] = n0`, promoted when it
+ * is a list); a converted helper `grow(a, k)` whose number[] result (a list when its loop staged) the
+ * caller walks by index up to its length; and a field array `lg.seen` its method
  * `lg.note(k)` pushes to (or pushed to directly); values a loop creates — a `const` of the
  * body, and a variable with no value before the loop that the body assigns first (read after a
  * do-while, which runs at least once); and an object a loop body builds (`{ a, n }`).
@@ -73,7 +76,11 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
         // ...and one that gets an array of them, as tfjs values.
         ['function sumOf(a: number[]): tf.Tensor { return tf.tensor1d(a).sum(); }', 'function sumOf(a: number[]): number { return a[0] + a[1]; }'],
         // A field array grown by a method the staged code calls (a callback's `this.epochs.push(epoch)`).
-        ...(this.stress ? ['class Log { seen: number[] = []; note(k: number): void { this.seen.push(k); } }'] : []),
+        ...(this.stress ? ['class Log { seen: number[] = []; note(k: number): void { this.seen.push(k); } }',
+          // A converted helper returning an array that its staged loop grows (a list in the caller).
+          ["function grow(a: tf.Tensor, k: number): number[] { 'use autograph'; const out: number[] = []; " +
+            'for (let i = 0; i < k; i++) if (a.greater(i)) out.push(i); return out; }',
+          'function grow(a: number, k: number): number[] { const out: number[] = []; for (let i = 0; i < k; i++) if (a > i) out.push(i); return out; }'] as Dual] : []),
         ...(this.recursive ? [recursiveHelper(this.random.int(4), this.random.int(3) - 1)] : []),
       ],
       signature: ['export function run(x: tf.Tensor, y: tf.Tensor): unknown[] {', 'export function run(x: number, y: number): unknown[] {'],
@@ -236,9 +243,10 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
     }
   }
 
-  /** Stress mode: a push onto a list, or a tensor computed from its length. */
+  /** Stress mode: a push onto a list, a shift or an element write, a walk over a helper's list, or a tensor computed from its length. */
   private listStatement(scope: Scope): Dual {
     const r = this.random;
+    if (r.chance(0.25)) return this.listChange(scope);
     if (r.chance(0.4)) return this.numberPush(scope);
     if (r.chance(0.75)) {
       const e = this.expression(scope);
@@ -256,6 +264,26 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
       return [`${v} = tf.stack([...ls, ${v}]).sum();`, `${v} = [...ls, ${v}].reduce((a, b) => a + b, 0);`];
     }
     return [`${v} = ${v}.add(ls.length);`, `${v} = ${v} + ls.length;`];
+  }
+
+  /** Stress mode: `ls.shift()` / `ns.shift()` when not empty; `ns[ns.length - 1 or 2] = m` (an index a list's length
+   * gives: promoted); the sum of a converted helper's list (`grow(e, 3)`) added to n0 by index. */
+  private listChange(scope: Scope): Dual {
+    const r = this.random;
+    switch (r.int(4)) {
+      case 0: return ['if (ls.length > 0) ls.shift();', 'if (ls.length > 0) ls.shift();'];
+      case 1: return ['if (ns.length > 1) n0 = n0 + ns.shift()!;', 'if (ns.length > 1) n0 = n0 + ns.shift()!;'];
+      case 2: {
+        const [back, m] = [1 + r.int(2), r.pick([...NUMBERS, String(r.int(4))])];
+        const text = `if (ns.length >= ${back}) ns[ns.length - ${back}] = ${m};`;
+        return [text, text];
+      }
+      default: {
+        const e = this.expression(scope);
+        const walk = (a: string): string => `{ const gl = grow(${a}, 3); for (let gi = 0; gi < gl.length; gi++) n0 = n0 + gl[gi]; }`;
+        return [walk(e[0]), walk(e[1])];
+      }
+    }
   }
 
   /** Stress mode: a JS number pushed onto `ns` (a number[] in both dialects): a JS state number, a

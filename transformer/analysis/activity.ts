@@ -59,6 +59,9 @@ function unique(names: string[]): string[] {
 /** Array methods that change their receiver in place. */
 const MUTATORS = new Set(['push', 'pop', 'shift', 'unshift', 'splice', 'sort', 'reverse', 'fill', 'copyWithin']);
 
+/** Operator calls that stand for an element write `x[i] = v` (ag__.setListItem), with their array `x`: a composite target too. */
+export const elementWriteCalls = new WeakMap<TS.Node, TS.Expression>();
+
 /**
  * Composite targets: the objects and arrays whose contents `nodes` change in place without
  * assigning a name — `x[i] = v` (x), `a.b[0] += v` (a.b), `xs.push(v)` (xs, when the checker
@@ -90,6 +93,8 @@ export function compositeTargetsOf(declared: Set<string>, mayBeArray: (receiver:
         (node.operator === ts.SyntaxKind.PlusPlusToken || node.operator === ts.SyntaxKind.MinusMinusToken)) {
       add(node.operand.expression);
     }
+    const written = elementWriteCalls.get(node);
+    if (written !== undefined) add(written);
     if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) &&
         MUTATORS.has(node.expression.name.text) && mayBeArray(node.expression.expression)) {
       add(node.expression.expression);

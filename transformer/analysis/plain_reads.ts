@@ -11,7 +11,7 @@ import { ts } from '../typescript';
 import { qualifiedName, visitReferences } from './references';
 import { elementCallback, isPromotedArgument, promotedParameterNames } from './promoted_parameters';
 import {
-  ARITHMETIC, arrayLiteralStored, assignedName, COMPOUND_ASSIGNMENT, elementsName, isPromotedCall, isListItem, isListLength, isLogical, isMathCall, isMaybePromoted, isPromotedElement,
+  ARITHMETIC, arrayLiteralStored, assignedName, COMPOUND_ASSIGNMENT, elementsName, isPromotedCall, isListItem, isListItemWrite, isListLength, isLogical, isMathCall, isMaybePromoted, isPromotedElement,
   isPromotedField, isPromotedItemRead, isWriteTarget, listLengthName,
 } from './promotion';
 
@@ -182,6 +182,11 @@ function consumed(node: TS.Expression, names: ReadonlySet<string>, classifier: C
   }
   // `xs[t]` on a list: ag__.listItem; on a JS array of numbers: ag__.arrayItem (converters/promoted_values.ts).
   if (isListItem(parent, names) && parent.argumentExpression === node) return true;
+  // `xs[t] = v` on a list: ag__.setListItem, which takes a tensor index, and a value the list checks (a promoted
+  // number goes into a list of numbers; a list of tensors refuses it by name).
+  if (ts.isElementAccessExpression(parent) && parent.argumentExpression === node && isListItemWrite(parent.parent, names) &&
+      parent.parent.left === parent) return true;
+  if (isListItemWrite(parent, names) && parent.right === node) return true;
   if (isPromotedItemRead(parent) && parent.argumentExpression === node) return true;
   // `return [x, t]`, `return { t }`: the literal is the returned value; `tf.tensor1d([i, j])`:
   // the values of a tfjs function that makes a tensor.

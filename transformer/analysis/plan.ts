@@ -165,7 +165,7 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
   let promoted = new Set<string>();
   // A parameter typed as an array of tensors may receive a caller's list (`helper(xs)` after a staged
   // loop grew xs): its length may be an int32 tensor too.
-  const listParameters = listParametersOf(body, classifier);
+  const listParameters = [...listParametersOf(body, classifier), ...listResultsOf(body, classifier)];
   const captured = capturedPromotableNames(body, classifier);
   for (let changed = true; changed;) {
     changed = false;
@@ -369,8 +369,8 @@ function skipOuterExpressions(e: TS.Expression): TS.Expression {
   return e;
 }
 
-/** The parameters (plain names) of the function whose type is an array that may hold tensors and
- * whose `length` the body reads. */
+/** The parameters (plain names) of the function whose type is an array that may hold tensors, JS numbers or
+ * booleans, or records (what a caller's list may be) and whose `length` the body reads. */
 function listParametersOf(body: TS.Node, classifier: Classifier): string[] {
   const fn = body.parent;
   if (fn === undefined || !ts.isFunctionLike(fn) || body.pos < 0 || ts.getOriginalNode(body) !== body) return [];
@@ -384,7 +384,29 @@ function listParametersOf(body: TS.Node, classifier: Classifier): string[] {
   };
   ts.forEachChild(body, visit);
   return fn.parameters.filter((p) => ts.isIdentifier(p.name) && lengthsRead.has(p.name.text) &&
-    classifier.mayHoldTensors(p.name)).map((p) => (p.name as TS.Identifier).text);
+    (classifier.mayHoldTensors(p.name) || classifier.holdsNumbersOrBooleans(p.name) || classifier.holdsRecords(p.name)))
+    .map((p) => (p.name as TS.Identifier).text);
+}
+
+/**
+ * Variables holding what a call of the project's own function returns, typed as an array it may have
+ * grown into a list in a staged loop (Classifier.mayReturnList: `const idx = positives(xs)`): in a
+ * trace their length is an int32 tensor, as a list of this function's own is.
+ */
+function listResultsOf(body: TS.Node, classifier: Classifier): string[] {
+  const fn = body.parent;
+  if (fn === undefined || body.pos < 0 || ts.getOriginalNode(body) !== body) return [];
+  const found: string[] = [];
+  const visit = (node: TS.Node): void => {
+    if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer !== undefined) {
+      const init = skipOuterExpressions(node.initializer);
+      if (ts.isCallExpression(init) && classifier.mayReturnList(init)) found.push(node.name.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  ts.forEachChild(body, visit);
+  return found;
 }
 
 /** The statements that run in a closure: the converted ones, and those a lowered jump guards (a

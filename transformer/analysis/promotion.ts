@@ -114,13 +114,16 @@ export const isPromotedCall = (node: TS.Node): boolean => promotedCalls.has(node
 const promotedFieldReads = new WeakSet<TS.Node>();
 
 /**
- * `values[i]` on a JS array of numbers or booleans (not one a staged loop grows) whose index may be
- * promoted, by original node: ag__.arrayItem gathers it in a trace, a promoted value itself.
+ * `values[i]` on a JS array of numbers or booleans, or of tensors (not one a staged loop grows), whose
+ * index may be promoted, by original node: ag__.arrayItem gathers it in a trace (of numbers, a
+ * promoted value itself).
  */
 const promotedItemReads = new WeakSet<TS.Node>();
+/** Likewise on a JS array of tensors (`tf.unstack(x)`): ag__.arrayItem gathers it too, but it is a tensor eagerly, not a promoted value. */
+const tensorItemReads = new WeakSet<TS.Node>();
 
 export function isPromotedItemRead(node: TS.Node): node is TS.ElementAccessExpression {
-  return ts.isElementAccessExpression(node) && promotedItemReads.has(ts.getOriginalNode(node));
+  return ts.isElementAccessExpression(node) && (promotedItemReads.has(ts.getOriginalNode(node)) || tensorItemReads.has(ts.getOriginalNode(node)));
 }
 
 /** Whether `expr` may hold a promoted tensor, given the promotable names (see the module comment). */
@@ -415,9 +418,13 @@ export function promotableNames(body: TS.Node, converted: ReadonlySet<TS.Node>, 
       }
       if (ts.isElementAccessExpression(node) && ts.isIdentifier(node.expression) && !promotedItemReads.has(node) &&
           !names.has(elementsName(node.expression.text)) && !names.has(`${node.expression.text}.length`) && !isWriteTarget(node) &&
-          isMaybePromoted(node.argumentExpression, names) && classifier.isPromotableArray(node.expression)) {
-        promotedItemReads.add(node);
-        changed = true;
+          isMaybePromoted(node.argumentExpression, names)) {
+        if (classifier.isPromotableArray(node.expression)) {
+          promotedItemReads.add(node);
+          changed = true;
+        } else if (classifier.mayHoldTensors(node.expression)) {
+          tensorItemReads.add(node);
+        }
       }
       // `const { reward, done } = game.step(a)`: a converted callee that may stage returns a record
       // whose numbers and booleans may be promoted: the names destructured from it are promotable.
@@ -547,4 +554,10 @@ export function isWriteTarget(node: TS.Node): boolean {
 export function isListItem(node: TS.Node, names: ReadonlySet<string>): node is TS.ElementAccessExpression {
   return ts.isElementAccessExpression(node) && ts.isIdentifier(node.expression) &&
     names.has(`${node.expression.text}.length`) && !isWriteTarget(node);
+}
+
+/** `xs[i] = v` on an array that a staged loop may grow into a list (whose elements a tensor index writes). */
+export function isListItemWrite(node: TS.Node, names: ReadonlySet<string>): node is TS.BinaryExpression & { left: TS.ElementAccessExpression } {
+  return ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+    ts.isElementAccessExpression(node.left) && ts.isIdentifier(node.left.expression) && names.has(`${node.left.expression.text}.length`);
 }

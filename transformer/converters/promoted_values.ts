@@ -6,7 +6,8 @@
  *   `t++` (its value unused), `++t`  →  t = ag__.unaryOp('++', t)
  *   `-t`                          →  ag__.unaryOp('-', t)
  *   `xs[t]`, `typeof t`, `f(t)`   →  ag__.plainValue(t, 't', origin): refuses a promoted tensor
- *   `xs[t]` on a list             →  ag__.listItem(xs, t)   (`xs[t]`, or the list's element at a tensor t)
+ *   `xs[t]` on a list             →  ag__.listItem(xs, t, "xs[t]", origin)   (`xs[t]`, or the list's element at a tensor t)
+ *   `xs[t] = v` on a list         →  ag__.setListItem(xs, t, v, "t", origin)   (the list's element write at a tensor t)
  *   `values[t]` on a number[]     →  ag__.arrayItem(values, t, "values[t]", origin)   (a gather in a trace)
  *   `t++` whose value is used     →  ag__.postfixOp('++', t, (t_next) => t = t_next)   (the old value)
  *   `Math.floor(t / 2)`           →  ag__.mathCall(Math.floor, [ag__.binaryOp('/', t, 2)])
@@ -14,8 +15,9 @@
  * `this.wait = ag__.unaryOp('++', this.wait)` (its object is read twice: a `this` or a variable).
  */
 import type * as TS from 'typescript';
-import { COMPOUND_ASSIGNMENT, isArithmetic, isListItem, isMathCall, isMaybePromoted, isPromotedElement, isPromotedItemRead, PromotionPlan } from '../analysis/promotion';
+import { COMPOUND_ASSIGNMENT, isArithmetic, isListItem, isListItemWrite, isMathCall, isMaybePromoted, isPromotedElement, isPromotedItemRead, PromotionPlan } from '../analysis/promotion';
 import { qualifiedName } from '../analysis/references';
+import { elementWriteCalls } from '../analysis/activity';
 import { closure, EmitContext, id, operatorCall, param, withOrigin } from '../emit';
 import { ts } from '../typescript';
 
@@ -38,6 +40,14 @@ export function convertPromoted(node: TS.Node, promotion: PromotionPlan, visit: 
   const update = (target: string | TS.ElementAccessExpression, op: TS.SyntaxKind, value: TS.Expression): TS.Expression =>
     ts.factory.createAssignment(targetRef(target), binary(op, targetRef(target), value));
 
+  if (isListItemWrite(node, names) && isMaybePromoted(node.left.argumentExpression, names)) {
+    const index = node.left.argumentExpression;
+    const array = visit(node.left.expression);
+    const call = operatorCall(emit, 'setListItem', [array, visit(index), visit(node.right),
+      ts.factory.createStringLiteral(index.getText().replace(/\s+/g, ' ')), ts.factory.createStringLiteral(emit.origin(index))]);
+    elementWriteCalls.set(call, array);
+    return call;
+  }
   if (ts.isBinaryExpression(node)) {
     const op = node.operatorToken.kind;
     if (isArithmetic(op) && (isMaybePromoted(node.left, names) || isMaybePromoted(node.right, names))) {
@@ -53,7 +63,8 @@ export function convertPromoted(node: TS.Node, promotion: PromotionPlan, visit: 
       ts.factory.createArrayLiteralExpression(node.arguments.map((a) => visit(a)))]);
   }
   if (isListItem(node, names) && isMaybePromoted(node.argumentExpression, names)) {
-    return operatorCall(emit, 'listItem', [visit(node.expression), visit(node.argumentExpression)]);
+    return operatorCall(emit, 'listItem', [visit(node.expression), visit(node.argumentExpression),
+      ts.factory.createStringLiteral(node.getText().replace(/\s+/g, ' ')), ts.factory.createStringLiteral(emit.origin(node))]);
   }
   if (isPromotedItemRead(node)) {
     return operatorCall(emit, 'arrayItem', [visit(node.expression), visit(node.argumentExpression),

@@ -134,7 +134,7 @@ function readsBack(plan: Plan): boolean {
   let reads = planReads.get(plan);
   if (reads === undefined) {
     reads = plan.steps.some((s) => s.kind === 'If' || s.kind === 'While' || s.kind === 'Check' || s.kind === 'Print' || s.kind === 'Call' ||
-      (s.kind === 'List' && s.op === 'TensorListGetItem'));
+      (s.kind === 'List' && (s.op === 'TensorListGetItem' || s.op === 'TensorListSetItem')));
     planReads.set(plan, reads);
   }
   return reads;
@@ -230,6 +230,13 @@ class DirectRun {
     if (value instanceof Tensor) value.dispose();
     else if (value instanceof ListValue) releaseList(value as ListValue<Value>, (item) => this.release(item));
     else this.backend.disposeData(value.dataId);
+  }
+
+  /** An element kept in a new list cell: shared and counted (a hole stays one). */
+  private shareItem(item: Value | undefined): Value | undefined {
+    if (item === undefined) return undefined;
+    countListElement(item, 1);
+    return this.share(item);
   }
 
   /** A reference the caller owns to a value it does not own (parameter or constant). */
@@ -492,7 +499,8 @@ class DirectRun {
         if (!(await this.testAsync(vals[step.pred]!))) throw rebuildError(this.program.errors[step.error]);
         return;
       case 'List':
-        return this.list(step, vals, step.op === 'TensorListGetItem' ? await this.testAsync(vals[step.ins[1]]!) : undefined);
+        return this.list(step, vals, step.op === 'TensorListGetItem' || step.op === 'TensorListSetItem'
+          ? await this.testAsync(vals[step.ins[1]]!) : undefined);
     }
   }
 
@@ -650,6 +658,26 @@ class DirectRun {
         vals[step.outs[1]] = this.share(item);
         return;
       }
+      case 'TensorListPopFront': {
+        const list = vals[step.ins[0]] as unknown as ListValue<Value>;
+        if (list.length === 0) throw new ListIndexError('shift() of an empty list');
+        const [first, ...rest] = list.items();
+        vals[step.outs[0]] = ListValue.over(ListValue.empty<Value>(), rest.map((item) => this.shareItem(item))) as unknown as Value;
+        vals[step.outs[1]] = this.share(present(first, 0));
+        return;
+      }
+      case 'TensorListSetItem': {
+        const list = vals[step.ins[0]] as unknown as ListValue<Value>;
+        const at = writableIndex(index ?? this.test(vals[step.ins[1]]!));
+        const above = list.items().slice(at + 1).map((item) => this.shareItem(item));
+        const holes = new Array<undefined>(Math.max(0, at - list.length)).fill(undefined);
+        const item = vals[step.ins[2]]!;
+        countListElement(item, 1);
+        const kept = Math.min(at, list.length);
+        const base = kept === 0 ? ListValue.empty<Value>() : this.share(list.prefix(kept) as unknown as Value) as unknown as ListValue<Value>;
+        vals[step.outs[0]] = ListValue.over(base, [...holes, this.share(item), ...above]) as unknown as Value;
+        return;
+      }
       case 'TensorListLength': {
         const list = vals[step.ins[0]] as unknown as ListValue<Value>;
         vals[step.outs[0]] = this.scalar(list.length);
@@ -657,13 +685,14 @@ class DirectRun {
       }
       case 'TensorListGetItem': {
         const list = vals[step.ins[0]] as unknown as ListValue<Value>;
-        const at = index ?? this.test(vals[step.ins[1]]!);
-        vals[step.outs[0]] = this.share(list.at(checkedIndex(at, list.length)));
+        const at = checkedIndex(index ?? this.test(vals[step.ins[1]]!), list.length);
+        vals[step.outs[0]] = this.share(present(list.at(at), at));
         return;
       }
       case 'TensorListStack':
       case 'TensorListConcat': {
         const items = (vals[step.ins[0]] as unknown as ListValue<Value>).items();
+        items.forEach(present);
         if (items.length === 0 && step.noRows !== undefined) {
           const { shape, dtype } = step.noRows;
           vals[step.outs[0]] = { dataId: this.backend.write(new Float32Array(0), shape, dtype), shape, dtype };
@@ -811,15 +840,33 @@ class EngineRun {
             vals[step.outs[1]] = copy(item);
             return;
           }
+          case 'TensorListPopFront': {
+            if (list!.length === 0) throw new ListIndexError('shift() of an empty list');
+            const [first, ...rest] = list!.items();
+            vals[step.outs[0]] = ListValue.over(ListValue.empty<tf.Tensor>(), rest) as unknown as tf.Tensor;
+            vals[step.outs[1]] = copy(present(first, 0));
+            return;
+          }
+          case 'TensorListSetItem': {
+            const at = writableIndex(vals[step.ins[1]]!.dataSync()[0]);
+            const above = list!.items().slice(at + 1);
+            const holes = new Array<undefined>(Math.max(0, at - list!.length)).fill(undefined);
+            vals[step.outs[0]] = ListValue.over(list!.prefix(Math.min(at, list!.length)),
+              [...holes, copy(vals[step.ins[2]]!), ...above]) as unknown as tf.Tensor;
+            return;
+          }
           case 'TensorListLength':
             vals[step.outs[0]] = tf.scalar(list!.length, 'int32');
             return;
-          case 'TensorListGetItem':
-            vals[step.outs[0]] = copy(list!.at(checkedIndex(vals[step.ins[1]]!.dataSync()[0], list!.length)));
+          case 'TensorListGetItem': {
+            const at = checkedIndex(vals[step.ins[1]]!.dataSync()[0], list!.length);
+            vals[step.outs[0]] = copy(present(list!.at(at), at));
             return;
+          }
           case 'TensorListStack':
           case 'TensorListConcat': {
             const items = list!.items();
+            items.forEach(present);
             if (items.length === 0 && step.noRows !== undefined) {
               vals[step.outs[0]] = tf.zeros(step.noRows.shape, step.noRows.dtype);
               return;
@@ -860,6 +907,23 @@ function checkedIndex(index: number, length: number): number {
     throw new ListIndexError(`index ${index} is out of range of a list of length ${length}`);
   }
   return index;
+}
+
+/** An index written (`xs[i] = v`): from 0 on; past the end leaves holes, as a JS array does. */
+function writableIndex(index: number): number {
+  if (!(Number.isInteger(index) && index >= 0 && index < 2 ** 31 - 1)) {
+    throw new ListIndexError(`an element is written at index ${index}, which is not an index of a list`);
+  }
+  return index;
+}
+
+/** An element read: a hole (written past, never written) is undefined eagerly, which a list of tensors cannot give. */
+function present<T>(item: T | undefined, index: number): T {
+  if (item === undefined) {
+    throw new ListIndexError(`element ${index} is read but was never written (eagerly undefined: an element written past ` +
+      'the end of an array leaves holes before it)');
+  }
+  return item;
 }
 
 /** The list is not empty and its elements agree in shape (Stack), or in every dim but the axis

@@ -6,6 +6,9 @@
  * values, as TF's TensorLists are). Cells are reference counted like the backend's tensors: the
  * executor shares a list where it would take a reference to a tensor and releases it where it
  * would release one; the last release of a cell releases its element and the rest of the list.
+ * PopFront and SetItem make new cells above the part of the list they keep (O(length)).
+ * A cell may hold no element (a hole: `xs[5] = v` past the end of a JS array leaves undefined
+ * before it); reading one is the executor's error, as eager code would read undefined.
  */
 export class ListValue<T = unknown> {
   /** References held by frames, loop variables and longer lists. */
@@ -28,6 +31,29 @@ export class ListValue<T = unknown> {
     let cell: ListValue<T> = this;
     for (let k = this.length - 1; k > index; k--) cell = cell.rest!;
     return cell.item as T;
+  }
+
+  /** The list of the first `n` elements (a cell of this one; the caller shares it to keep it). */
+  prefix(n: number): ListValue<T> {
+    if (n === 0) return ListValue.empty<T>();
+    let cell: ListValue<T> = this;
+    while (cell.length > n) cell = cell.rest!;
+    return cell;
+  }
+
+  /** A new list: `base` (whose reference the new list takes over) then `items` (undefined: a hole),
+   * each item's reference taken over. */
+  static over<T>(base: ListValue<T>, items: readonly (T | undefined)[]): ListValue<T> {
+    let list = base;
+    for (const item of items) list = new ListValue<T>(item, list, list.length + 1);
+    return list;
+  }
+
+  /** Whether the element at `index` is a hole (0 <= index < length). */
+  isHole(index: number): boolean {
+    let cell: ListValue<T> = this;
+    for (let k = this.length - 1; k > index; k--) cell = cell.rest!;
+    return cell.item === undefined;
   }
 
   /** The elements, first pushed first. */
@@ -54,7 +80,7 @@ export class ListValue<T = unknown> {
 export function releaseList<T>(list: ListValue<T>, releaseItem: (item: T) => void): void {
   let cell: ListValue<T> | undefined = list;
   while (cell !== undefined && --cell.refs === 0) {
-    if (cell.length > 0) {
+    if (cell.length > 0 && cell.item !== undefined) {
       countListElement(cell.item, -1);
       releaseItem(cell.item as T);
     }

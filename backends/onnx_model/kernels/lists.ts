@@ -6,7 +6,7 @@
  * One line per op, from the sequence helpers below (position -1 is the last element; ONNX counts
  * negative positions from the end). An op without a line does not lower, naming itself.
  */
-import { type GraphScope, Unsupported, type Value } from '../model_builder';
+import { GraphScope, Unsupported, type Value } from '../model_builder';
 import { OnnxType } from '../onnx_proto';
 
 /** A list node's output: a sequence (list) or a tensor (element, length), of this type and shape. */
@@ -38,6 +38,24 @@ const checkedPosition = (g: GraphScope, i: Value): Value => {
   const negative = g.op('Less', [p, g.scalar(0, OnnxType.INT64)], {}, OnnxType.BOOL, []);
   return g.op('Where', [negative, g.scalar(2 ** 31 - 1, OnnxType.INT64), p], {}, OnnxType.INT64, []);
 };
+
+/**
+ * `xs[i] = item`: for i < length an If whose then branch erases element i and inserts item there,
+ * whose else branch inserts it at i (i == length appends). Past the end (holes, which a sequence
+ * cannot hold) the insert is out of range and ORT fails the run on purpose: the tfjs executor,
+ * which holds holes, runs that call (engines/choice.ts).
+ */
+function setItem(g: GraphScope, [list, index, item]: Value[], [out]: ListOut[]): Value[] {
+  const p = checkedPosition(g, index);
+  const n = g.op('SequenceLength', [list], {}, OnnxType.INT64, []);
+  const branch = (name: string, replace: boolean): { graph: ReturnType<GraphScope['graph']> } => {
+    const scope = new GraphScope(g.model, g.model.fresh(name));
+    const kept = replace ? erase(scope, list, p, out) : list;
+    return { graph: scope.graph(scope.outputs([insert(scope, kept, item, out, p)])) };
+  };
+  const replaces = g.op('Less', [p, n], {}, OnnxType.BOOL, []);
+  return g.opN('If', [replaces], { then_branch: branch('set_item', true), else_branch: branch('append_item', false) }, [out]);
+}
 
 /**
  * tf.stack (a new axis) or tf.concat (an existing one) of the elements; ORT fails on an empty list.
@@ -76,6 +94,8 @@ export const listLowerings: Record<string, ListLowering> = {
   EmptyTensorList: (g, _inputs, [list]) => g.opN('SequenceEmpty', [], { dtype: list.type }, [list]),
   TensorListPushBack: (g, [list, item], [out]) => [insert(g, list, item, out)],
   TensorListPopBack: (g, [list], [rest, item]) => [erase(g, list, -1, rest), at(g, list, -1, item)],
+  TensorListPopFront: (g, [list], [rest, item]) => [erase(g, list, 0, rest), at(g, list, 0, item)],
+  TensorListSetItem: setItem,
   TensorListLength: (g, [list], [out]) => [g.cast(g.op('SequenceLength', [list], {}, OnnxType.INT64, []), out.type)],
   TensorListGetItem: (g, [list, index], [out]) => [at(g, list, checkedPosition(g, index), out)],
   TensorListStack: (g, inputs, outs, attrs) => join(1)(g, inputs, outs, Number(attrs?.axis ?? 0)),
