@@ -415,8 +415,10 @@ function withComposites(getState: GetState, setState: SetState, names: string[],
   const targets = composites.filter(([, v]) => Array.isArray(v) || isPlainObject(v));
   if (targets.length === 0 && fields.length === 0) return { getState, setState, names, nouts };
   const k = targets.length + fields.length;
+  const refuseMoves = objectMoves(targets, opts);
   return {
     getState: () => {
+      refuseMoves();
       const state = getState();
       return [...state.slice(0, nouts), ...targets.map(([, v]) => stagedArrayState(v)?.listValue ?? copyOf(v)),
         ...fields.map((f) => f.object[f.key]), ...state.slice(nouts)];
@@ -439,6 +441,30 @@ function withComposites(getState: GetState, setState: SetState, names: string[],
     names: [...names.slice(0, nouts), ...targets.map(([name]) => name), ...fields.map((f) => f.name), ...names.slice(nouts)],
     nouts: nouts + k,
   };
+}
+
+/**
+ * The state of an array is its elements' leaves, written back in place: an object moved to another
+ * slot by a branch or a loop body (`const s = a[i]; a[i] = a[j]; a[j] = s;` on records) would keep
+ * its identity at its old slot with the values merged into it, and a variable holding it (`const t =
+ * a[0]`) would see the other element's values. Which object an element is cannot depend on a tensor:
+ * such a move is refused, naming the element. (Tensors are values: moving them is fine.)
+ */
+function objectMoves(targets: [string, unknown][], opts: OperatorOptions | undefined): () => void {
+  const slots = targets.map(([, v]) => (Array.isArray(v) && stagedArrayState(v)?.isList !== true ? [...v] : undefined));
+  return () => targets.forEach(([name, v], i) => {
+    const before = slots[i];
+    if (before === undefined || !Array.isArray(v) || stagedArrayState(v)?.isList === true) return;
+    v.forEach((item, at_) => {
+      if (item === before[at_] || item === null || typeof item !== 'object' || item instanceof tf.Tensor) return;
+      const from = before.indexOf(item);
+      if (from < 0) return;
+      throw new StagingError(`autograph-ts: '${name}[${at_}]' holds the object that was '${name}[${from}]' after a statement ` +
+        `staged on a tensor condition${at(opts)}: which object an element of '${name}' is would depend on a tensor, and a ` +
+        'staged statement carries the values in the objects, not the objects. Swap the values (the fields, or tensors ' +
+        'chosen with tf.where) rather than the objects.');
+    });
+  });
 }
 
 /**
