@@ -369,10 +369,11 @@ function withObservedFields(tracer: Tracer, facts: TraceFacts, opts: OperatorOpt
   for (const { name, object } of watch.observed) if (!facts.observedObjects.has(object)) facts.observedObjects.set(object, name);
   for (const { name, object, via } of watch.observed) facts.objects.observe(tracer, object, name, undefined, false, via);
   if (watch.empty) return stage([], opts);
-  const plain = withComposites(getState, setState, names, names.length, opts, []);
-  const initial = plain.getState();
   const fields: Field[] = [];
   const arrays = new CarriedArrays(tracer, facts, watch, opts);
+  // (With the lists that enclosing statements carry in fields it watches: a try changes their list values too.)
+  const plain = withComposites(getState, setState, names, names.length, arrays.options(opts), []);
+  const initial = plain.getState();
   facts.watches.push(watch);
   try {
     for (;;) {

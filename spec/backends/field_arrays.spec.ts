@@ -49,4 +49,9 @@ describe('arrays held in fields, grown by staged statements', () => {
     const [r] = agree('bestOf', () => [tf.tensor1d([1, 7, 3, 9, 2])], () => [tf.tensor1d([4])]);
     expect((r as { index: number; visits: number })).to.include({ index: 3, visits: 5 });
   });
+
+  it('an array an if carries first, then the staged loop around it (a do-while\'s first iteration), with a field bumped in the other branch', () => {
+    expect(agree('bumpOrNote', () => [tf.scalar(-2), tf.scalar(0)], () => [tf.scalar(-2), tf.scalar(1)], () => [tf.scalar(2), tf.scalar(0)]))
+      .to.deep.equal([[0, [0, 0]], [2, []], [0, []]]);
+  });
 });
