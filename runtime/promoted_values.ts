@@ -213,9 +213,36 @@ export const ITEM_AT = Symbol.for('autograph-ts.itemAt');
 export function setListItem<T>(array: T[], index: unknown, value: T, name: string, origin?: string): T {
   if (!isTensor(index)) return (array[index as number] = value);
   const setAt = (array as { [SET_AT]?: (i: unknown, v: unknown) => void })[SET_AT];
-  if (typeof setAt !== 'function') return plainValue(index, name, origin) as never;
-  setAt(index, value);
+  if (typeof setAt === 'function') {
+    setAt(index, value);
+    return value;
+  }
+  const staging = activeStaging();
+  if (staging === undefined || !Array.isArray(array) || array.length === 0) return plainValue(index, name, origin) as never;
+  writeEveryElement(array, index as tf.Tensor, value, name, origin, staging);
   return value;
+}
+
+/**
+ * `xs[i] = v` on a JS array (not a list) at a tensor index, in a trace: every element becomes `i === k ? v : xs[k]`
+ * (a staged conditional expression: a JS number element becomes a promoted one), and the index must be one of the
+ * array's (past its end JS would grow the array, which the graph cannot: the check fails when the graph runs).
+ */
+function writeEveryElement(array: unknown[], index: tf.Tensor, value: unknown, name: string, origin: string | undefined,
+                           staging: StagingHooks): void {
+  const i = inOperator(() => {
+    const at = tf.cast(index, 'int32');
+    staging.assert(tf.logicalAnd(tf.greaterEqual(at, 0), tf.less(at, array.length)), new RangeError(`autograph-ts: an element ` +
+      `of a JS array of ${array.length} is written at '${name}'${origin ? ` (${origin})` : ''}, past its end (or below 0): ` +
+      'eagerly the array would grow, which the staged graph cannot do to a JS array. Grow it with push in the function.'));
+    return at;
+  });
+  const opts = origin === undefined ? undefined : { origin };
+  for (let k = 0; k < array.length; k++) {
+    const old = array[k];
+    array[k] = staging.ifExp(inOperator(() => tf.equal(i, k)), () => promotedLeaves(value, name, origin),
+      () => promotedLeaves(old, name, origin), opts);
+  }
 }
 
 /**
@@ -230,6 +257,7 @@ export function arrayItem<T>(array: readonly T[], index: unknown, name: string, 
   if ((array as { [STAGED_LIST]?: boolean })[STAGED_LIST] === true) return array.at(index as unknown as number);
   const staging = activeStaging();
   if (staging !== undefined && sameTensors(array)) return tensorItem(array as unknown as tf.Tensor[], index as tf.Tensor, name, origin, staging) as T;
+  if (staging !== undefined && array.length > 0 && array.every(isPlainObject)) return selectedItem(array, index as tf.Tensor, name, origin, staging);
   const kind = array.length > 0 && array.every((v) => typeof v === 'boolean') ? 'bool'
     : array.length > 0 && array.every((v) => typeof v === 'number') ? (array.every((v) => isInt32(v as number)) ? 'int32' : 'float32') : undefined;
   if (kind === undefined || staging === undefined) return plainValue(index, name, origin) as never;
@@ -243,6 +271,48 @@ export function arrayItem<T>(array: readonly T[], index: unknown, name: string, 
   const result = propagate(item, promotionOf(index));
   if (kind === 'float32' && array.some((v) => !Object.is(Math.fround(v as number), v))) inexactValues.add(result);
   return result as unknown as T;
+}
+
+const isPlainObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v) &&
+  (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null);
+
+/** The index must be one of the array's (eagerly JS reads undefined past the end, which the graph cannot hold). */
+function checkedIndex(array: readonly unknown[], index: tf.Tensor, name: string, origin: string | undefined, staging: StagingHooks): tf.Tensor {
+  return inOperator(() => {
+    const i = tf.cast(index, 'int32');
+    staging.assert(tf.logicalAnd(tf.greaterEqual(i, 0), tf.less(i, array.length)), new RangeError(`autograph-ts: '${name}' ` +
+      `reads past the end of a JS array of ${array.length}${origin ? ` (${origin})` : ''}, where eager JS gives undefined: ` +
+      'the staged graph cannot hold undefined.'));
+    return i;
+  });
+}
+
+/**
+ * `xs[i]` on a JS array of records (`{ value, index }`) at a promoted index, in a trace: `i === 0 ? xs[0] : i === 1 ?
+ * xs[1] : ...` as staged conditional expressions (a record of the element's tensors, its JS numbers promoted).
+ */
+function selectedItem<T>(array: readonly T[], index: tf.Tensor, name: string, origin: string | undefined, staging: StagingHooks): T {
+  const i = checkedIndex(array, index, name, origin, staging);
+  const opts = origin === undefined ? undefined : { origin };
+  let item: unknown = promotedLeaves(array[array.length - 1], name, origin);
+  for (let k = array.length - 2; k >= 0; k--) {
+    const rest = item;
+    item = staging.ifExp(inOperator(() => tf.equal(i, k)), () => promotedLeaves(array[k], name, origin), () => rest, opts);
+  }
+  return item as T;
+}
+
+/**
+ * `value` (a record, or a JS number or boolean) with its JS numbers and booleans as promoted scalars: the operands
+ * of a staged conditional that picks an element, on whose every path eager code holds a JS number there.
+ */
+function promotedLeaves(value: unknown, name: string, origin: string | undefined, path = ''): unknown {
+  if (typeof value === 'number') return markPromoted(inOperator(() => tf.scalar(value, isInt32(value) ? 'int32' : 'float32')), `${name}${path}`, origin);
+  if (typeof value === 'boolean') return markPromoted(inOperator(() => tf.scalar(value, 'bool')), `${name}${path}`, origin);
+  if (isPlainObject(value)) {
+    return Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, promotedLeaves(v, name, origin, `${path}.${k}`)]));
+  }
+  return value;
 }
 
 /** Whether `array` holds tensors (not promoted values) of one dtype and shape, at least one. */

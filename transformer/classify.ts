@@ -125,6 +125,16 @@ export class Classifier {
     return element !== undefined && this.type(element) !== 'static';
   }
 
+  /** Whether the checker types `name` as an array of tensors (`Tensor[]`, `tf.Scalar[]`: its elements staged, not
+   * any, a union or a type parameter, which may be JS numbers). */
+  holdsTensors(name: TS.Node): boolean {
+    const type = this.checker.getTypeAtLocation(name);
+    const checker = this.checker as TS.TypeChecker & { isArrayType?(t: TS.Type): boolean };
+    if (checker.isArrayType?.(type) !== true) return false;
+    const [element] = this.checker.getTypeArguments(type as TS.TypeReference);
+    return element !== undefined && this.type(element) === 'staged';
+  }
+
   /** Whether the checker types `name` as an array of records (`{ v: Tensor; k: number }[]`, an
    * interface or type literal, not a class, a function or an array): an array a staged statement may
    * grow into a list of records, one graph list per field (backends/staging/record_lists.ts). */
@@ -427,14 +437,22 @@ export class Classifier {
       (this.mayHoldTensors(call) || this.holdsNumbersOrBooleans(call) || this.holdsRecords(call)) && this.callsStagingBody(call);
   }
 
+  /** The function of the project's own sources (with a body) that a call goes to, resolved by the checker. */
+  projectCallee(call: TS.CallExpression): TS.FunctionLikeDeclaration | undefined {
+    if (call.pos < 0 || call.parent === undefined) return undefined;
+    const decl = this.checker.getResolvedSignature(call)?.declaration;
+    if (decl === undefined || ts.isJSDocSignature(decl)) return undefined;
+    const file = decl.getSourceFile();
+    if (file.isDeclarationFile || /\/node_modules\//.test(file.fileName.replace(/\\/g, '/'))) return undefined;
+    if (this.program !== undefined && this.program.isSourceFileFromExternalLibrary(file)) return undefined;
+    if (!ts.isFunctionLike(decl) || (decl as TS.FunctionLikeDeclaration).body === undefined) return undefined;
+    return decl as TS.FunctionLikeDeclaration;
+  }
+
   /** Whether a call goes to a function of the project's own sources whose body may stage or reads a promotable value. */
   private callsStagingBody(call: TS.CallExpression): boolean {
-    const decl = this.checker.getResolvedSignature(call)?.declaration;
-    if (decl === undefined || ts.isJSDocSignature(decl)) return false;
-    const file = decl.getSourceFile();
-    if (file.isDeclarationFile || /\/node_modules\//.test(file.fileName.replace(/\\/g, '/'))) return false;
-    if (this.program !== undefined && this.program.isSourceFileFromExternalLibrary(file)) return false;
-    if (!ts.isFunctionLike(decl) || (decl as TS.FunctionLikeDeclaration).body === undefined) return false;
+    const decl = this.projectCallee(call);
+    if (decl === undefined) return false;
     let cached = this.stagingBodies.get(decl);
     if (cached === undefined) {
       // (False while it is being decided: a recursive callee does not decide itself.)

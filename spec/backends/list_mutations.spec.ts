@@ -2,7 +2,9 @@
  * Lists that staged loops grow, changed beyond push and pop (spec/fixtures/list_mutation_programs.ts):
  * shift() (TensorListPopFront), `xs[i] = v` at an index the graph knows (TensorListSetItem; past the
  * end it leaves holes, as JS does, and reading one is an error when the graph runs), a JS array of
- * tensors read at such an index, and the list a converted callee returns, a list in its caller.
+ * tensors or records read at such an index, a JS array written at one (every element a conditional, also
+ * through a function of the project that writes its argument), and the list a converted callee returns, a list
+ * in its caller.
  * Eager == staged (values and JS types) on the tfjs executor and 'auto'; and on ONNX itself, which
  * runs every call but those that leave holes (those fail there on purpose and the executor runs them).
  */
@@ -83,6 +85,27 @@ describe('lists changed in place: shift, element writes, reads at a staged index
         const staged = stage(fixture.m.readsAHole, { engine });
         expect(() => staged(tf.tensor1d([1, 2])), engine).to.throw(RangeError, read);
         expect(() => staged(tf.tensor1d([1, 2])), `${engine}, traced`).to.throw(RangeError, read);
+      }
+    });
+  });
+
+  describe('a JS array (not one a staged loop grows) written at an index the graph knows: every element a conditional', () => {
+    it('of numbers: the written element a JS number again', () => {
+      expect(agree('markFirstAtLeast', () => [tf.tensor1d([1, 5, 3, 4]), 3], () => [tf.tensor1d([9, 1, 1, 1]), 3]))
+        .to.deep.equal([[0, 1, 0, 0], [1, 0, 0, 0]]);
+      expect(onOnnx('markFirstAtLeast', () => [tf.tensor1d([1, 5, 3, 4]), 3])).to.equal('onnx');
+    });
+
+    it('of records, swapped by a function of the project (its writes make the array state of the staged loop)', () => {
+      expect(agree('bubbleFirst', () => [tf.tensor1d([5, 1, 2, 9]), 3], () => [tf.tensor1d([5, 1, 2, 0, 9]), 3], () => [tf.tensor1d([1, 9, 0]), 3]))
+        .to.deep.equal([[1, 2, 0, 3], [1, 2, 3, 0, 4], [0, 1, 2]]);
+    });
+
+    it('past its end: eagerly the array grows; staged, the write\'s check fails when the graph runs, naming the index', () => {
+      expect(typed(fixture.m.writePastEnd(tf.tensor1d([1, -1])))).to.have.length(4);
+      for (const engine of ['tfjs', 'auto'] as const) {
+        expect(() => stage(fixture.m.writePastEnd, { engine })(tf.tensor1d([1, -1])), engine)
+          .to.throw(RangeError, new RegExp(`written at 'i \\+ 2' \\(main\\.ts:${fixture.lineOf('rows[i + 2] =')}:\\d+\\), past its end`));
       }
     });
   });

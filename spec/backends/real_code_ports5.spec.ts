@@ -155,15 +155,21 @@ describe('real code, fifth red team: eager == staged == the dataSync original', 
       withOriginal('playFlappy', () => [brain(), [{ x: 300, w: 50, top: 150, bottom: 250 }, { x: 500, w: 50, top: 100, bottom: 200 }], 40, 0.5, -8]);
     });
 
-    // A JS list read and written (swap) at an index a staged loop moves. Reads of a JS array of tensors stage now
-    // (a gather of the stacked tensors: list_mutations.spec.ts, `while (rows[i].less(t)) i++; return rows[i];`).
-    // Still missing: an array of {value, index} records (not grown: a parameter of select) read at a promoted index,
-    // and written there inside swap(array, i, j) — its elements would have to be state of select's staged loops:
-    // → 'i' is an int32 tensor here (main.ts:589:32), not a JS number: it changes in a loop staged on a tensor
-    //   condition (main.ts:589:7) ... Use tfjs ops on it (e.g. tf.gather(xs, i) for xs[i]), or return it.
+    // A JS list read and written (swap) at an index a staged loop moves. That stages now (list_mutations.spec.ts):
+    // a JS array of tensors or records read at a promoted index (a gather / staged conditionals), written there
+    // (every element a conditional), and swap(array, i, j) making `array` state of select's loops (a callee that
+    // writes its argument). But it is SILENTLY WRONG for some inputs (the first one below passes; [3, 1, 2] with
+    // k = 2 gives [0, 0], eager [0, 2]), through a bug that main has without these mechanisms: a staged if whose
+    // branch swaps records of an array restores the array's state in place (control_flow.ts writeInPlace writes
+    // the leaves into the element objects now at each slot), so a variable holding an element (`const t = array[k]`)
+    // changes. The smallest reproduction (main: eager [0, 0], staged [1, 1]):
+    //   const array = [{ v: tf.scalar(0), n: 0 }, { v: tf.scalar(1), n: 1 }];
+    //   const t = array[0];
+    //   if (x.gather(0).greater(5)) { const s = array[0]; array[0] = array[1]; array[1] = s; }
+    //   return [t.n, array[0].n];     // x = [1, 2]
     // (ids[maxIndex] after the loop, a read of a JS number list, stages.)
     it.skip('tfjs-backend-cpu TopK select: {value, index} pairs swapped in place while i/j move on tensor comparisons', () => {
-      withOriginal('topkIndices', () => [tf.tensor1d([3, 9, 1, 7, 5, 9, 2]), 3]);
+      withOriginal('topkIndices', () => [tf.tensor1d([3, 9, 1, 7, 5, 9, 2]), 3], () => [tf.tensor1d([3, 1, 2]), 2]);
     });
 
     // Was: a list grown under a tensor if and returned by a converted callee (`const idx = positives(xs)`), whose

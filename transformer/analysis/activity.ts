@@ -62,6 +62,10 @@ const MUTATORS = new Set(['push', 'pop', 'shift', 'unshift', 'splice', 'sort', '
 /** Operator calls that stand for an element write `x[i] = v` (ag__.setListItem), with their array `x`: a composite target too. */
 export const elementWriteCalls = new WeakMap<TS.Node, TS.Expression>();
 
+/** Calls (by original node) to a function of the project that changes the contents of some of its arguments
+ * (`swap(array, i, j)`): the indices of those arguments, composite targets of the call (callee_writes.ts). */
+export const calleeWrittenArguments = new WeakMap<TS.Node, readonly number[]>();
+
 /**
  * Composite targets: the objects and arrays whose contents `nodes` change in place without
  * assigning a name — `x[i] = v` (x), `a.b[0] += v` (a.b), `xs.push(v)` (xs, when the checker
@@ -95,6 +99,11 @@ export function compositeTargetsOf(declared: Set<string>, mayBeArray: (receiver:
     }
     const written = elementWriteCalls.get(node);
     if (written !== undefined) add(written);
+    const writtenArguments = ts.isCallExpression(node) ? calleeWrittenArguments.get(ts.getOriginalNode(node)) : undefined;
+    for (const k of writtenArguments ?? []) {
+      const argument = (node as TS.CallExpression).arguments[k];
+      if (argument !== undefined && !ts.isSpreadElement(argument)) add(argument);
+    }
     if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) &&
         MUTATORS.has(node.expression.name.text) && mayBeArray(node.expression.expression)) {
       add(node.expression.expression);

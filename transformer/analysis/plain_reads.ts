@@ -12,7 +12,7 @@ import { qualifiedName, visitReferences } from './references';
 import { elementCallback, isPromotedArgument, promotedParameterNames } from './promoted_parameters';
 import {
   ARITHMETIC, arrayLiteralStored, assignedName, COMPOUND_ASSIGNMENT, elementsName, isPromotedCall, isListItem, isListItemWrite, isListLength, isLogical, isMathCall, isMaybePromoted, isPromotedElement,
-  isPromotedField, isPromotedItemRead, isWriteTarget, listLengthName,
+  isPromotedField, isPromotedItemRead, isPromotedItemWrite, isWriteTarget, listLengthName,
 } from './promotion';
 
 /** The user's text of a short expression (for messages), on one line. */
@@ -111,9 +111,11 @@ function givesElements(node: TS.Node): boolean {
   let fn: TS.Node | undefined = node.parent;
   while (fn !== undefined && !ts.isFunctionLike(fn)) fn = fn.parent;
   const call = fn?.parent;
+  // (Or any map whose array is returned or stored: `return pairs.map((p) => p.index)` after a staged call promoted
+  // the records' numbers gives an array of them, read back as JS numbers when returned.)
   return fn !== undefined && call !== undefined && ts.isCallExpression(call) && call.arguments[0] === fn &&
     ts.isPropertyAccessExpression(call.expression) && ['map', 'reduce'].includes(call.expression.name.text) &&
-    promotedParameterNames(fn).length > 0;
+    (promotedParameterNames(fn).length > 0 || (call.expression.name.text === 'map' && mapResultConsumed(call)));
 }
 
 /** `return xs.map(...)` or `const ys = xs.map(...)` (ys's elements are then promoted: promotableNames). */
@@ -187,6 +189,10 @@ function consumed(node: TS.Expression, names: ReadonlySet<string>, classifier: C
   if (ts.isElementAccessExpression(parent) && parent.argumentExpression === node && isListItemWrite(parent.parent, names) &&
       parent.parent.left === parent) return true;
   if (isListItemWrite(parent, names) && parent.right === node) return true;
+  // `values[t] = v` on a JS array: ag__.setListItem, which writes every element as a conditional (promoted values in).
+  if (ts.isElementAccessExpression(parent) && parent.argumentExpression === node && isPromotedItemWrite(parent.parent) &&
+      parent.parent.left === parent) return true;
+  if (isPromotedItemWrite(parent) && parent.right === node) return true;
   if (isPromotedItemRead(parent) && parent.argumentExpression === node) return true;
   // `return [x, t]`, `return { t }`: the literal is the returned value; `tf.tensor1d([i, j])`:
   // the values of a tfjs function that makes a tensor.

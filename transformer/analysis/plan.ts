@@ -25,6 +25,7 @@ import { listArgumentsOf } from './list_arguments';
 import { plainReads } from './plain_reads';
 import { callsPromoting, capturedCounterReads, capturedPromotableNames, isMaybePromoted, noPromotion, PromotionPlan, promotableNames, promotableRecords, recordPromotableNames } from './promotion';
 import { ts } from '../typescript';
+import { recordCalleeWrites } from './callee_writes';
 import type { ArrayPredicate } from '../../runtime/names';
 
 export type Jump = TS.BreakStatement | TS.ContinueStatement;
@@ -141,6 +142,8 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
   if (ts.isBlock(body)) body.statements.forEach((s) => visit(s, []));
   else visit(body, []);
 
+  // Calls to the project's functions that change their arguments' contents (`swap(array, i, j)`): composite targets.
+  recordCalleeWrites(body, classifier);
   const converted = new Set<TS.Node>();
   for (const { node } of controls) if (hasTensorCondition(node, classifier)) converted.add(node);
   demoteDynamic(converted, expressions, expressionSites, classifier);

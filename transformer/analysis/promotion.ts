@@ -119,8 +119,21 @@ const promotedFieldReads = new WeakSet<TS.Node>();
  * promoted value itself).
  */
 const promotedItemReads = new WeakSet<TS.Node>();
-/** Likewise on a JS array of tensors (`tf.unstack(x)`): ag__.arrayItem gathers it too, but it is a tensor eagerly, not a promoted value. */
+/** Likewise on a JS array of tensors (`tf.unstack(x)`) or records: ag__.arrayItem reads it too, but eagerly it is a
+ * tensor or an object, not a promoted value (a record's number fields are promoted fields). */
 const tensorItemReads = new WeakSet<TS.Node>();
+
+/**
+ * `values[i] = v` (values a variable or a field: `this.visited[p] = 1`) on a JS array of numbers, booleans, tensors
+ * or records that is not one a staged loop grows, whose index may be promoted, by original node: ag__.setListItem
+ * writes every element as a conditional on `i === k` in a trace (the array is state of the staged statements
+ * around the write, element by element).
+ */
+const promotedItemWrites = new WeakSet<TS.Node>();
+
+export function isPromotedItemWrite(node: TS.Node): node is TS.BinaryExpression & { left: TS.ElementAccessExpression } {
+  return ts.isBinaryExpression(node) && promotedItemWrites.has(ts.getOriginalNode(node));
+}
 
 export function isPromotedItemRead(node: TS.Node): node is TS.ElementAccessExpression {
   return ts.isElementAccessExpression(node) && (promotedItemReads.has(ts.getOriginalNode(node)) || tensorItemReads.has(ts.getOriginalNode(node)));
@@ -416,15 +429,25 @@ export function promotableNames(body: TS.Node, converted: ReadonlySet<TS.Node>, 
         if (method === 'map' && ts.isVariableDeclaration(node.parent) && ts.isIdentifier(node.parent.name) &&
             classifier.isPromotableArray(node.parent.name)) add(elementsName(node.parent.name.text));
       }
-      if (ts.isElementAccessExpression(node) && ts.isIdentifier(node.expression) && !promotedItemReads.has(node) &&
-          !names.has(elementsName(node.expression.text)) && !names.has(`${node.expression.text}.length`) && !isWriteTarget(node) &&
+      // (Of an array variable, or one in a field: `this.visited[p]`.)
+      const arrayName = ts.isElementAccessExpression(node) ? qualifiedName(node.expression) : undefined;
+      if (ts.isElementAccessExpression(node) && arrayName !== undefined && !promotedItemReads.has(node) &&
+          !names.has(elementsName(arrayName)) && !names.has(`${arrayName}.length`) && !isWriteTarget(node) &&
           isMaybePromoted(node.argumentExpression, names)) {
-        if (classifier.isPromotableArray(node.expression)) {
+        if (classifier.holdsTensors(node.expression) || classifier.holdsRecords(node.expression)) {
+          tensorItemReads.add(node);
+        } else if (ts.isIdentifier(node.expression) ? classifier.isPromotableArray(node.expression) || classifier.mayHoldTensors(node.expression)
+          : classifier.holdsNumbersOrBooleans(node.expression)) {
+          // (An element of a T[] or unknown[] may be a JS number: maybe promoted.)
           promotedItemReads.add(node);
           changed = true;
-        } else if (classifier.mayHoldTensors(node.expression)) {
-          tensorItemReads.add(node);
         }
+      }
+      if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isElementAccessExpression(node.left) &&
+          !promotedItemWrites.has(node) && !isListItemWrite(node, names) && qualifiedName(node.left.expression) !== undefined &&
+          isMaybePromoted(node.left.argumentExpression, names) && (classifier.holdsNumbersOrBooleans(node.left.expression) ||
+            classifier.mayHoldTensors(node.left.expression) || classifier.holdsRecords(node.left.expression))) {
+        promotedItemWrites.add(node);
       }
       // `const { reward, done } = game.step(a)`: a converted callee that may stage returns a record
       // whose numbers and booleans may be promoted: the names destructured from it are promotable.

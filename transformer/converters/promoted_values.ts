@@ -7,7 +7,7 @@
  *   `-t`                          →  ag__.unaryOp('-', t)
  *   `xs[t]`, `typeof t`, `f(t)`   →  ag__.plainValue(t, 't', origin): refuses a promoted tensor
  *   `xs[t]` on a list             →  ag__.listItem(xs, t, "xs[t]", origin)   (`xs[t]`, or the list's element at a tensor t)
- *   `xs[t] = v` on a list         →  ag__.setListItem(xs, t, v, "t", origin)   (the list's element write at a tensor t)
+ *   `xs[t] = v` on a list or array →  ag__.setListItem(xs, t, v, "t", origin)   (an element write at a tensor t)
  *   `values[t]` on a number[]     →  ag__.arrayItem(values, t, "values[t]", origin)   (a gather in a trace)
  *   `t++` whose value is used     →  ag__.postfixOp('++', t, (t_next) => t = t_next)   (the old value)
  *   `Math.floor(t / 2)`           →  ag__.mathCall(Math.floor, [ag__.binaryOp('/', t, 2)])
@@ -15,7 +15,7 @@
  * `this.wait = ag__.unaryOp('++', this.wait)` (its object is read twice: a `this` or a variable).
  */
 import type * as TS from 'typescript';
-import { COMPOUND_ASSIGNMENT, isArithmetic, isListItem, isListItemWrite, isMathCall, isMaybePromoted, isPromotedElement, isPromotedItemRead, PromotionPlan } from '../analysis/promotion';
+import { COMPOUND_ASSIGNMENT, isArithmetic, isListItem, isListItemWrite, isMathCall, isMaybePromoted, isPromotedElement, isPromotedItemRead, isPromotedItemWrite, PromotionPlan } from '../analysis/promotion';
 import { qualifiedName } from '../analysis/references';
 import { elementWriteCalls } from '../analysis/activity';
 import { closure, EmitContext, id, operatorCall, param, withOrigin } from '../emit';
@@ -40,7 +40,7 @@ export function convertPromoted(node: TS.Node, promotion: PromotionPlan, visit: 
   const update = (target: string | TS.ElementAccessExpression, op: TS.SyntaxKind, value: TS.Expression): TS.Expression =>
     ts.factory.createAssignment(targetRef(target), binary(op, targetRef(target), value));
 
-  if (isListItemWrite(node, names) && isMaybePromoted(node.left.argumentExpression, names)) {
+  if ((isListItemWrite(node, names) && isMaybePromoted(node.left.argumentExpression, names)) || isPromotedItemWrite(node)) {
     const index = node.left.argumentExpression;
     const array = visit(node.left.expression);
     const call = operatorCall(emit, 'setListItem', [array, visit(index), visit(node.right),
