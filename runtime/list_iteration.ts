@@ -6,7 +6,7 @@
  * newList): the transformer emits `ag__.forEachItem(xs, f, { state, composites, observed })`, with
  * the variables f assigns in `state`. On a JS array it is the native call, as written; on a list of
  * the graph (its length known only when the graph runs) the staging engine runs it as a staged loop
- * over the list that carries those variables (backends/staging/list_for_each.ts).
+ * over the list that carries those variables (backends/staging/list_iteration.ts).
  */
 import type { OperatorOptions } from './options';
 import { STAGED_LIST } from './promoted_values';
@@ -26,7 +26,7 @@ export function forEachItem(receiver: unknown, callback: unknown, opts?: Operato
 /**
  * `[a, ...xs, b]` where xs may be a list: the transformer emits `ag__.spreadItems([a, xs, b], [1])`
  * (the indices of the spread parts). The array JS builds (each spread part iterated); in a trace,
- * where a spread part is a list, a new list of the items (backends/staging/list_for_each.ts).
+ * where a spread part is a list, a new list of the items (backends/staging/list_iteration.ts).
  */
 export function spreadItems(parts: unknown[], spreads: readonly number[], opts?: OperatorOptions): unknown[] {
   const staging = activeStaging();

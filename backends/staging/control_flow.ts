@@ -20,7 +20,7 @@ import { flatten } from '../common/nest';
 import { conditionTensor, type TraceFacts } from './staged_values';
 import { type Field, FieldWatch } from './observed_fields';
 import { CarriedArrays } from './field_arrays';
-import { stageListForEach, stageSpread } from './list_for_each';
+import { stageListForEach, stageSpread } from './list_iteration';
 import { shapeTensor } from '../kernels/shape_kernel';
 import type { Tracer } from './tracer';
 

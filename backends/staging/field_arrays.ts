@@ -27,7 +27,9 @@ export class FieldArrayGrown extends StagingError {
 
 interface CarriedArray {
   field: Field;
-  make: () => unknown[];
+  array: unknown[];
+  opts: OperatorOptions;
+  /** Its StagedArray in the try under way. */
   current?: unknown[];
 }
 
@@ -52,8 +54,9 @@ export class CarriedArrays {
   install(): void {
     for (const a of this.arrays) {
       if (a.current !== undefined) this.facts.fieldLists.delete(a.current);
-      a.field.object[a.field.key] = a.make();
-      this.facts.fieldLists.add(a.current!);
+      a.current = stagedArray(a.array, a.field.name, a.opts, this.tracer.lists);
+      a.field.object[a.field.key] = a.current;
+      this.facts.fieldLists.add(a.current);
     }
   }
 
@@ -88,9 +91,7 @@ export class CarriedArrays {
   carry(grown: readonly (Field & { array: unknown[]; scalars: boolean })[]): void {
     for (const { array, scalars, name, object, key } of grown) {
       const opts = { name, ...(this.opts?.origin === undefined ? {} : { origin: `${this.opts.origin}:${name}` }), ...(scalars ? { scalars } : {}) };
-      this.arrays.push({ field: { name, object, key }, make: () => stagedArray(array, name, opts, this.tracer.lists) });
-      const carried = this.arrays[this.arrays.length - 1];
-      carried.make = ((make) => () => (carried.current = make()))(carried.make);
+      this.arrays.push({ field: { name, object, key }, array, opts });
     }
   }
 }

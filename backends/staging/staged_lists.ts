@@ -174,11 +174,7 @@ export class ListRecorder {
 
   /** The first element, and the list without it (`shift()`). */
   shift(list: TracedList, name: string): [TracedList, tf.Tensor] {
-    const element = this.elementOf(list, name, 'shift()', true);
-    const rest = list.fresh();
-    const item = this.placeholder(element);
-    this.record('TensorListPopFront', [this.tracer.resolve(list)], [rest, item]);
-    return [rest, item];
+    return this.takeOne(list, name, 'shift()', 'TensorListPopFront');
   }
 
   /** The list value after `item` goes into `list` (its spec, learnt or relaxed), or a StagingError naming why it cannot. */
@@ -229,11 +225,17 @@ export class ListRecorder {
     return this.join(this.push(list, padding, name), 'TensorListStack', 0, name);
   }
 
+  /** The last element, and the list without it (`pop()`). */
   pop(list: TracedList, name: string): [TracedList, tf.Tensor] {
-    const element = this.elementOf(list, name, 'pop()', true);
+    return this.takeOne(list, name, 'pop()', 'TensorListPopBack');
+  }
+
+  /** An element taken off one end of `list` by `op`, and the rest (lists are values: `list` is unchanged). */
+  private takeOne(list: TracedList, name: string, what: string, op: 'TensorListPopFront' | 'TensorListPopBack'): [TracedList, tf.Tensor] {
+    const element = this.elementOf(list, name, what, true);
     const rest = list.fresh();
     const item = this.placeholder(element);
-    this.record('TensorListPopBack', [this.tracer.resolve(list)], [rest, item]);
+    this.record(op, [this.tracer.resolve(list)], [rest, item]);
     return [rest, item];
   }
 

@@ -82,9 +82,9 @@ export interface ConversionPlan {
    * `ag__.tensorMethodCall(x, "slice", [[i], [1]], origin)` (converters/number_arguments.ts). */
   readonly numberArgumentCalls: ReadonlyMap<TS.CallExpression, NumberArgumentOp>;
   /** `xs.forEach(f)` with f a function written there, on an array of newLists (which a staged loop may make a
-   * list): `ag__.forEachItem(xs, f, { state })` (converters/list_for_each.ts). */
+   * list): `ag__.forEachItem(xs, f, { state })` (converters/list_iteration.ts). */
   readonly listForEach: ReadonlySet<TS.CallExpression>;
-  /** Array literals spreading such an array (`[...tokens, eos]`): `ag__.spreadItems([tokens, eos], [0])` (converters/list_for_each.ts). */
+  /** Array literals spreading such an array (`[...tokens, eos]`): `ag__.spreadItems([tokens, eos], [0])` (converters/list_iteration.ts). */
   readonly listSpreads: ReadonlySet<TS.ArrayLiteralExpression>;
 }
 
@@ -298,26 +298,22 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
   const active = promoted.size > 0 || reads.size > 0 || calls;
   const records = promotableRecords(body, withGuarded(converted, guarded), classifier);
   const promotion = active || records.size > 0 ? { active, names: promoted, plainReads: reads, records } : noPromotion;
-  const scalarLists = new Set([...newLists(body, withGuarded(converted, guarded), classifier)]
-    .filter((d) => !classifier.mayHoldTensors(d.name) && classifier.holdsNumbersOrBooleans(d.name)));
   const declaredLists = newLists(body, withGuarded(converted, guarded), classifier);
+  const scalarLists = new Set([...declaredLists]
+    .filter((d) => !classifier.mayHoldTensors(d.name) && classifier.holdsNumbersOrBooleans(d.name)));
+  const mayBeList = maybeListNames(body, declaredLists, classifier);
   return { converted, loweredJumps, jumpTargets, lowerReturns, expressions, switchExits, loweredSwitches, promotion,
     warnings: [...booleanTypedTensors(expressions, classifier), ...optionalTensorConditions(controls, converted, classifier)],
-    asserts: assertKinds(expressions, classifier), switchDiscriminants, newLists: declaredLists, listForEach: forEachOnLists(body, declaredLists, classifier),
-    listSpreads: spreadsOfLists(body, declaredLists, classifier),
+    asserts: assertKinds(expressions, classifier), switchDiscriminants, newLists: declaredLists, listForEach: forEachOnLists(body, mayBeList),
+    listSpreads: spreadsOfLists(body, mayBeList),
     scalarLists,
     listArguments: listArgumentsOf(body, new Set([...scalarLists].map((d) => (d.name as TS.Identifier).text)), classifier),
     mayBeArray: (receiver) => classifier.mayBeArray(receiver), mayHaveFields: (name) => classifier.mayHaveFields(name) || classifier.holdsObjectsWithFields(name), recursiveCalls,
     arrayPredicates, numberArgumentCalls: numberArgumentCalls(body, promoted, classifier) };
 }
 
-/**
- * `xs.forEach(f)` (f an arrow or function expression) where xs may be a list in a trace: one of
- * `lists` (the newLists), or an array of tensors, numbers, booleans or records that a converted
- * callee may have returned as one (`const idx = positives(xs)`).
- */
-function forEachOnLists(body: TS.Node, lists: ReadonlySet<TS.VariableDeclaration>, classifier: Classifier): Set<TS.CallExpression> {
-  const mayBeList = maybeListNames(body, lists, classifier);
+/** `xs.forEach(f)` (f an arrow or function expression) where xs may be a list in a trace (maybeListNames). */
+function forEachOnLists(body: TS.Node, mayBeList: (name: TS.Identifier) => boolean): Set<TS.CallExpression> {
   const found = new Set<TS.CallExpression>();
   const visit = (node: TS.Node): void => {
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
@@ -331,8 +327,7 @@ function forEachOnLists(body: TS.Node, lists: ReadonlySet<TS.VariableDeclaration
 }
 
 /** Array literals spreading a name that may be a list in a trace (`[...tokens, eos]`): `ag__.spreadItems(...)`. */
-function spreadsOfLists(body: TS.Node, lists: ReadonlySet<TS.VariableDeclaration>, classifier: Classifier): Set<TS.ArrayLiteralExpression> {
-  const mayBeList = maybeListNames(body, lists, classifier);
+function spreadsOfLists(body: TS.Node, mayBeList: (name: TS.Identifier) => boolean): Set<TS.ArrayLiteralExpression> {
   const found = new Set<TS.ArrayLiteralExpression>();
   const visit = (node: TS.Node): void => {
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
@@ -425,7 +420,7 @@ function newLists(body: TS.Node, converted: Set<TS.Node>, classifier: Classifier
   const found = arrayDeclarations(body, grown, classifier);
   // ...and by the callbacks of forEach calls on them (or on arrays a call returned), which run here as a
   // staged loop: `out.forEach((t) => { if (t.greater(1)) big.push(t); })`.
-  const callbacks = [...forEachOnLists(body, found, classifier)].map((call) => call.arguments[0] as TS.ArrowFunction | TS.FunctionExpression);
+  const callbacks = [...forEachOnLists(body, maybeListNames(body, found, classifier))].map((call) => call.arguments[0] as TS.ArrowFunction | TS.FunctionExpression);
   if (callbacks.length === 0) return found;
   for (const fn of callbacks) {
     for (const name of compositeTargetsOf(activityOf(fn).declared, (e) => classifier.mayBeArray(e), fn.body)) grown.add(name);

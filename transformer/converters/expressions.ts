@@ -11,7 +11,7 @@ import { convertArrayPredicate } from './array_predicates';
 import { convertAssert } from './asserts';
 import { convertConditional } from './conditional_expressions';
 import { convertLogical } from './logical_expressions';
-import { convertListForEach, convertListSpread } from './list_for_each';
+import { convertListForEach, convertListSpread } from './list_iteration';
 import { convertNewList } from './lists';
 import { convertRecursiveCall } from './recursive_calls';
 import { convertPromoted, plainValueCall } from './promoted_values';
