@@ -53,6 +53,14 @@ export interface OperatorOptions {
   scalars?: true;
   /** For ag__.assert: 'console' for console.assert, which reports instead of throwing. */
   kind?: 'console';
+  /**
+   * For ag__.whileStmt of a `for (let i = ...; test; update)` whose counters may stay JS numbers
+   * (transformer/analysis/counted_loops.ts): the counters, the loop's own test and update (without the
+   * jump flags) and the test that no lowered break or return has happened (`running`). Once a flag is a
+   * tensor, a staging engine may run the rest of the loop in JS, each iteration under a staged
+   * `if (running())`, rather than as a staged while (where the counters would be tensors).
+   */
+  counted?: { counters: string[]; test: () => unknown; update: () => void; running: () => unknown };
 }
 
 export type LoopOptions = OperatorOptions;

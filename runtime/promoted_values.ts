@@ -261,13 +261,8 @@ export function arrayItem<T>(array: readonly T[], index: unknown, name: string, 
   const kind = array.length > 0 && array.every((v) => typeof v === 'boolean') ? 'bool'
     : array.length > 0 && array.every((v) => typeof v === 'number') ? (array.every((v) => isInt32(v as number)) ? 'int32' : 'float32') : undefined;
   if (kind === undefined || staging === undefined) return plainValue(index, name, origin) as never;
-  const item = inOperator(() => {
-    const i = tf.cast(index as tf.Tensor, 'int32');
-    const inside = tf.logicalAnd(tf.greaterEqual(i, 0), tf.less(i, array.length));
-    staging.assert(inside, new RangeError(`autograph-ts: '${name}' reads past the end of a JS array of ${array.length}` +
-      `${origin ? ` (${origin})` : ''}, where eager JS gives undefined: the staged graph cannot hold undefined.`));
-    return tf.gather(tf.tensor1d(array as unknown as number[], kind), i);
-  });
+  const i = checkedIndex(array, index as tf.Tensor, name, origin, staging);
+  const item = inOperator(() => tf.gather(tf.tensor1d(array as unknown as number[], kind), i));
   const result = propagate(item, promotionOf(index));
   if (kind === 'float32' && array.some((v) => !Object.is(Math.fround(v as number), v))) inexactValues.add(result);
   return result as unknown as T;
@@ -276,14 +271,19 @@ export function arrayItem<T>(array: readonly T[], index: unknown, name: string, 
 const isPlainObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v) &&
   (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null);
 
-/** The index must be one of the array's (eagerly JS reads undefined past the end, which the graph cannot hold). */
+/**
+ * The index must be one of the array's (eagerly JS reads undefined past the end, which the graph cannot hold): a
+ * check that raises when the graph runs. The index returned is clipped into the array: the check makes that a no-op
+ * on every run that reads, and the trace may go on with a stand-in index past the end (a loop body traced on the
+ * values that end the loop, `xs[i]` at i = xs.length), where the gather itself would throw.
+ */
 function checkedIndex(array: readonly unknown[], index: tf.Tensor, name: string, origin: string | undefined, staging: StagingHooks): tf.Tensor {
   return inOperator(() => {
     const i = tf.cast(index, 'int32');
     staging.assert(tf.logicalAnd(tf.greaterEqual(i, 0), tf.less(i, array.length)), new RangeError(`autograph-ts: '${name}' ` +
       `reads past the end of a JS array of ${array.length}${origin ? ` (${origin})` : ''}, where eager JS gives undefined: ` +
       'the staged graph cannot hold undefined.'));
-    return i;
+    return tf.clipByValue(i, 0, array.length - 1);
   });
 }
 
@@ -326,13 +326,8 @@ function sameTensors(array: readonly unknown[]): boolean {
 /** `xs[i]` on a JS array of tensors at a promoted index, in a trace: a gather from the tensors stacked (an index
  * outside the array, where JS gives undefined, raises when the graph runs). A tensor, as eagerly. */
 function tensorItem(array: tf.Tensor[], index: tf.Tensor, name: string, origin: string | undefined, staging: StagingHooks): tf.Tensor {
-  return inOperator(() => {
-    const i = tf.cast(index, 'int32');
-    const inside = tf.logicalAnd(tf.greaterEqual(i, 0), tf.less(i, array.length));
-    staging.assert(inside, new RangeError(`autograph-ts: '${name}' reads past the end of a JS array of ${array.length}` +
-      `${origin ? ` (${origin})` : ''}, where eager JS gives undefined: the staged graph cannot hold undefined.`));
-    return tf.gather(tf.stack(array), i);
-  });
+  const i = checkedIndex(array, index, name, origin, staging);
+  return inOperator(() => tf.gather(tf.stack(array), i));
 }
 
 /**

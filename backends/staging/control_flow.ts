@@ -12,6 +12,7 @@ import { logicalNot } from '../../runtime/tensors';
 import { at, StagingError, StructureChange } from '../common/errors';
 import { stageConditional } from './staged_if';
 import { stageLoop } from './staged_loop';
+import { type LoopStagings, stageCountedLoop } from './counted_loops';
 import { stageArrayPredicate } from './array_predicates';
 import type { ArrayPredicate } from '../../runtime/names';
 import { StagedCalls } from './staged_calls';
@@ -33,6 +34,12 @@ export class StagedControlFlow implements StagingHooks {
   constructor(private readonly tracer: Tracer) {
     this.calls = new StagedCalls(tracer);
   }
+
+  /** A staged while and a staged if, for a counted loop's rest (counted_loops.ts). */
+  private readonly stagings: LoopStagings = {
+    loop: (test, body, getState, setState, names, opts) => this.loop(test, body, getState, setState, names, opts),
+    ifStmt: (cond, body, orelse, getState, setState, names, nouts, opts) => this.ifStmt(cond, body, orelse, getState, setState, names, nouts, opts),
+  };
 
   recursiveCall(fn: (...args: never[]) => unknown, args: unknown[], opts: OperatorOptions | undefined, receiver: unknown): unknown {
     return this.calls.call(fn, args, opts, receiver);
@@ -76,7 +83,9 @@ export class StagedControlFlow implements StagingHooks {
 
   whileStmt(test: Thunk, body: Thunk<void>, getState: GetState, setState: SetState, symbolNames: string[],
             opts?: LoopOptions): void {
-    // A JS test runs the JS loop; from the first tensor test on, the rest of the loop is staged.
+    // A JS test runs the JS loop; from the first tensor test on, the rest of the loop is staged (a
+    // counted `for` may go on in JS with guarded iterations: counted_loops.ts).
+    if (opts?.counted !== undefined) return stageCountedLoop(this.stagings, test, body, getState, setState, symbolNames, opts, opts.counted);
     for (;;) {
       const t = test();
       if (isTensor(t)) return this.loop(test, body, getState, setState, symbolNames, opts);

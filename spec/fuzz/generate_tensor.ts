@@ -73,6 +73,9 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
         "class Ctr { n = 0; bump(): void { 'use autograph'; this.n = this.n + 1; } tick(): number { this.n = this.n + 1; return this.n; } }",
         // A function of the project that a staged value reaches as an argument (a promoted parameter).
         'function twice(k: number): number { return k * 2; }',
+        // Objects whose method a JS loop counter picks (`lyr[j].apply(v0)`: a counted loop keeps j a JS number).
+        ['class Lyr { constructor(readonly k: number) {} apply(a: tf.Tensor): tf.Tensor { return a.add(this.k); } }',
+          'class Lyr { constructor(readonly k: number) {} apply(a: number): number { return a + this.k; } }'],
         // ...and one that gets an array of them, as tfjs values.
         ['function sumOf(a: number[]): tf.Tensor { return tf.tensor1d(a).sum(); }', 'function sumOf(a: number[]): number { return a[0] + a[1]; }'],
         // A field array grown by a method the staged code calls (a callback's `this.epochs.push(epoch)`).
@@ -98,6 +101,9 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
         { name: 'addAr', text: 'const addAr = (k: number): void => { ar[1] = ar[1] + k; };' },
         // A JS table of numbers, indexed by the JS state numbers (a gather when they are promoted).
         { name: 'tb', text: 'const tb = [3, 1, 2, 0];' },
+        // Records and objects indexed by a JS loop counter (early-exit heads, cascade stages).
+        { name: 'hs', text: 'const hs = [{ w: 1, b: 2 }, { w: -1, b: 0 }, { w: 1, b: -1 }, { w: -1, b: 3 }];' },
+        { name: 'lyr', text: 'const lyr = [new Lyr(1), new Lyr(-2), new Lyr(3)];' },
         { name: 'ls', text: ['const ls: tf.Tensor[] = [];', 'const ls: number[] = [];'] },
         ...(this.stress ? [{ name: 'ns', text: 'const ns: number[] = [];' }, { name: 'lg', text: 'const lg = new Log();' }] : []),
       ],
@@ -196,6 +202,14 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
 
   private assignment(scope: Scope): Dual {
     const target = this.random.pick(VARS);
+    const counters = scope.locals.filter((l) => !l.tensor).map((l) => l.name);
+    if (counters.length > 0 && this.random.chance(0.3)) {
+      // A record or an object the counter picks: the counter must stay a JS number (analysis/counted_loops.ts).
+      const j = this.random.pick(counters);
+      return this.random.chance(0.5)
+        ? [`${target} = ${target}.mul(hs[${j}].w).add(hs[${j}].b);`, `${target} = ${target} * hs[${j}].w + hs[${j}].b;`]
+        : [`${target} = lyr[${j}].apply(${target});`, `${target} = lyr[${j}].apply(${target});`];
+    }
     if (this.recursive && this.random.chance(0.25)) {
       const [a, k] = [this.operand(scope), this.operand(scope)];
       return [`${target} = rec(${a}, tf.minimum(tf.abs(${k}), 3));`, `${target} = rec(${a}, Math.min(Math.abs(${k}), 3));`];

@@ -17,8 +17,9 @@ import { activityOf } from '../analysis/activity';
 import { visitReferences } from '../analysis/references';
 import {
   closure, constStatement, getStateClosure, id, letStatement, operatorCall, optionsObject,
-  setStateClosure, statementsOf, stringArray, withOrigin, assignStatement,
+  setStateClosure, statementsOf, stringArray, withOrigin, assignStatement, optionProperty,
 } from '../emit';
+import { countedLoopCounters } from '../analysis/counted_loops';
 import { ts } from '../typescript';
 import { union } from '../analysis/liveness';
 import { ControlFlowContext, testWithFlags } from './control_flow_context';
@@ -67,12 +68,30 @@ export function convertFor(node: TS.ForStatement, cf: ControlFlowContext): TS.St
     withOrigin(constStatement(bodyName, closure(ts.factory.createBlock(bodyStatements, true))), node.statement),
     withOrigin(ts.factory.createExpressionStatement(operatorCall(emit, 'whileStmt', [
       id(testName), id(bodyName), getStateClosure(uniqueNames), setStateClosure(emit, uniqueNames),
-      stringArray(userNames), optionsObject(emit.origin(node), cf.flagsIn(uniqueNames),
+      stringArray(userNames), withCounted(optionsObject(emit.origin(node), cf.flagsIn(uniqueNames),
         cf.compositesOf(node, [node.condition, node.statement, node.incrementor]), cf.promotedIn(userNames),
-        cf.observedOf(node, [node.condition, node.statement, node.incrementor])),
+        cf.observedOf(node, [node.condition, node.statement, node.incrementor])), node, test, incrementor, flags, cf),
     ])), node),
   );
   return ts.factory.createBlock(statements, true);
+}
+
+/**
+ * With a lowered jump in the body and counters that may stay JS (analysis/counted_loops.ts), the options get
+ * `counted: { counters, test: () => TEST, update: () => { UPDATE; }, running: () => no flag set }`.
+ */
+function withCounted(options: TS.ObjectLiteralExpression, node: TS.ForStatement, test: TS.Expression,
+                     update: TS.Expression | undefined, flags: string[], cf: ControlFlowContext): TS.ObjectLiteralExpression {
+  const counters = flags.length > 0 && update !== undefined ? countedLoopCounters(node) : undefined;
+  if (counters === undefined) return options;
+  const f = ts.factory;
+  const counted = f.createObjectLiteralExpression([
+    f.createPropertyAssignment('counters', stringArray(counters)),
+    f.createPropertyAssignment('test', closure(test)),
+    f.createPropertyAssignment('update', closure(f.createBlock([withOrigin(f.createExpressionStatement(update!), update!)], false))),
+    f.createPropertyAssignment('running', closure(noFlagSet(cf.state, flags, node))),
+  ], false);
+  return f.updateObjectLiteralExpression(options, [...options.properties, optionProperty('counted', counted)]);
 }
 
 /**
