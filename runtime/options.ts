@@ -51,6 +51,9 @@ export interface OperatorOptions {
   /** For ag__.newList: the array holds JS numbers or booleans (`number[]`, `boolean[]`): as a list
    * of the graph its elements are promoted scalars, and returned it is read back as JS values. */
   scalars?: true;
+  /** For a list a staged method makes (`xs.map(f)`, `xs.filter(f)`): whether it holds JS numbers or booleans
+   * (a list of scalars) is learnt from the first element that goes in. */
+  learnsScalars?: true;
   /** For ag__.assert: 'console' for console.assert, which reports instead of throwing. */
   kind?: 'console';
   /**

@@ -38,6 +38,7 @@ import { lowerContinues } from './converters/continue_statements';
 import { lowerReturns } from './converters/return_statements';
 import { convertControlFlow } from './converters/control_flow';
 import { resolveFinallyOverrides } from './lowering/finally_overrides';
+import { bindOuterNames } from './converters/outer_names';
 
 export interface ConvertedBody {
   body: TS.ConciseBody;
@@ -68,7 +69,7 @@ function convertBody(body: TS.ConciseBody, classifier: Classifier, emit: EmitCon
 
   let converted = convertExpressions(body, plan, emit, context);
   if (!ts.isBlock(converted) || plan.converted.size === 0) {
-    return { body: withObservedFields(converted, writes, emit, body), usesRuntime: true, warnings };
+    return { body: bindOuterNames(withObservedFields(converted, writes, emit, body), body), usesRuntime: true, warnings };
   }
 
   const state = createLoweringState(plan, emit);
@@ -79,7 +80,7 @@ function convertBody(body: TS.ConciseBody, classifier: Classifier, emit: EmitCon
   converted = lowerReturns(converted, state, context);
   converted = resolveFinallyOverrides(converted, state, context);
   converted = convertControlFlow(converted, state, context);
-  return { body: withObservedFields(converted, writes, emit, body), usesRuntime: true, warnings };
+  return { body: bindOuterNames(withObservedFields(converted, writes, emit, body), body), usesRuntime: true, warnings };
 }
 
 /**

@@ -7,9 +7,11 @@
  *   some / every            →  logicalOr / logicalAnd of the results: a boolean;
  *   findIndex / findLastIndex  →  the first (last) index whose result is true, else -1: a number.
  * On a list (an array a staged loop grew, staged_lists.ts) the same is a staged loop over the list.
- * filter, find and findLast give elements: which ones depends on tensor values, and a JS array of
- * them cannot be traced; refused, naming the method, the receiver and the user's line. A callback
- * that returns no tensor is the native method, exactly.
+ *   filter                  →  a new array: each element whose result is a tensor pushed under a staged
+ *                              `if` on it, so the array becomes a list of the graph (staged_lists.ts).
+ * find and findLast give an element or undefined, which depends on tensor values and cannot be traced;
+ * refused, naming the method, the receiver and the user's line. A callback that returns no tensor is
+ * the native method, exactly.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { ArrayPredicate } from '../../runtime/names';
@@ -27,6 +29,7 @@ export function stageArrayPredicate(hooks: StagingHooks, facts: TraceFacts, rece
                                     callback: Callback, args: unknown[], opts: OperatorOptions | undefined): unknown {
   const call = `${opts?.name ?? 'an array'}.${method}(...)`;
   const truth = (result: unknown): tf.Tensor => (isTensor(result) ? conditionTensor(facts, result, opts) : tf.scalar(Boolean(result)));
+  if (method === 'filter') return filterItems(hooks, receiver, callback, args[0], truth, call, opts);
   if (stagedArrayState(receiver)?.isList) return listPredicate(hooks, receiver, method, callback, args, truth, call, opts);
   const found: { index: number; truth: tf.Tensor }[] = [];
   // A tensor result is recorded and answered with what lets the native method go on to the next element.
@@ -69,8 +72,45 @@ function listPredicate(hooks: StagingHooks, list: unknown[], method: ArrayPredic
   return result;
 }
 
+/**
+ * `xs.filter(f)`: f runs on each element in order, as natively; the elements kept are those whose result is
+ * true, an element whose result is a tensor pushed under a staged `if` on it (the result array then a list:
+ * its length is known only when the graph runs). On a list, the same in a staged loop over it. Until a
+ * result is a tensor the result is the JS array native filter gives.
+ */
+function filterItems(hooks: StagingHooks, receiver: unknown[], callback: Callback, thisArg: unknown,
+                     truth: (result: unknown) => tf.Tensor, call: string, opts: OperatorOptions | undefined): unknown[] {
+  const origin = opts?.origin === undefined ? {} : { origin: opts.origin };
+  let out: unknown[] = [];
+  let staged = false;
+  const keep = (item: unknown, result: unknown): void => {
+    if (!isTensor(result)) {
+      if (result) out.push(item);
+      return;
+    }
+    if (!staged) out = hooks.newList(out, { name: call, ...origin, learnsScalars: true });
+    staged = true;
+    hooks.ifStmt(truth(result), () => { out.push(item); }, () => undefined, () => [], () => undefined, [], 0,
+      { ...origin, composites: () => ({ [call]: out }) });
+  };
+  if (stagedArrayState(receiver)?.isList) {
+    out = hooks.newList([], { name: call, ...origin, learnsScalars: true });
+    staged = true;
+    let index: unknown = 0;
+    hooks.forStmt(receiver, undefined, (item: unknown) => {
+      keep(item, callback.call(thisArg, item, index, receiver));
+      index = binaryOp('+', index, 1);
+    }, () => [index], (values) => { [index] = values; }, [`the index of ${call}`],
+    { ...origin, composites: () => ({ [call]: out }), promote: [`the index of ${call}`] });
+    return out;
+  }
+  const length = receiver.length;
+  for (let i = 0; i < length; i++) if (i in receiver) keep(receiver[i], callback.call(thisArg, receiver[i], i, receiver));
+  return out;
+}
+
 function refusal(method: ArrayPredicate, call: string, opts: OperatorOptions | undefined): StagingError {
   return new StagingError(`autograph-ts: ${call} with a callback that returns a tensor cannot be staged${at(opts)}: ` +
     `which elements ${method} gives depends on tensor values, known only when the graph runs. Use findIndex, some or ` +
-    'every (staged), or compute a mask with tensor ops (tf.stack the elements, then tf.where / tf.booleanMaskAsync outside the trace).');
+    'every (staged), filter (a list), or compute a mask with tensor ops (tf.stack the elements, then tf.where / tf.booleanMaskAsync outside the trace).');
 }

@@ -42,7 +42,7 @@ function hooks(name: string): StagingHooks {
 function listMap(proxy: unknown[], name: string, f: Callback, thisArg: unknown): unknown[] {
   const staging = hooks(name);
   const outName = `${name}.map(...)`;
-  const out = staging.newList([], { name: outName }) as unknown[];
+  const out = staging.newList([], { name: outName, learnsScalars: true }) as unknown[];
   let index: unknown = 0;
   staging.forStmt(proxy, undefined, (x: unknown) => {
     out.push(f.call(thisArg, x, index, proxy));
@@ -52,20 +52,24 @@ function listMap(proxy: unknown[], name: string, f: Callback, thisArg: unknown):
   return out;
 }
 
-/** `xs.reduce(f, init)`: the accumulator after f(acc, x, i, xs) for each element, in a staged loop. */
+/**
+ * `xs.reduce(f, init)`: the accumulator after f(acc, x, i, xs) for each element, in a staged loop. Without an
+ * initial value the first element is, and the loop starts at the second; on an empty list the graph raises
+ * the TypeError eager JS throws.
+ */
 function listReduce(proxy: unknown[], name: string, f: Callback, init: unknown[]): unknown {
-  if (init.length === 0) {
-    throw new StagingError(`autograph-ts: '${name}.reduce' without an initial value: '${name}' is a list whose length ` +
-      'only the staged graph knows (it may be empty, where reduce throws). Give reduce an initial value ' +
-      '(e.g. `xs.reduce((a, x) => a.add(x), tf.zeros(shape))`).');
-  }
   const staging = hooks(name);
   const accName = `the accumulator of ${name}.reduce`;
   const indexName = `the index of ${name}.reduce`;
-  let acc = init[0];
-  let index: unknown = 0;
-  staging.forStmt(proxy, undefined, (x: unknown) => {
-    acc = f(acc, x, index, proxy);
+  const length = proxy.length as unknown as tf.Tensor;
+  if (init.length === 0) {
+    staging.assert(inOperator(() => tf.greater(length, 0)), new TypeError('Reduce of empty array with no initial value'));
+  }
+  let acc = init.length === 0 ? proxy.at(0 as number) : init[0];
+  let index: unknown = init.length === 0 ? inOperator(() => tf.scalar(1, 'int32')) : inOperator(() => tf.scalar(0, 'int32'));
+  // (The test is autograph-ts's int32 arithmetic on the length, not the user's ops.)
+  staging.whileStmt(() => inOperator(() => tf.less(index as tf.Tensor, length)), () => {
+    acc = f(acc, proxy.at(index as number), index, proxy);
     index = binaryOp('+', index, 1);
   }, () => [acc, index], (values) => { [acc, index] = values; }, [accName, indexName],
   { promote: [accName, indexName] });

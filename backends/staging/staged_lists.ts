@@ -475,10 +475,19 @@ export class StagedArrayState {
     if (this.opts?.origin !== undefined) this.lists.elements.learn(this.opts.origin, this.list.element);
   }
 
-  /** An array of JS numbers or booleans (`number[]`, ag__.newList's `scalars`): as a list, its
+  /** Whether a list made by a staged method (opts.learnsScalars) got a JS number or boolean (a promoted one too)
+   * as its first element: it is a list of scalars. */
+  private learntScalars = false;
+
+  private learnScalars(item: unknown): void {
+    if (this.opts?.learnsScalars !== true || this.learntScalars) return;
+    this.learntScalars = typeof item === 'number' || typeof item === 'boolean' || promotionOf(item) !== undefined;
+  }
+
+  /** An array of JS numbers or booleans (`number[]`, ag__.newList's `scalars`, or learnt): as a list, its
    * elements are promoted scalars. */
   get scalars(): boolean {
-    return this.opts?.scalars === true;
+    return this.opts?.scalars === true || this.learntScalars;
   }
 
   /** Element `index` of the list (a JS integer, negative from the end, or a scalar tensor); an element of a
@@ -493,6 +502,7 @@ export class StagedArrayState {
   /** Appends `item` (a JS value becomes a scalar in a list of JS values). */
   push(item: unknown): void {
     if (this.inRecords) return this.records!.push(item);
+    if (this.list!.element === undefined) this.learnScalars(item);
     if (isRecord(item) && !this.scalars && this.list!.element === undefined) this.learnRecords(item);
     const element = this.scalars ? this.scalar(item, this.list) : item;
     this.list = this.lists.push(this.list!, element, this.name, this.scalars);
@@ -561,6 +571,7 @@ export class StagedArrayState {
    */
   toList(): void {
     if (this.isList) return;
+    if (this.target.length > 0) this.learnScalars(this.target[0]);
     const hint = this.opts?.origin === undefined ? undefined : this.lists.records.get(this.opts.origin);
     if (hint !== undefined || (!this.scalars && isRecord(this.target[0]))) {
       return this.toRecords(hint ?? recordShapeOf(this.target[0] as Record<string, unknown>, this.name));
@@ -588,11 +599,11 @@ export class StagedArrayState {
     if (this.inRecords) {
       return new StagingError(`autograph-ts: ${what} of '${this.name}'${where()}: '${this.name}' is a list of records in the ` +
         'staged graph (a list per field; a staged loop changes its length, which is known only when the graph runs). It ' +
-        'supports push, pop, shift, length (an int32 tensor), [i], at(i) and [i] = v, map, reduce (with an initial value) and for...of.');
+        'supports push, pop, shift, length (an int32 tensor), [i], at(i) and [i] = v, map, reduce, filter and for...of.');
     }
     return new StagingError(`autograph-ts: ${what} of '${this.name}'${where()}: '${this.name}' is a list of tensors in ` +
       'the staged graph (a staged loop changes its length, which is known only when the graph runs). A list supports ' +
-      'push, pop, shift, length (an int32 tensor), [i], at(i) and [i] = v, map, reduce (with an initial value), slice, ' +
+      'push, pop, shift, length (an int32 tensor), [i], at(i) and [i] = v, map, reduce, filter, slice, ' +
       'concat, tf.stack, tf.concat and for...of.');
   }
 

@@ -284,7 +284,18 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
    * gives: promoted); the sum of a converted helper's list (`grow(e, 3)`) added to n0 by index. */
   private listChange(scope: Scope): Dual {
     const r = this.random;
-    switch (r.int(4)) {
+    switch (r.int(7)) {
+      case 4: {
+        // filter on a tensor test (a list of what it keeps) and reduce without an initial value.
+        const v = r.pick(VARS);
+        return r.chance(0.5) ? [`${v} = ${v}.add(ls.filter((e) => e.greater(1)).length);`, `${v} = ${v} + ls.filter((e) => e > 1).length;`]
+          : [`if (ls.length > 0) ${v} = ls.reduce((a, b) => a.add(b));`, `if (ls.length > 0) ${v} = ls.reduce((a, b) => a + b);`];
+      }
+      case 5: {
+        // A for...of over a converted helper's list.
+        const e = this.expression(scope);
+        return [`for (const g of grow(${e[0]}, 3)) n0 = n0 + g;`, `for (const g of grow(${e[1]}, 3)) n0 = n0 + g;`];
+      }
       case 0: return ['if (ls.length > 0) ls.shift();', 'if (ls.length > 0) ls.shift();'];
       case 1: return ['if (ns.length > 1) n0 = n0 + ns.shift()!;', 'if (ns.length > 1) n0 = n0 + ns.shift()!;'];
       case 2: {

@@ -148,6 +148,9 @@ const programs: Record<string, string> = {
       log.push(t(0) && t(1), t(2) && t(3), t('') || t('x'), t('y') || t('z'), !t(0), !!t('q'));
       let a: unknown = 1; a &&= t(5); let b: unknown = 0; b ||= t(6); let c: unknown = 0; c &&= t(7);
       log.push(a, b, c);
+      const arr: unknown[] = [0, 1, 'k']; const o: { p: unknown; q: { r: unknown } } = { p: 0, q: { r: 2 } }; const k = 2;
+      arr[0] ||= t(8); arr[1] &&= t(9); arr[k] ||= t(10); o.p ||= t(11); o.q.r &&= t(12); o.q.r ||= t(13);
+      log.push(arr, o);
       return log;
     }`,
   'conditional expressions evaluate one branch': `

@@ -148,10 +148,16 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
   for (const { node } of controls) if (hasTensorCondition(node, classifier)) converted.add(node);
   demoteDynamic(converted, expressions, expressionSites, classifier);
   // A for...of over an array that a converted loop grows iterates a list whose length only the
-  // graph knows when it is staged: it goes through ag__.forStmt (a native for...of eagerly).
-  const lists = new Set([...newLists(body, converted, classifier)].map((d) => (d.name as TS.Identifier).text));
+  // graph knows when it is staged: it goes through ag__.forStmt (a native for...of eagerly). So does one
+  // over an array a converted callee may have grown (`for (const box of nms(...))`, Classifier.mayReturnList).
+  // (A parameter a caller may pass a list to stays native, as its static type says: iterating a list there is
+  // refused by name.)
+  const lists = new Set([...[...newLists(body, converted, classifier)].map((d) => (d.name as TS.Identifier).text),
+    ...listResultsOf(body, classifier)]);
   for (const { node } of controls) {
-    if (ts.isForOfStatement(node) && !node.awaitModifier && ts.isIdentifier(node.expression) && lists.has(node.expression.text)) {
+    if (!ts.isForOfStatement(node) || node.awaitModifier) continue;
+    const iterable = skipOuterExpressions(node.expression);
+    if ((ts.isIdentifier(iterable) && lists.has(iterable.text)) || (ts.isCallExpression(iterable) && classifier.mayReturnList(iterable))) {
       converted.add(node);
     }
   }
@@ -331,12 +337,23 @@ function spreadsOfLists(body: TS.Node, mayBeList: (name: TS.Identifier) => boole
   const found = new Set<TS.ArrayLiteralExpression>();
   const visit = (node: TS.Node): void => {
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
-    if (ts.isArrayLiteralExpression(node) && node.elements.some((e) => ts.isSpreadElement(e) && ts.isIdentifier(e.expression) &&
-        mayBeList(e.expression)) && !node.elements.some(ts.isOmittedExpression)) found.add(node);
+    if (ts.isArrayLiteralExpression(node) && node.elements.some((e) => ts.isSpreadElement(e) && mayBeListValue(e.expression, mayBeList)) &&
+        !node.elements.some(ts.isOmittedExpression)) found.add(node);
     ts.forEachChild(node, visit);
   };
   ts.forEachChild(body, visit);
   return found;
+}
+
+/** The list methods that give a new list of a list (backends/staging/list_methods.ts, array_predicates.ts). */
+const LIST_MAKING_METHODS = new Set(['map', 'filter', 'slice', 'concat']);
+
+/** A name that may be a list (maybeListNames), or a list method's result on one (`xs.map(f)`, `xs.filter(f)`). */
+function mayBeListValue(e: TS.Expression, mayBeList: (name: TS.Identifier) => boolean): boolean {
+  e = skipOuterExpressions(e);
+  if (ts.isIdentifier(e)) return mayBeList(e);
+  return ts.isCallExpression(e) && ts.isPropertyAccessExpression(e.expression) && LIST_MAKING_METHODS.has(e.expression.name.text) &&
+    mayBeListValue(e.expression.expression, mayBeList);
 }
 
 /**
@@ -434,10 +451,10 @@ function arrayDeclarations(body: TS.Node, grown: ReadonlySet<string>, classifier
   if (grown.size === 0) return found;
   const visit = (node: TS.Node): void => {
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
-    // Only a new array (a literal): no other name can refer to it, so that the list the trace makes
-    // of it is what every reference sees.
+    // Only a new array (a literal, or what an array method that makes one gives): no other name can refer to
+    // it, so that the list the trace makes of it is what every reference sees.
     if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer !== undefined &&
-        ts.isArrayLiteralExpression(skipOuterExpressions(node.initializer)) &&
+        isNewArray(skipOuterExpressions(node.initializer)) &&
         grown.has(node.name.text) && ts.isVariableDeclarationList(node.parent) &&
         (node.parent.flags & ts.NodeFlags.BlockScoped) !== 0 &&
         (classifier.mayHoldTensors(node.name) || classifier.holdsNumbersOrBooleans(node.name) ||
@@ -448,6 +465,19 @@ function arrayDeclarations(body: TS.Node, grown: ReadonlySet<string>, classifier
   };
   ts.forEachChild(body, visit);
   return found;
+}
+
+/** The array methods whose result is a new array (no other reference to it exists). */
+const NEW_ARRAY_METHODS = new Set(['map', 'filter', 'slice', 'concat', 'flat', 'flatMap', 'toReversed', 'toSorted', 'toSpliced', 'with']);
+
+/** An array literal, `xs.map(f)` & co. (NEW_ARRAY_METHODS), `Array.from(...)`, `Array.of(...)`. */
+function isNewArray(e: TS.Expression): boolean {
+  if (ts.isArrayLiteralExpression(e)) return true;
+  if (!ts.isCallExpression(e) || !ts.isPropertyAccessExpression(e.expression)) return false;
+  const method = e.expression.name.text;
+  const receiver = e.expression.expression;
+  if (ts.isIdentifier(receiver) && receiver.text === 'Array') return method === 'from' || method === 'of';
+  return NEW_ARRAY_METHODS.has(method);
 }
 
 /**

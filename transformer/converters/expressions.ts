@@ -4,7 +4,7 @@
  */
 import type * as TS from 'typescript';
 import type { ConversionPlan } from '../analysis/plan';
-import { activityOf, observedObjectsOf } from '../analysis/activity';
+import { activityOf, compositeTargetsOf, observedObjectsOf } from '../analysis/activity';
 import { EmitContext, operatorCall, optionsObject, withOrigin } from '../emit';
 import { ts } from '../typescript';
 import { convertArrayPredicate } from './array_predicates';
@@ -42,7 +42,8 @@ export function convertExpressions<T extends TS.Node>(root: T, plan: ConversionP
       const observedOf = (...parts: TS.Node[]): string[] => observedObjectsOf(activityOf(...parts).declared, plan.mayHaveFields, ...parts);
       const converted = ts.isConditionalExpression(node) ? convertConditional(node, visitExpression, emit, observedOf)
         : ts.isCallExpression(node) ? convertAssert(node, plan.asserts.get(node)!, visitExpression, emit)
-        : convertLogical(node as TS.Expression, visitExpression, emit, observedOf);
+        : convertLogical(node as TS.Expression, visitExpression, emit, observedOf,
+          (part) => compositeTargetsOf(activityOf(part).declared, plan.mayBeArray, part));
       if (converted !== undefined) return withOrigin(converted, node);
     }
     if (ts.isArrayLiteralExpression(node) && plan.listSpreads.has(node)) {
