@@ -101,6 +101,7 @@ describe('real code, seventh red team: eager == staged == the dataSync original'
     //   if (x.greater(0)) level = Levels.High;
     //   return level;
     // → ReferenceError: Levels is not defined (eager: 1). The same const without `export` gets further.
+    // An `export let calls = 0` assigned in the branches fails the same way, in getState: `() => [calls]`.
     // Behind it (a non-exported FingerCurl): `let fingerCurl;` (no initializer) given JS numbers under tensor ifs is not
     // promoted: "'fingerCurl' is the JS number 1 in the if branch and the JS number 2 in the else branch of a conditional
     // on a tensor (main.ts:L:8)" (`let fingerCurl = 0;` is promoted). Behind that, refused by design: the gestures pushed
@@ -112,6 +113,17 @@ describe('real code, seventh red team: eager == staged == the dataSync original'
     it.skip('the reproductions: an exported const in a tensor branch; `let x;` assigned numbers under a tensor if', () => {
       agree('exportedConstInBranch', () => [tf.scalar(1)], () => [tf.scalar(-1)]);
       agree('uninitializedLet', () => [tf.scalar(3)], () => [tf.scalar(0)]);
+    });
+
+    // SILENTLY WRONG, same cause: when the exported name is also a global (`export const performance = { best: 0 }` in
+    // Node or a browser), the emitted getState/setState/observed closures (`() => [performance?.best]`) read and write the
+    // global's field while the branches write the module's (`exports.performance.best = 2`), and the staged call returns
+    // the value the last traced branch wrote:
+    //   if (x.greater(0)) performance.best = 2; else performance.best = 1; return performance.best;
+    // exportedShadowingGlobal(tf.scalar(1)): eager 2, staged 1 (tfjs and 'auto', cpu and wasm), no error. Under ESM emit
+    // the bare name is the module's binding; the CommonJS emit (tsc's default for Node) only rewrites identifiers it bound.
+    it.skip('SILENTLY WRONG: an exported object named like a global, its field set under a tensor if', () => {
+      agree('exportedShadowingGlobal', () => [tf.scalar(1)], () => [tf.scalar(-1)]);
     });
 
     // A nested JS array written at a promoted index (a flat local array stages):
