@@ -24,6 +24,9 @@ export interface OperatorOptions {
    * before and after tracing a branch or body and carries a changed field as state.
    */
   observed?: () => Record<string, unknown>;
+  /** The names among `observed` of module-level variables (`export const state = { best: 0 }`): the objects they hold
+   * outlive the call, so a staging engine carries their fields as state of every call (written back after it). */
+  outlives?: string[];
   /**
    * The user's JS numbers and booleans among the state that the transformer made safe to carry as
    * tensors (every use rewritten: runtime/promoted_values.ts). A staged loop that changes one, or a

@@ -229,7 +229,27 @@ export class Classifier {
     const decl = symbol?.valueDeclaration;
     if (symbol === undefined || decl === undefined || !(ts.isVariableDeclaration(decl) || ts.isParameter(decl))) return false;
     if (decl.getSourceFile() !== fn.getSourceFile() || decl.pos < fn.pos || decl.end > fn.end) return false;
-    return isNumberOrBoolean(this.checker.getTypeOfSymbolAtLocation(symbol, decl));
+    if (isNumberOrBoolean(this.checker.getTypeOfSymbolAtLocation(symbol, decl))) return true;
+    // `let level;` (an evolving any): promotable when every value assigned to it is a number or a boolean.
+    return ts.isVariableDeclaration(decl) && decl.type === undefined && decl.initializer === undefined && this.assignsOnlyNumbers(symbol, fn);
+  }
+
+  /** Whether `symbol` is assigned at least once in `fn`, and only numbers or booleans (`x = 2`, `x += 1`, `x++`). */
+  private assignsOnlyNumbers(symbol: TS.Symbol, fn: TS.Node): boolean {
+    let assigned = false;
+    let other = false;
+    const visit = (node: TS.Node): void => {
+      if (other) return;
+      if (ts.isBinaryExpression(node) && node.operatorToken.kind >= ts.SyntaxKind.FirstAssignment &&
+          node.operatorToken.kind <= ts.SyntaxKind.LastAssignment && ts.isIdentifier(node.left) &&
+          this.checker.getSymbolAtLocation(node.left) === symbol) {
+        assigned = true;
+        if (!isNumberOrBoolean(this.checker.getTypeAtLocation(node.right))) other = true;
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(fn);
+    return assigned && !other;
   }
 
   /**
@@ -246,6 +266,19 @@ export class Classifier {
           ts.SymbolFlags.Class | ts.SymbolFlags.Function)) !== 0) return false;
     }
     return this.userObjectType(this.checker.getTypeAtLocation(name));
+  }
+
+  /** Whether a name refers to a variable declared at a module's top level (not in a function or class): the object it
+   * holds outlives any call of a function that reads it. */
+  isModuleBinding(name: TS.Identifier): boolean {
+    if (name.pos < 0 || name.parent === undefined) return false;
+    const decl = this.checker.getSymbolAtLocation(name)?.valueDeclaration;
+    if (decl === undefined || !ts.isVariableDeclaration(decl)) return false;
+    for (let node: TS.Node | undefined = decl.parent; node !== undefined; node = node.parent) {
+      if (ts.isSourceFile(node)) return true;
+      if (ts.isFunctionLike(node) || ts.isClassLike(node) || ts.isBlock(node) || ts.isModuleBlock(node)) return false;
+    }
+    return false;
   }
 
   /** Whether a control-flow statement tests a value that may be a tensor (it is converted wherever its function is). */
@@ -459,10 +492,17 @@ export class Classifier {
       this.stagingBodies.set(decl, false);
       const body = (decl as TS.FunctionLikeDeclaration).body!;
       // (A tensor `xs.some(...)` there gives a promoted boolean too.)
-      cached = this.mayStage(body) || this.readsPromotable(body) || this.callsArrayPredicate(body);
+      cached = this.mayStage(body) || this.readsPromotable(body) || this.callsArrayPredicate(body) || this.takesNumberArrays(decl);
       this.stagingBodies.set(decl, cached);
     }
     return cached;
+  }
+
+  /** Whether a function has a parameter typed as an array of JS numbers or booleans (`detectedCurls: number[]`): a
+   * caller's trace may pass one whose elements are promoted (or a list), and what it computes from them is too. */
+  private takesNumberArrays(decl: TS.FunctionLikeDeclaration): boolean {
+    return decl.parameters.some((p) => ts.isIdentifier(p.name) && this.mayBeArray(p.name) && !this.mayHoldTensors(p.name) &&
+      this.holdsNumbersOrBooleans(p.name));
   }
 
   /**

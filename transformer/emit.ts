@@ -143,6 +143,20 @@ function stateProperty(key: keyof NonNullable<OperatorOptions['state']>, value: 
 }
 
 /** `{ origin: 'file.ts:3:5', flags: ['break_'], promote: ['t'] }` */
+/** The module-level objects of the function being converted (ConversionPlan.moduleObjects), for optionsObject. */
+let moduleObjects: ReadonlySet<string> = new Set();
+
+/** Runs `convert` with `names` as the module-level objects that optionsObject marks `outlives`. */
+export function withModuleObjects<T>(names: ReadonlySet<string>, convert: () => T): T {
+  const outer = moduleObjects;
+  moduleObjects = names;
+  try {
+    return convert();
+  } finally {
+    moduleObjects = outer;
+  }
+}
+
 export function optionsObject(origin: string, flags: string[] = [], composites: string[] = [],
                               promote: string[] = [], observed: string[] = []): TS.ObjectLiteralExpression {
   const props = [optionProperty('origin', ts.factory.createStringLiteral(origin))];
@@ -162,6 +176,9 @@ export function optionsObject(origin: string, flags: string[] = [], composites: 
       ? ts.factory.createPropertyAssignment('this', ts.factory.createThis()) : ts.factory.createShorthandPropertyAssignment(name)));
     props.push(optionProperty('observed',
       closure(ts.factory.createParenthesizedExpression(ts.factory.createObjectLiteralExpression(entries, false)))));
+    // (Those held by module-level variables outlive the call: their fields are a staged call's state.)
+    const outlives = observed.filter((name) => moduleObjects.has(name));
+    if (outlives.length > 0) props.push(optionProperty('outlives', stringArray(outlives)));
   }
   return ts.factory.createObjectLiteralExpression(props, false);
 }

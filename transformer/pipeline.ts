@@ -21,11 +21,11 @@
  *                    seen like any other variable.
  */
 import type * as TS from 'typescript';
-import { planFunction } from './analysis/plan';
+import { type ConversionPlan, planFunction } from './analysis/plan';
 import { closureWritesOf, withClosureWrites } from './analysis/closure_writes';
 import { Classifier } from './classify';
 import { ConversionError } from './diagnostics';
-import { EmitContext, operatorCall, optionsObject } from './emit';
+import { EmitContext, operatorCall, optionsObject, withModuleObjects } from './emit';
 import { fieldWritesOf } from './analysis/field_writes';
 import { isConvertibleFunction } from './directives';
 import { ts } from './typescript';
@@ -58,6 +58,11 @@ export function convertFunctionBody(body: TS.ConciseBody, classifier: Classifier
 function convertBody(body: TS.ConciseBody, classifier: Classifier, emit: EmitContext, context: TS.TransformationContext,
                      sloppy: boolean, recursiveCalls?: ReadonlySet<TS.CallExpression>): ConvertedBody {
   const plan = planFunction(body, classifier, sloppy, recursiveCalls);
+  return withModuleObjects(plan.moduleObjects, () => convertPlanned(body, plan, classifier, emit, context));
+}
+
+function convertPlanned(body: TS.ConciseBody, plan: ConversionPlan, classifier: Classifier, emit: EmitContext,
+                        context: TS.TransformationContext): ConvertedBody {
   const warnings = plan.warnings;
   const nothingElse = plan.converted.size === 0 && plan.expressions.size === 0 && plan.switchDiscriminants.size === 0 &&
     !plan.promotion.active && plan.recursiveCalls.size === 0 && plan.arrayPredicates.size === 0 && plan.listForEach.size === 0 &&

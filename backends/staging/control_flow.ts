@@ -376,7 +376,10 @@ function withObservedFields(tracer: Tracer, facts: TraceFacts, opts: OperatorOpt
   if (composites.length > 0) opts = { ...opts, promote: [...(opts?.promote ?? []), ...composites] };
   const watch = new FieldWatch(opts, names);
   for (const { name, object } of watch.observed) if (!facts.observedObjects.has(object)) facts.observedObjects.set(object, name);
-  for (const { name, object, via } of watch.observed) facts.objects.observe(tracer, object, name, undefined, false, via);
+  for (const { name, object, via } of watch.observed) {
+    if (opts?.outlives?.includes(name)) facts.objects.given.add(object);
+    facts.objects.observe(tracer, object, name, undefined, false, via);
+  }
   if (watch.empty) return stage([], opts);
   const fields: Field[] = [];
   const arrays = new CarriedArrays(tracer, facts, watch, opts);

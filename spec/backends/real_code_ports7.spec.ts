@@ -93,36 +93,36 @@ describe('real code, seventh red team: eager == staged == the dataSync original'
   });
 
   describe('missing mechanisms (skipped until fixed; reproductions in comments)', () => {
-    // CRASH (not a StagingError). A module-level `export const` read in a statement staged on a tensor: the staged call
-    // throws a ReferenceError, because the transformer's synthesized `observed: () => ({ fingerCurl, FingerCurl })`
-    // names the export by its bare identifier, which the CommonJS emit does not rewrite to `exports.FingerCurl`:
+    // Fixed (was a CRASH, not a StagingError): a module-level `export const` read in a statement staged on a tensor threw
+    // a ReferenceError, because the synthesized `observed: () => ({ fingerCurl, FingerCurl })` named the export by a bare
+    // identifier, which the CommonJS emit did not rewrite to `exports.FingerCurl`; synthesized references to names the
+    // function does not declare now carry the user's identifier as their original (transformer/converters/outer_names.ts):
     //   export const Levels = { Low: 0, High: 1 };
     //   let level = Levels.Low;
     //   if (x.greater(0)) level = Levels.High;
     //   return level;
-    // → ReferenceError: Levels is not defined (eager: 1). The same const without `export` gets further.
-    // An `export let calls = 0` assigned in the branches fails the same way, in getState: `() => [calls]`.
-    // Behind it (a non-exported FingerCurl): `let fingerCurl;` (no initializer) given JS numbers under tensor ifs is not
-    // promoted: "'fingerCurl' is the JS number 1 in the if branch and the JS number 2 in the else branch of a conditional
-    // on a tensor (main.ts:L:8)" (`let fingerCurl = 0;` is promoted). Behind that, refused by design: the gestures pushed
-    // under `if (score >= minScore)` are records with different name strings (pushUnderPromotedTest below). The port
-    // could stage if a list grown at fixed trace sites kept each site's JS constants and staged only whether it pushed.
-    it.skip('fingerpose: finger curls from tensor angle thresholds (FingerCurl enum), gestures matched and pushed as {name, score}', () => {
-      withOriginal('estimateGestures', () => [hand(0), 1], () => [hand(1), 1]);
+    // Fixed: `let fingerCurl;` (no initializer) given JS numbers under tensor ifs is promoted like `let fingerCurl = 0;`
+    // (every value assigned to it is a number). Fixed: the result of a project method with a `number[]` parameter
+    // (matchAgainst(detectedCurls)) may be promoted in the caller (a caller's list or promoted elements flow in).
+    // Behind them, refused by design: the gestures pushed under `if (score >= minScore)` are records with different
+    // name strings (a list of the graph holds no strings). It could stage if a list grown at fixed trace sites kept each
+    // site's JS constants and staged only whether it pushed.
+    it('fingerpose: finger curls from tensor angle thresholds (FingerCurl enum), gestures matched and pushed as {name, score}: refused by design', () => {
+      refused('estimateGestures', () => [hand(0), 1], new RegExp(`'poses\\[i\\]\\.name' is the JS string "thumbs_up" here \\(${at('if (score >= minScore) poses.push')}\\)`));
     });
-    it.skip('the reproductions: an exported const in a tensor branch; `let x;` assigned numbers under a tensor if', () => {
+    it('the reproductions: an exported const in a tensor branch; `let x;` assigned numbers under a tensor if', () => {
       agree('exportedConstInBranch', () => [tf.scalar(1)], () => [tf.scalar(-1)]);
       agree('uninitializedLet', () => [tf.scalar(3)], () => [tf.scalar(0)]);
     });
 
-    // SILENTLY WRONG, same cause: when the exported name is also a global (`export const performance = { best: 0 }` in
+    // Fixed, was SILENTLY WRONG, same cause: when the exported name is also a global (`export const performance = { best: 0 }` in
     // Node or a browser), the emitted getState/setState/observed closures (`() => [performance?.best]`) read and write the
     // global's field while the branches write the module's (`exports.performance.best = 2`), and the staged call returns
     // the value the last traced branch wrote:
     //   if (x.greater(0)) performance.best = 2; else performance.best = 1; return performance.best;
     // exportedShadowingGlobal(tf.scalar(1)): eager 2, staged 1 (tfjs and 'auto', cpu and wasm), no error. Under ESM emit
     // the bare name is the module's binding; the CommonJS emit (tsc's default for Node) only rewrites identifiers it bound.
-    it.skip('SILENTLY WRONG: an exported object named like a global, its field set under a tensor if', () => {
+    it('was SILENTLY WRONG: an exported object named like a global, its field set under a tensor if (and written back every call)', () => {
       agree('exportedShadowingGlobal', () => [tf.scalar(1)], () => [tf.scalar(-1)]);
     });
 

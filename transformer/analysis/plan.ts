@@ -73,6 +73,9 @@ export interface ConversionPlan {
   /** Whether a name read by a converted statement is an object of the user's whose fields may change (Classifier.mayHaveFields),
    * or an array of such objects (Classifier.holdsObjectsWithFields: its elements are observed). */
   readonly mayHaveFields: (name: TS.Expression) => boolean;
+  /** The names read here of module-level variables holding the user's objects (`export const state = {...}`): what they
+   * hold outlives the call, so its fields are state of a staged call (opts.outlives). */
+  readonly moduleObjects: ReadonlySet<string>;
   /** Calls that may lead back to this function (analysis/recursion.ts): `ag__.recursiveCall(...)`. */
   readonly recursiveCalls: ReadonlySet<TS.CallExpression>;
   /** `xs.some(f)` & co. whose callback may return a Tensor (Classifier.arrayPredicate), with the
@@ -315,7 +318,21 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
     scalarLists,
     listArguments: listArgumentsOf(body, new Set([...scalarLists].map((d) => (d.name as TS.Identifier).text)), classifier),
     mayBeArray: (receiver) => classifier.mayBeArray(receiver), mayHaveFields: (name) => classifier.mayHaveFields(name) || classifier.holdsObjectsWithFields(name), recursiveCalls,
+    moduleObjects: moduleObjectsOf(body, classifier),
     arrayPredicates, numberArgumentCalls: numberArgumentCalls(body, promoted, classifier) };
+}
+
+/** See ConversionPlan.moduleObjects. */
+function moduleObjectsOf(body: TS.Node, classifier: Classifier): Set<string> {
+  const found = new Set<string>();
+  if (body.pos < 0 || ts.getOriginalNode(body) !== body) return found;
+  visitReferences(body, {
+    name(name, kind, _nested, node) {
+      if (kind !== 'declare' && !found.has(name) && ts.isIdentifier(node) && classifier.isModuleBinding(node) &&
+          classifier.mayHaveFields(node)) found.add(name);
+    },
+  });
+  return found;
 }
 
 /** `xs.forEach(f)` (f an arrow or function expression) where xs may be a list in a trace (maybeListNames). */
