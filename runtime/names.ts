@@ -28,6 +28,7 @@ export const OperatorNames = {
   spreadItems: 'spreadItems',
   listItem: 'listItem',
   setListItem: 'setListItem',
+  atIndex: 'atIndex',
   arrayItem: 'arrayItem',
   listValue: 'listValue',
   mathCall: 'mathCall',

@@ -18,6 +18,7 @@ import { tensorMethodCall as promotedMethodCall, tfjsCall as promotedTfjsCall } 
 import { arrayPredicate as nativeArrayPredicate } from './array_predicates';
 import { forEachItem as listForEach, spreadItems as spreadWithLists } from './list_iteration';
 import { TensorRange } from './range';
+import { atIndex as dispatchAtIndex } from './index_dispatch';
 import { activeStaging, GetState, SetState, Thunk } from './staging_hooks';
 import { isTensor, logicalNot, readCondition } from './tensors';
 import { UndefinedReturnValue } from './undefined_values';
@@ -230,6 +231,7 @@ export const spreadItems = spreadWithLists;
 // (The call as written on plain values is the user's; what they stage runs as autograph-ts's own.)
 export const tfjsCall = promotedTfjsCall;
 export const tensorMethodCall = promotedMethodCall;
+export const atIndex = ownCode(dispatchAtIndex);
 
 // Compile-time check that every name the transformer emits exists here with that name.
 type Exported = typeof import('./operators');

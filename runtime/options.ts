@@ -57,6 +57,9 @@ export interface OperatorOptions {
   /** For a list a staged method makes (`xs.map(f)`, `xs.filter(f)`): whether it holds JS numbers or booleans
    * (a list of scalars) is learnt from the first element that goes in. */
   learnsScalars?: true;
+  /** For ag__.atIndex: the statement changes something inside the element (`byClass[c].push(box)`, `m[p][1] = 7`),
+   * not the element itself (`counts[p] += 1`). */
+  within?: true;
   /** For ag__.assert: 'console' for console.assert, which reports instead of throwing. */
   kind?: 'console';
   /**

@@ -10,7 +10,8 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { PROMOTED_MATH } from './names';
 import { StagingError } from './staging_error';
-import { inOperator, isInexact, noteInexactValue, promotionOf, propagate } from './promoted_values';
+import { inOperator, isExactLeaf, isInexact, noteInexactValue, promotionOf, propagate } from './promoted_values';
+import { noteRecipe } from './js_recipes';
 import { isTensor } from './tensors';
 import { userError } from './user_frames';
 
@@ -29,6 +30,7 @@ export function mathCall(fn: (...args: number[]) => number, args: unknown[]): un
   // (sqrt, exp and log in float32 are other numbers than JS's float64 ones.)
   const result = propagate(inOperator(() => tensorMath(name, args)), promotion) as tf.Tensor;
   if (name === 'sqrt' || name === 'exp' || name === 'log' || args.some((a) => isInexact(undefined, a))) noteInexactValue(result);
+  noteRecipe(result, args, (...values) => fn(...(values as number[])), isExactLeaf);
   return result;
 }
 

@@ -22,6 +22,7 @@
 import { displayName, isReturnValueName } from './names';
 import * as tf from '@tensorflow/tfjs-core';
 import { StagingError } from './staging_error';
+import { noteRecipe } from './js_recipes';
 import { isTensor } from './tensors';
 import { currentUserLocation, userError } from './user_frames';
 import { activeStaging, type StagingHooks } from './staging_hooks';
@@ -258,14 +259,29 @@ export function arrayItem<T>(array: readonly T[], index: unknown, name: string, 
   const staging = activeStaging();
   if (staging !== undefined && sameTensors(array)) return tensorItem(array as unknown as tf.Tensor[], index as tf.Tensor, name, origin, staging) as T;
   if (staging !== undefined && array.length > 0 && array.every(isPlainObject)) return selectedItem(array, index as tf.Tensor, name, origin, staging);
-  const kind = array.length > 0 && array.every((v) => typeof v === 'boolean') ? 'bool'
-    : array.length > 0 && array.every((v) => typeof v === 'number') ? (array.every((v) => isInt32(v as number)) ? 'int32' : 'float32') : undefined;
+  const kind = scalarsKind(array);
   if (kind === undefined || staging === undefined) return plainValue(index, name, origin) as never;
   const i = checkedIndex(array, index as tf.Tensor, name, origin, staging);
-  const item = inOperator(() => tf.gather(tf.tensor1d(array as unknown as number[], kind), i));
-  const result = propagate(item, promotionOf(index));
-  if (kind === 'float32' && array.some((v) => !Object.is(Math.fround(v as number), v))) inexactValues.add(result);
+  const promotedElements = array.some(isTensor);
+  const item = inOperator(() => tf.gather(promotedElements
+    ? tf.stack(array.map((v) => (isTensor(v) ? tf.cast(v, kind) : tf.scalar(v as number | boolean, kind))))
+    : tf.tensor1d(array as unknown as number[], kind), i));
+  const result = propagate(item, promotionOf(index) ?? array.map(promotionOf).find((p) => p !== undefined));
+  if ((kind === 'float32' && array.some((v) => typeof v === 'number' && !Object.is(Math.fround(v), v))) ||
+      array.some((v) => isInexact(promotionOf(v), v))) inexactValues.add(result);
   return result as unknown as T;
+}
+
+/**
+ * The dtype of an array of JS numbers or booleans, some of which a staged statement may have made promoted scalars
+ * (`matched[k] = true` under a tensor if): bool for booleans, int32 for integers, else float32; undefined otherwise.
+ */
+function scalarsKind(array: readonly unknown[]): 'bool' | 'int32' | 'float32' | undefined {
+  if (array.length === 0) return undefined;
+  const promotedScalar = (v: unknown): v is tf.Tensor => isTensor(v) && promotionOf(v) !== undefined && v.rank === 0;
+  if (array.every((v) => typeof v === 'boolean' || (promotedScalar(v) && v.dtype === 'bool'))) return 'bool';
+  if (!array.every((v) => typeof v === 'number' || (promotedScalar(v) && v.dtype !== 'bool' && v.dtype !== 'string'))) return undefined;
+  return array.every((v) => (typeof v === 'number' ? isInt32(v) : (v as tf.Tensor).dtype === 'int32')) ? 'int32' : 'float32';
 }
 
 const isPlainObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v) &&
@@ -372,7 +388,15 @@ export function binaryOp(op: BinaryOperator, left: any, right: any): any {
   const result = propagate(inOperator(() => tensorBinary(op, left, right)), promotionOf(left) ?? promotionOf(right));
   if (inexactOperation) inexactValues.add(result);
   inexactOperation = false;
+  // (Read back, it may be computed in JS from exact operands, as eagerly: js_recipes.ts.)
+  noteRecipe(result, [left, right], (a, b) => binaryOp(op, a, b), isExactLeaf);
   return result;
+}
+
+/** A promoted scalar whose value read back is eager's JS value (js_recipes.ts). */
+export function isExactLeaf(t: tf.Tensor): boolean {
+  const promotion = promotionOf(t);
+  return promotion !== undefined && t.rank === 0 && !isInexact(promotion, t);
 }
 
 /**
@@ -475,6 +499,11 @@ export function isInexact(promotion: Promotion | undefined, value?: unknown): bo
 /** A staged statement gives the promoted variable `name` this value (noted if computed in float32 unlike JS). */
 export function noteAssigned(name: string, value: unknown): void {
   if (typeof value === 'object' && value !== null && inexactValues.has(value)) inexact.add(name);
+}
+
+/** A staged conditional's output that merges `values`: inexact if one of them is (the return value, judged value by value). */
+export function noteMerged(output: object, values: readonly unknown[]): void {
+  if (values.some((v) => typeof v === 'object' && v !== null && inexactValues.has(v))) inexactValues.add(output);
 }
 
 /** The error for a promoted float32 value that would come back to JS as another number than eager's. */

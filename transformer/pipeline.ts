@@ -66,7 +66,7 @@ function convertPlanned(body: TS.ConciseBody, plan: ConversionPlan, classifier: 
   const warnings = plan.warnings;
   const nothingElse = plan.converted.size === 0 && plan.expressions.size === 0 && plan.switchDiscriminants.size === 0 &&
     !plan.promotion.active && plan.recursiveCalls.size === 0 && plan.arrayPredicates.size === 0 && plan.listForEach.size === 0 &&
-    plan.listSpreads.size === 0;
+    plan.listSpreads.size === 0 && plan.indexDispatches.size === 0;
   const writes = observedFieldWrites(body, classifier, nothingElse);
   if (nothingElse && writes.size === 0) {
     return { body, usesRuntime: false, warnings };

@@ -20,6 +20,7 @@ import { markDisposedByTrace, traceScopeTensors } from '../staging/trace_patches
 import { Tracer } from '../staging/tracer';
 import type { ObjectStateUse } from '../staging/object_state';
 import { inexactResult, isInexact, promotionOf, resetInexactValues } from '../../runtime/promoted_values';
+import { type Recipe, recipeOf } from '../../runtime/js_recipes';
 import { type CacheEntry, disposeProgram, type Watch } from './entry';
 import { signatureOf } from './signatures';
 import { type HeldResults, holdResults, takeResults, traceValuesAreResults } from './trace_results';
@@ -225,12 +226,19 @@ function bindResults(tracer: Tracer, result: unknown): {
     return [tracer.resolve(leaf)];
   });
   const promoted = positions.map((p) => !(flat.leaves[p] instanceof ReturnedList) && promotionOf(flat.leaves[p]) !== undefined);
-  positions.forEach((p) => {
+  // An inexact promoted result that JS arithmetic computed from exact promoted values (`correct / n`) comes back
+  // computed in JS from those, read back after the call (js_recipes.ts): extra results, after the function's own.
+  const recipes = new Map<number, { recipe: Recipe; first: number }>();
+  positions.forEach((p, k) => {
     const promotion = promotionOf(flat.leaves[p]);
-    if (promotion !== undefined && isInexact(promotion, flat.leaves[p])) {
-      throw inexactResult(promotion, 'is returned');
-    }
+    if (promotion === undefined || !isInexact(promotion, flat.leaves[p])) return;
+    const recipe = recipeOf(flat.leaves[p]);
+    if (recipe === undefined) throw inexactResult(promotion, 'is returned');
+    recipes.set(k, { recipe, first: tracer.root.graph.results.length });
+    tracer.root.graph.results.push(...recipe.leaves.map((leaf) => tracer.resolve(leaf)));
   });
+  const extra = tracer.root.graph.results.length - positions.length;
+  const extraTensors = [...recipes.values()].flatMap(({ recipe }) => recipe.leaves);
   const lists = positions.map((p) => flat.leaves[p] instanceof ReturnedList);
   const scalarLists = positions.map((p) => flat.leaves[p] instanceof ReturnedList && (flat.leaves[p] as ReturnedList).scalars);
   const leaves = flat.leaves.map((l) => (l instanceof tf.Tensor || l instanceof ReturnedList ? undefined : l));
@@ -238,15 +246,25 @@ function bindResults(tracer: Tracer, result: unknown): {
     : l instanceof tf.Tensor ? (promoted[positions.indexOf(i)] ? 'promoted tensor' : 'tensor') : jsValueKey(l))).join(', ')}`;
   const rebuild = (outs: unknown[]): unknown => {
     const values = [...leaves];
+    const read = (out: unknown): unknown => (out instanceof tf.Tensor ? readPromoted(out) : out);
     positions.forEach((p, k) => {
       const out = outs[k];
+      const replay = recipes.get(k);
+      if (replay !== undefined) {
+        if (out instanceof tf.Tensor) out.dispose();
+        const from = outs.slice(replay.first, replay.first + replay.recipe.leaves.length).map(read) as (number | boolean)[];
+        values[p] = replay.recipe.compute(from);
+        return;
+      }
       values[p] = !(out instanceof tf.Tensor) ? out : promoted[k] ? readPromoted(out)
         : scalarLists[k] ? readList(out) : lists[k] ? unstackList(out) : out;
     });
     return flat.rebuild(values);
   };
-  const resultTensors = positions.map((p) => (flat.leaves[p] instanceof tf.Tensor ? flat.leaves[p] as tf.Tensor : undefined));
-  return { rebuild, resultKey, promoted, valueLists: scalarLists, resultTensors };
+  const resultTensors = [...positions.map((p) => (flat.leaves[p] instanceof tf.Tensor ? flat.leaves[p] as tf.Tensor : undefined)),
+    ...extraTensors];
+  return { rebuild, resultKey, promoted: [...promoted, ...Array<boolean>(extra).fill(true)],
+    valueLists: [...scalarLists, ...Array<boolean>(extra).fill(false)], resultTensors };
 }
 
 /** A field's array that the trace made a list of (a StagedArray over it in list mode): the list stacked, as a state output. */

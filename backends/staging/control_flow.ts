@@ -502,14 +502,35 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
+/** A copy of the containers of `value`, its leaves shared; an array nested in it that the trace may make a list (a
+ * StagedArray: `byClass[c]`) is what its state is, as at the top: its list value in list mode, a copy of its elements
+ * in array mode (writeInPlace puts either back). */
 function copyOf(value: unknown): unknown {
-  const flat = flatten(value);
-  return flat.rebuild(flat.leaves);
+  const nested = (v: unknown): unknown => {
+    const staged = stagedArrayState(v);
+    return staged === undefined ? copyOf(v) : staged.listValue ?? copyOf(staged.target);
+  };
+  if (!holdsStagedArray(value)) {
+    const flat = flatten(value);
+    return flat.rebuild(flat.leaves);
+  }
+  return Array.isArray(value) ? value.map(nested) : Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, nested(v)]));
+}
+
+function holdsStagedArray(value: unknown): boolean {
+  if (!Array.isArray(value) && !isPlainObject(value)) return false;
+  return Object.values(value).some((v) => stagedArrayState(v) !== undefined || holdsStagedArray(v));
 }
 
 /** Makes the container `target` hold `value` (a container of the same kind), keeping its identity. */
 function writeInPlace(target: unknown, value: unknown): void {
   const inner = (t: unknown, v: unknown): unknown => {
+    const staged = stagedArrayState(t);
+    if (staged !== undefined && !Array.isArray(v)) {
+      staged.listValue = v as TracedList | Record<string, tf.TensorInfo>;
+      return t;
+    }
+    if (staged !== undefined) staged.listValue = undefined;
     if ((Array.isArray(t) && Array.isArray(v)) || (isPlainObject(t) && isPlainObject(v) && !Array.isArray(v))) {
       writeInPlace(t, v);
       return t;

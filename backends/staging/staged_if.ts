@@ -15,7 +15,8 @@ import { describeList, keepReturnedArray, notReturned, relaxedShape, TracedList 
 import type { Tracer } from './tracer';
 import { explainGuardError } from './guard_errors';
 import { ListElementUnknown } from './list_elements';
-import { markPromoted, noteAssigned, noteFloat32, promotionOf } from '../../runtime/promoted_values';
+import { isExactLeaf, markPromoted, noteAssigned, noteFloat32, noteMerged, promotionOf } from '../../runtime/promoted_values';
+import { noteChoiceRecipe, noteRecipe } from '../../runtime/js_recipes';
 import {
   conditionTensor, describeValue, isInt32, isReturnSentinel, promotedDtypeOf, isUndefinedValue, MaybeUndefined, placeholderLike, zerosOf,
 } from './staged_values';
@@ -270,6 +271,10 @@ function stageIf(tracer: Tracer, cond: tf.Tensor, runThen: () => unknown[], runE
   outputs.forEach((o, k) => o.alwaysTrue && knownTrue.add(realOutputs[k]));
   outputs.forEach((o, k) => o.promotion && markPromoted(realOutputs[k], o.promotion.name, o.promotion.origin));
   outputs.forEach((o) => o.promotion && [o.then, o.else].forEach((t) => noteAssigned(o.promotion!.name, t)));
+  outputs.forEach((o, k) => noteMerged(realOutputs[k], [o.then, o.else]));
+  // (Read back, a merged value may be computed in JS from the condition and the values merged: js_recipes.ts.)
+  outputs.forEach((o, k) => o.promotion && noteChoiceRecipe(realOutputs[k], pred, o.then, o.else, isExactLeaf, (t) => tracer.isVisible(t),
+    (v) => v instanceof tf.Tensor && tracer.facts.unset.has(v)));
   const results = realOutputs.map((t, k) => {
     if (!outputs[k].truthOnly) return t;
     const token = tracer.freshCopy(t);
@@ -322,8 +327,12 @@ function mergePlainValues(tracer: Tracer, a: unknown, b: unknown, ctx: PairConte
   if ((isPromoted || isValue || returnedNumber) && typeof a === typeof b && (typeof a === 'number' || typeof a === 'boolean')) {
     // int32 for integers (a counter), float32 for other numbers, bool for flags.
     const dtype = promotedDtypeOf(a, b);
-    const constant = (v: unknown): tf.Tensor => markPromoted(tracer.makeConstant(
-      [dtype === 'float32' ? noteFloat32(v as number, name) : v] as number[] | boolean[], [], dtype), name, opts?.origin);
+    const constant = (v: unknown): tf.Tensor => {
+      const t = markPromoted(tracer.makeConstant(
+        [dtype === 'float32' ? noteFloat32(v as number, name) : v] as number[] | boolean[], [], dtype), name, opts?.origin);
+      noteRecipe(t, [v], (value) => value, isExactLeaf);
+      return t;
+    };
     return { pair: [constant(a), constant(b)] as const, promoted: true };
   }
   // A JS number or boolean returned on one path only: promoted, the other path a placeholder

@@ -78,6 +78,8 @@ export interface ListTrace {
   makeConstant(values: tf.TensorLike, shape: number[], dtype: tf.DataType): tf.Tensor;
   onTensorMade(t: tf.Tensor, evenIfPaused?: boolean): void;
   defineAtSite(node: ListNode, outputs: readonly tf.TensorInfo[]): ValueRef[];
+  /** Whether the trace is inside a staged statement (a branch or a loop body), not at the function's top level. */
+  readonly nested: boolean;
 }
 
 /** The List nodes of one trace, recorded with the tracer (each at the user's line). */
@@ -101,6 +103,11 @@ export class ListRecorder {
   records: ReadonlyMap<string, RecordShape> = new Map();
 
   constructor(private readonly tracer: ListTrace) {}
+
+  /** Whether the trace is inside a staged statement (ListTrace.nested). */
+  inStagedStatement(): boolean {
+    return this.tracer.nested;
+  }
 
   /** A kernel ran: outputs computed from a tensor of unknown dims have unknown dims too. */
   onKernel(op: string, inputs: readonly tf.TensorInfo[], outputs: readonly tf.TensorInfo[]): void {
@@ -679,6 +686,13 @@ export class StagedArrayState {
   /** `xs[index] = item` at a tensor index (ag__.setListItem): in array mode the array becomes a list first (its
    * elements then at indices only the graph knows; a staged statement around it is staged again with it a list). */
   setAt(index: tf.Tensor, item: unknown): void {
+    // Inside a staged statement the list must be made before it (from the values the statement starts with), not in a
+    // branch or body, whose values do not reach past it: the statement that carries the array makes it a list and is
+    // staged again (retryWithLists, as for a push).
+    if (!this.isList && this.lists.inStagedStatement()) {
+      throw new StructureChange(this.name, `autograph-ts: '${this.name}' is written at an index only the staged graph knows` +
+        `${where()} in a statement staged on a tensor condition that does not carry it as state: declare it before that statement.`);
+    }
     this.toList();
     this.setItem(index, item);
   }

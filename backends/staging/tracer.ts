@@ -28,6 +28,17 @@ export type ControlFlowDefiner = (tracer: Tracer, node: IfNode | WhileNode, outp
 export class Tracer implements KernelListener {
   readonly root = new GraphBuilder();
   current = this.root;
+
+  /** Whether `t` is a value of the current graph or of one enclosing it (not only of a branch or body traced before). */
+  isVisible(t: tf.TensorInfo): boolean {
+    for (let b: GraphBuilder | undefined = this.current; b !== undefined; b = b.parent) if (b.values.get(t) !== undefined) return true;
+    return false;
+  }
+
+  /** Whether the trace is inside a staged statement (a branch or a loop body). */
+  get nested(): boolean {
+    return this.current !== this.root;
+  }
   readonly program: Program = { graph: this.root.graph, constants: [], variables: [], errors: [] };
   /** >0 while the engine runs helper ops whose kernels are not part of the user's program. */
   paused = 0;

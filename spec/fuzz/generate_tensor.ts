@@ -46,8 +46,10 @@ const RETURN: Dual = ['return [tf.stack([v0, v1, v2]), n0, st.c, ctr.n, ar[0], a
   'return [[v0, v1, v2], n0, st.c, ctr.n, ar[0], ar[1]];'];
 const NUMBERS = ['n0', 'st.c', 'ctr.n', 'ar[0]', 'ar[1]'];
 /** Stress mode returns the list's length and the list too (a JS array of tensors / of numbers). */
-const STRESS_RETURN: Dual = ['return [tf.stack([v0, v1, v2]), n0, st.c, ctr.n, ar[0], ar[1], ls.length, ls, ns, lg.seen];',
-  'return [[v0, v1, v2], n0, st.c, ctr.n, ar[0], ar[1], ls.length, ls, ns, lg.seen];'];
+/** (`n0 / 3`: JS arithmetic on a maybe-promoted value, returned: computed in JS after the call, js_recipes.ts; a `return`
+ * under a tensor condition merges it, which no recipe crosses: refused.) */
+const STRESS_RETURN: Dual = ['return [tf.stack([v0, v1, v2]), n0, st.c, ctr.n, ar[0], ar[1], n0 / 3, ls.length, ls, ns, lg.seen];',
+  'return [[v0, v1, v2], n0, st.c, ctr.n, ar[0], ar[1], n0 / 3, ls.length, ls, ns, lg.seen];'];
 
 export class TensorGenerator extends ProgramGenerator<Scope> {
   constructor(random: Random, private readonly stress = false) {
@@ -226,7 +228,7 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
   private jsState(scope: Scope): Dual {
     const r = this.random;
     const n = r.pick(NUMBERS.filter((v) => v !== 'ctr.n'));
-    switch (r.int(12)) {
+    switch (r.int(13)) {
       case 11: {
         // An array literal of JS state numbers bound to a variable, given to tfjs directly or by a function of the project.
         const [v, id, m, k] = [r.pick(VARS), this.id(), r.pick(NUMBERS), r.pick(NUMBERS)];
@@ -234,6 +236,12 @@ export class TensorGenerator extends ProgramGenerator<Scope> {
         return [`{ const in${id} = [${m} + 1, ${k}]; ${v} = ${v}.add(${use[0]}); }`, `{ const in${id} = [${m} + 1, ${k}]; ${v} = ${v} + ${use[1]}; }`];
       }
       case 9: { const m = r.pick(NUMBERS); return [`${n} = tb[Math.min(Math.abs(${m}), 3)];`, `${n} = tb[Math.min(Math.abs(${m}), 3)];`]; }
+      case 12: {
+        // A compound write at an index a JS state number gives (a promoted one: ag__.atIndex).
+        const [m, k] = [r.pick(NUMBERS), r.int(3) + 1];
+        const text = r.chance(0.5) ? `ar[Math.min(Math.abs(${m}), 1)] += ${k};` : `ar[Math.min(Math.abs(${m}), 1)]++;`;
+        return [text, text];
+      }
       case 10: {
         // A callback counting under its own tensor condition.
         const [a, b, c] = [this.operand(scope), this.operand(scope), r.int(3)];

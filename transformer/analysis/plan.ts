@@ -20,6 +20,7 @@ import { ConversionError } from '../diagnostics';
 import { activityOf, compositeTargetsOf } from './activity';
 import { isLoop, loopOf } from './loops';
 import { visitReferences } from './references';
+import { indexDispatchesOf } from './index_dispatch';
 import { type NumberArgumentOp, numberArgumentCalls } from './number_arguments';
 import { listArgumentsOf } from './list_arguments';
 import { plainReads } from './plain_reads';
@@ -76,6 +77,9 @@ export interface ConversionPlan {
   /** The names read here of module-level variables holding the user's objects (`export const state = {...}`): what they
    * hold outlives the call, so its fields are state of a staged call (opts.outlives). */
   readonly moduleObjects: ReadonlySet<string>;
+  /** Statements that write through an element at an index that may be promoted (`counts[p] += 1`), with that element
+   * (analysis/index_dispatch.ts): ag__.atIndex. */
+  readonly indexDispatches: ReadonlyMap<TS.ExpressionStatement, TS.ElementAccessExpression>;
   /** Calls that may lead back to this function (analysis/recursion.ts): `ag__.recursiveCall(...)`. */
   readonly recursiveCalls: ReadonlySet<TS.CallExpression>;
   /** `xs.some(f)` & co. whose callback may return a Tensor (Classifier.arrayPredicate), with the
@@ -304,6 +308,9 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
   const capturedReads = [...capturedCounterReads(body, classifier)].filter(([, name]) => !captured.has(name));
   const calls = callsPromoting(body);
   const reads = new Map([...(promoted.size > 0 || calls ? plainReads(body, promoted, classifier, captured) : []), ...capturedReads]);
+  // The index of a statement written through an element at a promoted index is ag__.atIndex's (a tensor there is fine).
+  const indexDispatches = indexDispatchesOf(body, promoted, classifier);
+  for (const element of indexDispatches.values()) reads.delete(element.argumentExpression);
   const active = promoted.size > 0 || reads.size > 0 || calls;
   const records = promotableRecords(body, withGuarded(converted, guarded), classifier);
   const promotion = active || records.size > 0 ? { active, names: promoted, plainReads: reads, records } : noPromotion;
@@ -318,7 +325,7 @@ export function planFunction(body: TS.Block | TS.ConciseBody, classifier: Classi
     scalarLists,
     listArguments: listArgumentsOf(body, new Set([...scalarLists].map((d) => (d.name as TS.Identifier).text)), classifier),
     mayBeArray: (receiver) => classifier.mayBeArray(receiver), mayHaveFields: (name) => classifier.mayHaveFields(name) || classifier.holdsObjectsWithFields(name), recursiveCalls,
-    moduleObjects: moduleObjectsOf(body, classifier),
+    moduleObjects: moduleObjectsOf(body, classifier), indexDispatches,
     arrayPredicates, numberArgumentCalls: numberArgumentCalls(body, promoted, classifier) };
 }
 

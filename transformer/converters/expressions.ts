@@ -13,6 +13,7 @@ import { convertConditional } from './conditional_expressions';
 import { convertLogical } from './logical_expressions';
 import { convertListForEach, convertListSpread } from './list_iteration';
 import { convertNewList } from './lists';
+import { convertIndexDispatch } from './index_dispatch';
 import { convertRecursiveCall } from './recursive_calls';
 import { convertPromoted, plainValueCall } from './promoted_values';
 import { convertNumberArgumentCall } from './number_arguments';
@@ -21,9 +22,14 @@ export function convertExpressions<T extends TS.Node>(root: T, plan: ConversionP
                                                      context: TS.TransformationContext): T {
   const { promotion } = plan;
   if (plan.expressions.size === 0 && plan.switchDiscriminants.size === 0 && !promotion.active &&
-      plan.newLists.size === 0 && plan.listForEach.size === 0 && plan.listSpreads.size === 0 && plan.recursiveCalls.size === 0 && plan.arrayPredicates.size === 0 && plan.listArguments.size === 0) return root;
+      plan.newLists.size === 0 && plan.listForEach.size === 0 && plan.listSpreads.size === 0 && plan.recursiveCalls.size === 0 && plan.arrayPredicates.size === 0 && plan.listArguments.size === 0 &&
+      plan.indexDispatches.size === 0) return root;
   const visit = (node: TS.Node): TS.Node => {
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return node;
+    const dispatched = ts.isExpressionStatement(node) ? plan.indexDispatches.get(node) : undefined;
+    if (dispatched !== undefined) {
+      return convertIndexDispatch(node as TS.ExpressionStatement, dispatched, visit, emit, context, promotion.names, plan.mayHaveFields);
+    }
     if (ts.isVariableDeclaration(node) && plan.newLists.has(node)) return convertNewList(node, visit, emit, plan.scalarLists.has(node));
     // `{ t }` where t needs its plain value: `{ t: ag__.plainValue(t, ...) }`.
     if (ts.isShorthandPropertyAssignment(node) && promotion.plainReads.has(node.name)) {
