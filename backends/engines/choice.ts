@@ -14,8 +14,8 @@
  * with no run (async-only: onnx-web) leaves synchronous calls to the fallback under 'auto'.
  * `inspect().engine.lastCall` is the engine that ran the last call.
  */
-import type * as tf from '@tensorflow/tfjs-core';
-import type { Program } from '../graph/graph';
+import * as tf from '@tensorflow/tfjs-core';
+import type { Graph, Program } from '../graph/graph';
 import type { LoweringNames } from '../onnx_model/lower';
 import { isTapeOn } from '../staging/tape';
 import { type Engine, type EngineChoice, isRefusal, type Refusal, type Runner } from './engine';
@@ -178,10 +178,41 @@ function runMeasured(choice: EngineChoice, trial: EngineTrial, program: Program,
     ran(choice, FALLBACK.name, false, `${engine} failed on this call's values, so the ${FALLBACK.name} executor ran it: ${messageOf(error)}`);
     return fallen;
   }
+  // A candidate other than the executor (whose kernels are eager's) must give eager's numbers on the calls it is timed
+  // on, to the last bit (ORT's MatMul, Tanh, Sigmoid may differ there): else the executor runs the program from now on.
+  if (engine !== FALLBACK.name && !hasEffects(program.graph)) {
+    const reference = runOnTfjs(program, args);
+    const differs = firstDifference(results, reference);
+    if (differs !== undefined) {
+      tf.dispose(results);
+      settle(choice, trial, trial.candidates.findIndex((c) => c.engine === FALLBACK.name),
+        `${engine} computes other numbers than the ${FALLBACK.name} executor (eager's kernels) on this graph (${differs}), so 'auto' keeps eager's`);
+      ran(choice, FALLBACK.name, false);
+      return reference;
+    }
+    tf.dispose(reference);
+  }
   ran(choice, engine, false);
   choice.measurement = { samples: trial.samples(), decided: trial.verdict !== undefined };
   if (trial.verdict !== undefined) settle(choice, trial, trial.verdict.winner, trial.verdict.why);
   return results;
+}
+
+/** Whether a graph (or one nested in it) assigns variables, draws random numbers, prints or calls a function graph:
+ * running it twice to compare would do that twice. */
+function hasEffects(graph: Graph): boolean {
+  return graph.nodes.some((n) => n.kind === 'AssignVariable' || n.kind === 'Random' || n.kind === 'Print' || n.kind === 'Call' ||
+    (n.kind === 'If' && (hasEffects(n.then) || hasEffects(n.else))) || (n.kind === 'While' && (hasEffects(n.cond) || hasEffects(n.body))));
+}
+
+/** Where two engines' results differ (a dtype, a shape, or an element, compared bit for bit), else undefined. */
+function firstDifference(a: readonly tf.Tensor[], b: readonly tf.Tensor[]): string | undefined {
+  for (let r = 0; r < a.length; r++) {
+    if (a[r].dtype !== b[r].dtype || a[r].shape.join() !== b[r].shape.join()) return `result ${r}: ${a[r].dtype} [${a[r].shape}] vs ${b[r].dtype} [${b[r].shape}]`;
+    const [x, y] = [a[r].dataSync(), b[r].dataSync()];
+    for (let i = 0; i < x.length; i++) if (!Object.is(x[i], y[i])) return `result ${r}, element ${i}: ${x[i]} vs ${y[i]}`;
+  }
+  return undefined;
 }
 
 /** The measurement is over: candidate `winner` runs the program from now on, the other's runner is freed. */
