@@ -10,7 +10,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { PROMOTED_MATH } from './names';
 import { StagingError } from './staging_error';
-import { inOperator, isExactLeaf, isInexact, noteInexactValue, promotionOf, propagate } from './promoted_values';
+import { inOperator, isExactLeaf, isInexact, mayHaveWrapped, noteInexactValue, promotionOf, propagate } from './promoted_values';
 import { noteRecipe } from './js_recipes';
 import { isTensor } from './tensors';
 import { userError } from './user_frames';
@@ -29,7 +29,8 @@ export function mathCall(fn: (...args: number[]) => number, args: unknown[]): un
   const promotion = args.map(promotionOf).find((p) => p !== undefined);
   // (sqrt, exp and log in float32 are other numbers than JS's float64 ones.)
   const result = propagate(inOperator(() => tensorMath(name, args)), promotion) as tf.Tensor;
-  if (name === 'sqrt' || name === 'exp' || name === 'log' || args.some((a) => isInexact(undefined, a))) noteInexactValue(result);
+  const wrapped = args.some((a) => mayHaveWrapped(promotionOf(a), a));
+  if (name === 'sqrt' || name === 'exp' || name === 'log' || args.some((a) => isInexact(undefined, a))) noteInexactValue(result, wrapped);
   noteRecipe(result, args, (...values) => fn(...(values as number[])), isExactLeaf);
   return result;
 }

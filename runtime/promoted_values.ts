@@ -66,6 +66,15 @@ export function taintInt32Data(dataId: object, promotion: Promotion): void {
   promotedInt32Data.set(dataId, promotion);
 }
 
+/**
+ * The promotion of a kernel input computed from an int32 product that may wrap (mayHaveWrapped), given to a tfjs op of
+ * the user's (not binaryOp & co.'s own ops); else undefined.
+ */
+export function wrappedUserInput(input: object): Promotion | undefined {
+  const promotion = promotionOf(input);
+  return operatorDepth === 0 && mayHaveWrapped(promotion, input) ? promotion : undefined;
+}
+
 export function inOperator<T>(f: () => T): T {
   operatorDepth++;
   try {
@@ -269,6 +278,7 @@ export function arrayItem<T>(array: readonly T[], index: unknown, name: string, 
   const result = propagate(item, promotionOf(index) ?? array.map(promotionOf).find((p) => p !== undefined));
   if ((kind === 'float32' && array.some((v) => typeof v === 'number' && !Object.is(Math.fround(v), v))) ||
       array.some((v) => isInexact(promotionOf(v), v))) inexactValues.add(result);
+  if (array.some((v) => mayHaveWrapped(promotionOf(v), v))) wrappedValues.add(result);
   return result as unknown as T;
 }
 
@@ -384,10 +394,15 @@ export function binaryOp(op: BinaryOperator, left: any, right: any): any {
       case '>>>': return left >>> right;
     }
   }
-  inexactOperation = isInexact(undefined, left) || isInexact(undefined, right);
-  const result = propagate(inOperator(() => tensorBinary(op, left, right)), promotionOf(left) ?? promotionOf(right));
-  if (inexactOperation) inexactValues.add(result);
+  const inherited = isInexact(undefined, left) || isInexact(undefined, right);
+  const wrappedBefore = mayHaveWrapped(promotionOf(left), left) || mayHaveWrapped(promotionOf(right), right);
   inexactOperation = false;
+  wrapOperation = false;
+  const result = propagate(inOperator(() => tensorBinary(op, left, right)), promotionOf(left) ?? promotionOf(right));
+  if (inherited || inexactOperation) inexactValues.add(result);
+  if (wrappedBefore || wrapOperation) wrappedValues.add(result);
+  inexactOperation = false;
+  wrapOperation = false;
   // (Read back, it may be computed in JS from exact operands, as eagerly: js_recipes.ts.)
   noteRecipe(result, [left, right], (a, b) => binaryOp(op, a, b), isExactLeaf);
   return result;
@@ -473,6 +488,7 @@ let inexactOperation = false;
 /** Forgets the last trace's inexact values (a trace starts). */
 export function resetInexactValues(): void {
   inexact.clear();
+  wrappedNames.clear();
 }
 
 /** `value`, carried as float32 by the promoted variable `name`: noted when float32 does not hold it exactly. */
@@ -486,9 +502,27 @@ function noteInexact(name: string): void {
   inexact.add(name);
 }
 
-/** This promoted value was computed in float32 where eager JS computes another number. */
-export function noteInexactValue(value: object): void {
+/** This promoted value was computed in float32 where eager JS computes another number (`wrapped`: from one that may have wrapped). */
+export function noteInexactValue(value: object, wrapped = false): void {
   inexactValues.add(value);
+  if (wrapped) wrappedValues.add(value);
+}
+
+/**
+ * Of the inexact values, those computed from an int32 product by a large constant, which may wrap (an RNG's
+ * `state * 16807`): not a float32 rounding of eager's float64 number (which a tfjs op given it would round to float32
+ * eagerly too, within its last bit), but another number altogether. A tfjs op of the user's given one is refused
+ * (tracer.ts).
+ */
+const wrappedValues = new WeakSet<object>();
+const wrappedNames = new Set<string>();
+/** Set while tensorBinary computes an int32 product that may wrap. */
+let wrapOperation = false;
+
+/** Whether a promoted value (the variable, or this tensor) was computed from an int32 product that may wrap. */
+export function mayHaveWrapped(promotion: Promotion | undefined, value?: unknown): boolean {
+  return (promotion !== undefined && wrappedNames.has(promotion.name)) ||
+    (typeof value === 'object' && value !== null && wrappedValues.has(value));
 }
 
 /** Whether a promoted value (the variable, or this tensor) was computed in float32 where eager JS computes another number. */
@@ -499,11 +533,13 @@ export function isInexact(promotion: Promotion | undefined, value?: unknown): bo
 /** A staged statement gives the promoted variable `name` this value (noted if computed in float32 unlike JS). */
 export function noteAssigned(name: string, value: unknown): void {
   if (typeof value === 'object' && value !== null && inexactValues.has(value)) inexact.add(name);
+  if (typeof value === 'object' && value !== null && wrappedValues.has(value)) wrappedNames.add(name);
 }
 
 /** A staged conditional's output that merges `values`: inexact if one of them is (the return value, judged value by value). */
 export function noteMerged(output: object, values: readonly unknown[]): void {
   if (values.some((v) => typeof v === 'object' && v !== null && inexactValues.has(v))) inexactValues.add(output);
+  if (values.some((v) => typeof v === 'object' && v !== null && wrappedValues.has(v))) wrappedValues.add(output);
 }
 
 /** The error for a promoted float32 value that would come back to JS as another number than eager's. */
@@ -570,6 +606,9 @@ function tensorBinary(op: BinaryOperator, left: unknown, right: unknown): tf.Ten
       // power of two (float32). A term beyond 2^24 likewise.
       const constant = 'number' in a ? a.number : 'number' in b ? b.number : undefined;
       if (op === '*' && !exactFactor(constant, x.dtype)) inexactOperation = true;
+      // (By a constant beyond 256, an LCG's multiplier: a product of two promoted counters, `i * j`, is left to the
+      // inexact checks of returns and conditions.)
+      if (op === '*' && x.dtype === 'int32' && constant !== undefined && !exactFactor(constant, 'int32')) wrapOperation = true;
       if (op !== '*' && constant !== undefined && Math.abs(constant) > 2 ** 24) inexactOperation = true;
       return op === '+' ? tf.add(x, y) : op === '-' ? tf.sub(x, y) : tf.mul(x, y);
     }

@@ -15,6 +15,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { inexactResult, isInexact, promotionOf } from '../../runtime/promoted_values';
+import { type Recipe, recipeOf } from '../../runtime/js_recipes';
 import { type GraphBuilder, specOf } from '../graph/builder';
 import type { ValueRef } from '../graph/graph';
 import { nextTensorId } from '../kernels/engine_internals';
@@ -48,6 +49,9 @@ export interface StateOutput extends FieldRef {
   /** An array the trace grew as a list (`this.seen.push(e)`): the list's elements, stacked with a
    * padding element, written into the array (tensors, or the JS numbers/booleans of `scalars`). */
   list?: 'tensors' | 'scalars';
+  /** A value JS arithmetic computed from exact promoted values (runtime/js_recipes.ts): written back as `compute` of their
+   * JS values, read back from `count` results, this one part `part` of them (one state output per result). */
+  recipe?: { compute: Recipe['compute']; part: number; count: number };
 }
 
 /** A field's array that the trace carried as a list: its elements stacked with a padding element, or undefined. */
@@ -149,7 +153,17 @@ export class ObjectState {
       if (!Object.is(now, start) && Array.isArray(now) && Array.isArray(start)) field.object[field.key] = start;
       if (Object.is(now, start) || !(now instanceof tf.Tensor) || now instanceof tf.Variable) continue;
       const promotion = promotionOf(now);
-      if (promotion !== undefined && isInexact(promotion, now)) throw inexactResult(promotion, `is written back to '${field.name}'`);
+      const recipe = promotion !== undefined && isInexact(promotion, now) ? recipeOf(now) : undefined;
+      if (promotion !== undefined && isInexact(promotion, now) && recipe === undefined) throw inexactResult(promotion, `is written back to '${field.name}'`);
+      if (recipe !== undefined) {
+        // (Computed in JS from the values it comes from, read back after the call: eager's number.)
+        recipe.leaves.forEach((leaf, part) => {
+          tracer.root.graph.results.push(tracer.resolve(leaf));
+          outputs.push({ ...field, promoted: true, recipe: { compute: recipe.compute, part, count: recipe.leaves.length } });
+        });
+        field.object[field.key] = start;
+        continue;
+      }
       tracer.root.graph.results.push(tracer.resolve(now));
       outputs.push({ ...field, promoted: promotion !== undefined });
       field.object[field.key] = start;
@@ -189,6 +203,13 @@ export function writeBackState(use: ObjectStateUse | undefined, results: tf.Tens
   const own = results.slice(0, results.length - use.outputs.length);
   use.outputs.forEach((field, i) => {
     const value = results[own.length + i];
+    if (field.recipe !== undefined) {
+      if (field.recipe.part === 0) {
+        const parts = results.slice(own.length + i, own.length + i + field.recipe.count).map(jsValueOf);
+        field.object[field.key] = field.recipe.compute(parts);
+      }
+      return;
+    }
     if (field.list !== undefined && value instanceof tf.Tensor) return writeListBack(field.object[field.key] as unknown[], value, field.list);
     if (!field.promoted || !(value instanceof tf.Tensor)) {
       field.object[field.key] = value;
@@ -199,6 +220,14 @@ export function writeBackState(use: ObjectStateUse | undefined, results: tf.Tens
     field.object[field.key] = value.dtype === 'bool' ? n !== 0 : n;
   });
   return own;
+}
+
+/** A promoted scalar result as its JS value (its tensor freed). */
+function jsValueOf(value: unknown): number | boolean {
+  if (!(value instanceof tf.Tensor)) return value as number | boolean;
+  const n = value.dataSync()[0] as number;
+  value.dispose();
+  return value.dtype === 'bool' ? n !== 0 : n;
 }
 
 /** The elements of a list the graph grew (stacked, a padding element last) as the array's elements, in place. */

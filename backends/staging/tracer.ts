@@ -12,7 +12,8 @@ import { engineInternals } from '../kernels/engine_internals';
 import { StagingError, userFrame } from '../common/errors';
 import { nodeBuiltin } from '../common/node_host';
 import { captureSite } from '../../runtime/user_frames';
-import { promotedInt32Input, taintInt32Data } from '../../runtime/promoted_values';
+import { wrappedUserInput, promotedInt32Input, taintInt32Data } from '../../runtime/promoted_values';
+import { displayName } from '../../runtime/names';
 import { withoutTape } from './tape';
 import { TraceFacts } from './staged_values';
 import { auditDims, type DimRead, watchDims } from './dim_reads';
@@ -145,6 +146,7 @@ export class Tracer implements KernelListener {
     }
     const outs = Array.isArray(outputs) ? outputs : [outputs];
     followPromotedInt32(kernelName, present, outs);
+    for (let i = 0; i < present.length; i++) refuseWrapped(kernelName, present[i]);
     const refs = new Array<ValueRef>(present.length);
     for (let i = 0; i < present.length; i++) refs[i] = this.resolve(present[i]);
     const specs = new Array<TensorSpec>(outs.length);
@@ -521,6 +523,22 @@ const INT32_DIFFERS = new Set(['FloorDiv', 'RealDiv', 'Pow']);
  * kernel whose int32 result would differ in value — an integer division, a power — where it is an
  * error naming the counter, never that result. tf.cast ends it (the conversion is explicit).
  */
+/**
+ * A tfjs op of the user's given a promoted value computed from an int32 product that may wrap (`x.sub(rng.next())` where
+ * the RNG's `state * 16807 % m` wraps in int32): the op would compute from another number than eager's, which no later
+ * check sees. Refused, naming the value.
+ */
+function refuseWrapped(kernelName: string, input: tf.TensorInfo): void {
+  const promotion = wrappedUserInput(input);
+  if (promotion === undefined) return;
+  const where = userFrame();
+  throw new StagingError(`autograph-ts: ${displayName(promotion.name)} is a JS number that a staged statement` +
+    `${promotion.origin ? ` (${promotion.origin})` : ''} computes from an int32 product that may wrap where eager JS computes ` +
+    `in float64, and the tfjs kernel ${kernelName}${where ? ` (${where})` : ''} ` +
+    'takes it: it would compute from another number than eager code. Make the value a tensor yourself (e.g. tf.scalar(...)) ' +
+    'to compute in float32 on both, or compute it outside the staged function.');
+}
+
 function followPromotedInt32(kernelName: string, inputs: tf.TensorInfo[], outputs: tf.TensorInfo[]): void {
   if (INT32_SLOTS.has(kernelName) || !outputs.some((o) => o.dtype === 'int32')) return;
   const int32Outputs = outputs.filter((o) => o.dtype === 'int32');

@@ -38,6 +38,27 @@ describe('writes at a promoted index; JS arithmetic on promoted values read back
     expect(() => staged(tf.scalar(1))).to.throw(RangeError, /'a' is written at an index that is not one of its 2 elements/);
   });
 
+  it('a field halved under a tensor test, written back after each call: computed in JS (0.1 * 0.5 ** k, not in float32)', () => {
+    const losses = [5, 0.5, 3, 2, 0.1];
+    const eager = new fixture.m.Schedule();
+    for (const l of losses) fixture.m.scheduleStep(eager, tf.scalar(l));
+    for (const engine of ['tfjs', 'auto'] as const) {
+      const staged = new fixture.m.Schedule();
+      const step = stage(fixture.m.scheduleStep, { engine });
+      for (const l of losses) step(staged, tf.scalar(l));
+      expect([staged.lr, staged.drops]).to.deep.equal([eager.lr, eager.drops]);
+    }
+    expect(eager.lr).to.equal(0.0125);
+  });
+
+  it('a draw of an LCG advanced under a tensor test, given to a tfjs op, is refused (was silently another number)', () => {
+    expect(fixture.m.lcgWalk(tf.scalar(0.5), 6)).to.be.instanceOf(tf.Tensor);
+    for (const engine of ['tfjs', 'auto'] as const) {
+      expect(() => stage(fixture.m.lcgWalk, { engine })(tf.scalar(0.5), 6)).to.throw(StagingError,
+        /'rng\.state' is a JS number that a staged statement .* computes from an int32 product that may wrap .* the tfjs kernel Sub/);
+    }
+  });
+
   it('JS arithmetic on exact promoted values, returned: computed in JS (as eagerly, not in float32)', () => {
     const r = agree('accuracy', () => [tf.tensor1d([1, 5, 3, 7, 2]), 2.5], () => [tf.tensor1d([1, 5, 3]), 0]) as { accuracy: number }[];
     expect(r.map((x) => x.accuracy)).to.deep.equal([0.6, 1]);

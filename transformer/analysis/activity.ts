@@ -101,7 +101,7 @@ export function compositeTargetsOf(declared: Set<string>, mayBeArray: (receiver:
     if (written !== undefined) add(written);
     const writtenArguments = ts.isCallExpression(node) ? calleeWrittenArguments.get(ts.getOriginalNode(node)) : undefined;
     for (const k of writtenArguments ?? []) {
-      const argument = (node as TS.CallExpression).arguments[k];
+      const argument = argumentsOf(node as TS.CallExpression)[k];
       if (argument !== undefined && !ts.isSpreadElement(argument)) add(argument);
     }
     if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) &&
@@ -116,6 +116,13 @@ export function compositeTargetsOf(declared: Set<string>, mayBeArray: (receiver:
   };
   for (const node of nodes) if (node !== undefined) visit(node);
   return unique(found);
+}
+
+/** A call's arguments as the user wrote them: `ag__.recursiveCall(f, [a, b], opts)` (recursive_calls.ts) passes [a, b]. */
+function argumentsOf(call: TS.CallExpression): readonly TS.Expression[] {
+  const rewritten = ts.isPropertyAccessExpression(call.expression) && call.expression.name.text === 'recursiveCall' &&
+    call.arguments.length >= 2 && ts.isArrayLiteralExpression(call.arguments[1]);
+  return rewritten ? (call.arguments[1] as TS.ArrayLiteralExpression).elements : call.arguments;
 }
 
 /**

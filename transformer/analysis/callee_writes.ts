@@ -36,5 +36,7 @@ function parametersWrittenBy(callee: TS.FunctionLikeDeclaration, classifier: Cla
   const changed = new Set(compositeTargetsOf(new Set(), () => true, callee.body).map(rootOf));
   written = callee.parameters.flatMap((p, k) => (ts.isIdentifier(p.name) && changed.has(p.name.text) ? [k] : []));
   writtenParameters.set(callee, written);
+  // Its calls of itself (a recursion passing the array down) were recorded while it was being decided: again, now known.
+  if (written.length > 0) recordCalleeWrites(callee.body!, classifier);
   return written;
 }

@@ -17,7 +17,7 @@
 import type * as TS from 'typescript';
 import { Classifier } from '../classify';
 import { ConversionError } from '../diagnostics';
-import { activityOf, compositeTargetsOf } from './activity';
+import { activityOf, calleeWrittenArguments, compositeTargetsOf } from './activity';
 import { isLoop, loopOf } from './loops';
 import { visitReferences } from './references';
 import { indexDispatchesOf } from './index_dispatch';
@@ -458,6 +458,8 @@ function withGuarded(converted: Set<TS.Node>, guarded: Set<TS.Node>): Set<TS.Nod
 function newLists(body: TS.Node, converted: Set<TS.Node>, classifier: Classifier): Set<TS.VariableDeclaration> {
   const grown = new Set<string>();
   for (const node of converted) for (const name of compositeTargetsOf(new Set(), (e) => classifier.mayBeArray(e), node)) grown.add(name);
+  // ...and by the project's functions it passes them to (`collectLeaves(x, 2, out)` pushing under a tensor test there).
+  for (const name of calleeGrownArguments(body)) grown.add(name);
   const found = arrayDeclarations(body, grown, classifier);
   // ...and by the callbacks of forEach calls on them (or on arrays a call returned), which run here as a
   // staged loop: `out.forEach((t) => { if (t.greater(1)) big.push(t); })`.
@@ -467,6 +469,22 @@ function newLists(body: TS.Node, converted: Set<TS.Node>, classifier: Classifier
     for (const name of compositeTargetsOf(activityOf(fn).declared, (e) => classifier.mayBeArray(e), fn.body)) grown.add(name);
   }
   return arrayDeclarations(body, grown, classifier);
+}
+
+/** The names passed to calls of the project's functions that change those arguments' contents (callee_writes.ts). */
+function calleeGrownArguments(body: TS.Node): string[] {
+  const found: string[] = [];
+  const visit = (node: TS.Node): void => {
+    if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
+    const written = ts.isCallExpression(node) ? calleeWrittenArguments.get(node) : undefined;
+    for (const k of written ?? []) {
+      const argument = (node as TS.CallExpression).arguments[k];
+      if (argument !== undefined && ts.isIdentifier(argument)) found.push(argument.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  ts.forEachChild(body, visit);
+  return found;
 }
 
 /** The `let`/`const` declarations of new arrays (literals) named in `grown` that may hold tensors, JS numbers, booleans or records. */
