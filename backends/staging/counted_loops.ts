@@ -127,7 +127,9 @@ function takeSnapshot(getState: GetState, names: string[], opts: LoopOptions | u
   const state = getState();
   const fields = new FieldWatch(opts, names);
   const arrays = new Set<StagedArrayState>();
-  for (const value of [...state, ...Object.values(opts?.composites?.() ?? {})]) {
+  // (With the arrays in fields that an enclosing statement carries as StagedArrays: `lg.seen` of a `lg.note(k)`.)
+  const carried = fields.fieldValues().map(([, v]) => v);
+  for (const value of [...state, ...Object.values(opts?.composites?.() ?? {}), ...carried]) {
     const array = stagedArrayState(value);
     if (array !== undefined) arrays.add(array);
   }

@@ -55,6 +55,13 @@ describe('counted loops: JS counters with a break or return staged on a tensor',
     agree('skipsAhead', () => [heads(), tf.tensor1d([1, 2])], () => [heads(), tf.tensor1d([10, 20])]);
   });
 
+  it('a field array grown through a method in a counted loop whose while trace fails, inside a tensor if', () => {
+    const layers = () => [new fixture.m.Scale(-1), new fixture.m.Shift(3), new fixture.m.Scale(-2), new fixture.m.Shift(20)];
+    const runs = agree('noteWhileScaling', () => [layers(), tf.tensor1d([1, 1]), tf.scalar(1)], () => [layers(), tf.tensor1d([1, 1]), tf.scalar(-1)],
+      () => [layers(), tf.tensor1d([-5, 1]), tf.scalar(1)]) as { seen: number[] }[];
+    expect(runs.map((r) => r.seen)).to.deep.equal([[0, 2], [], [2]]);
+  });
+
   it('leaks no tensors', () => {
     const s = stage(fixture.m.earlyExit);
     const args = () => [heads(), tf.tensor1d([1, 2]), 40];
