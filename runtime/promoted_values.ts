@@ -536,11 +536,6 @@ export function noteAssigned(name: string, value: unknown): void {
   if (typeof value === 'object' && value !== null && wrappedValues.has(value)) wrappedNames.add(name);
 }
 
-/** A staged conditional's output that merges `values`: inexact if one of them is (the return value, judged value by value). */
-export function noteMerged(output: object, values: readonly unknown[]): void {
-  if (values.some((v) => typeof v === 'object' && v !== null && inexactValues.has(v))) inexactValues.add(output);
-  if (values.some((v) => typeof v === 'object' && v !== null && wrappedValues.has(v))) wrappedValues.add(output);
-}
 
 /** The error for a promoted float32 value that would come back to JS as another number than eager's. */
 export function inexactResult(promotion: Promotion, where: string): StagingError {

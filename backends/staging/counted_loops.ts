@@ -15,6 +15,7 @@ import type { GetState, SetState, Thunk } from '../../runtime/staging_hooks';
 import { StagingError } from '../common/errors';
 import { stagedArrayState, type StagedArrayState } from './staged_lists';
 import { FieldWatch } from './observed_fields';
+import { rewordError } from './guard_errors';
 
 type Counted = NonNullable<LoopOptions['counted']>;
 
@@ -81,13 +82,10 @@ function guarded(run: Thunk<void>, opts: LoopOptions | undefined): void {
     run();
   } catch (error) {
     if (!(error instanceof StagingError) || opts?.origin === undefined) throw error;
-    const stack = error.stack; // (read first: V8 formats it lazily, with the message of that moment)
-    const before = error.message;
     const body = `the body of the loop (${opts.origin}), which runs in JS after a \`break\` or \`return\` staged on a tensor, ` +
       'under a staged test that none was taken';
-    error.message = before.replace(`the if branch of the conditional (${opts.origin})`, body)
-      .replace(`the else branch of the conditional (${opts.origin})`, `the iterations of the loop (${opts.origin}) after a staged exit`);
-    if (typeof stack === 'string') Object.defineProperty(error, 'stack', { value: stack.replace(before, error.message), writable: true, configurable: true });
+    rewordError(error, (before) => before.replace(`the if branch of the conditional (${opts.origin})`, body)
+      .replace(`the else branch of the conditional (${opts.origin})`, `the iterations of the loop (${opts.origin}) after a staged exit`));
     throw error;
   }
 }

@@ -15,19 +15,24 @@ export function explainGuardError(error: unknown, opts: OperatorOptions | undefi
   if (jump === undefined || opts?.origin === undefined || !(error instanceof StagingError)) return error;
   const own = ` (${opts.origin})`;
   if (!error.message.includes(own)) return error;
-  const stack = error.stack; // (read first: V8 formats it lazily, with the message of that moment)
-  const before = error.message;
   const past = `past the \`${jump.kind}\``;
   const taken = `where the \`${jump.kind}\` is taken`;
-  error.message = before
+  rewordError(error, (before) => before
     .replace(` (${opts.origin})`, ` (the \`${jump.kind}\` under the tensor condition at ${jump.origin})`)
     .replace(/ (?:of a|in a) condition(?:al)? on a tensor/g, '')
     .replace(/in the if branch/g, past).replace(/in the else branch/g, taken)
     .replace(/the if branch/g, `the path ${past}`).replace(/the else branch/g, `the path ${taken}`)
-    .replace(/both branches/g, 'both paths');
+    .replace(/both branches/g, 'both paths'));
+  rewriteStack(error, userSiteAt(error, jump.origin));
+  return error;
+}
+
+/** Gives `error` the message `reword` makes of its own, in its stack too. */
+export function rewordError(error: Error, reword: (message: string) => string): void {
+  const stack = error.stack; // (read first: V8 formats it lazily, with the message of that moment)
+  const before = error.message;
+  error.message = reword(before);
   if (typeof stack === 'string') {
     Object.defineProperty(error, 'stack', { value: stack.replace(before, error.message), writable: true, configurable: true });
   }
-  rewriteStack(error, userSiteAt(error, jump.origin));
-  return error;
 }

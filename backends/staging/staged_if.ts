@@ -15,7 +15,7 @@ import { describeList, keepReturnedArray, notReturned, relaxedShape, TracedList 
 import type { Tracer } from './tracer';
 import { explainGuardError } from './guard_errors';
 import { ListElementUnknown } from './list_elements';
-import { isExactLeaf, markPromoted, noteAssigned, noteFloat32, noteMerged, promotionOf } from '../../runtime/promoted_values';
+import { isExactLeaf, markPromoted, noteAssigned, noteFloat32, promotionOf } from '../../runtime/promoted_values';
 import { noteChoiceRecipe, noteRecipe } from '../../runtime/js_recipes';
 import {
   conditionTensor, describeValue, isInt32, isReturnSentinel, promotedDtypeOf, isUndefinedValue, MaybeUndefined, placeholderLike, zerosOf,
@@ -271,7 +271,6 @@ function stageIf(tracer: Tracer, cond: tf.Tensor, runThen: () => unknown[], runE
   outputs.forEach((o, k) => o.alwaysTrue && knownTrue.add(realOutputs[k]));
   outputs.forEach((o, k) => o.promotion && markPromoted(realOutputs[k], o.promotion.name, o.promotion.origin));
   outputs.forEach((o) => o.promotion && [o.then, o.else].forEach((t) => noteAssigned(o.promotion!.name, t)));
-  outputs.forEach((o, k) => noteMerged(realOutputs[k], [o.then, o.else]));
   // (Read back, a merged value may be computed in JS from the condition and the values merged: js_recipes.ts.)
   outputs.forEach((o, k) => o.promotion && noteChoiceRecipe(realOutputs[k], pred, o.then, o.else, isExactLeaf, (t) => tracer.isVisible(t),
     (v) => v instanceof tf.Tensor && tracer.facts.unset.has(v)));

@@ -14,7 +14,7 @@ import { mergeShapes, sameShape, type TensorSpec, UNKNOWN_DIM } from '../graph/g
 import { flatten } from '../common/nest';
 import { describeList, keepReturnedArray, notReturned, relaxedShape, TracedList } from './staged_lists';
 import type { Tracer } from './tracer';
-import { markPromoted, noteAssigned, noteFloat32, noteMerged, noteStagedLoop, promotionOf } from '../../runtime/promoted_values';
+import { markPromoted, noteAssigned, noteFloat32, noteStagedLoop, promotionOf } from '../../runtime/promoted_values';
 import { rewriteStack } from '../../runtime/user_frames';
 import { shapeTensor } from '../kernels/shape_kernel';
 import { UndefinedReturnValue } from '../../runtime/undefined_values';
@@ -439,7 +439,6 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
 
   const bodyBuilder = new GraphBuilder(tracer.current, `the body of the loop${at(opts)}`);
   const marks: (MaybeUndefined | undefined)[] = [];
-  const bodyOut = new Map<number, unknown>();
   tracer.inSubgraph(bodyBuilder, () => {
     const entered = enter(bodyBuilder, true);
     firstIterationOnly(tracer, leaves, entered, opts);
@@ -475,8 +474,6 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
       const promotion = promotionOf(init);
       let out = outLeaves[k];
       if (promotion !== undefined) noteAssigned(leaf.name, out);
-      // (The return value is judged value by value: an inexact value it may hold after an iteration makes the output so.)
-      if (isReturnValueName(leaf.name)) bodyOut.set(k, out);
       if (init instanceof TracedList) {
         const list = listAfterIteration(init, out, leaf.name, opts);
         if (list === 'learned') learned = true;
@@ -596,8 +593,6 @@ function traceWhile(tracer: Tracer, spec: LoopSpec, leaves: Leaf[], stateOf: (va
     if (mark) maybeUndefined.set(t, mark);
     const promotion = promotionOf(leaves[loopIndices[i]].value);
     if (promotion) markPromoted(t, promotion.name, promotion.origin);
-    const k = loopIndices[i];
-    if (bodyOut.has(k)) noteMerged(t, [leaves[k].value, bodyOut.get(k)]);
   });
   const values = leaves.map((l) => l.value);
   loopIndices.forEach((k, i) => (values[k] = realOutputs[i]));
